@@ -1,0 +1,47 @@
+# Two commands on a fresh machine with Python 3.11+ and make: `make run`, `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test lint pytest bench messages clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+
+# Reinstall when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PIP) install -e '.[dev]'
+	@touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	DEBUG=1 $(PY) manage.py migrate --no-input
+	DEBUG=1 $(PY) manage.py runserver $(HOST)
+
+test: lint pytest
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+# The whole suite, with 100% branch coverage of the rules engine required.
+pytest: $(VENV)/.installed-dev
+	$(PY) -m pytest --cov --cov-report=term $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed-dev
+	$(PY) tests/bench/bench_engine.py
+
+# Needs GNU gettext (xgettext, msgfmt): a translator's tool, not needed to run.
+messages: $(VENV)/.installed-dev
+	$(PY) manage.py makemessages --locale fr --no-obsolete --ignore '.venv/*' --ignore 'tests/*'
+	$(PY) manage.py compilemessages --locale fr
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage

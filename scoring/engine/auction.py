@@ -1,0 +1,117 @@
+"""Bids, the auction, and the contract it makes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Trump
+from .errors import RulesError, gettext_noop
+
+SEATS = 4
+LOWEST_BID = 3
+BOULMOUS = 6
+"""A bid of six tricks, called *boulmous*."""
+
+Call = int | None
+"""A call in the auction: a bid (3 to 6) or ``None`` for a pass."""
+
+PASS: Call = None
+
+
+def parse_bid(value: object) -> int:
+    """A bid from the record: an integer 3 to 6, or ``"boulmous"`` (6)."""
+    if isinstance(value, str) and value.strip().lower() == "boulmous":
+        return BOULMOUS
+    if isinstance(value, int) and not isinstance(value, bool) and LOWEST_BID <= value <= BOULMOUS:
+        return value
+    raise RulesError(gettext_noop('bid {value!r} is not 3, 4, 5, 6 or "boulmous"'), value=value)
+
+
+def format_bid(bid: int) -> int | str:
+    return "boulmous" if bid == BOULMOUS else bid
+
+
+def parse_call(value: object) -> Call:
+    if isinstance(value, str) and value.strip().lower() == "pass":
+        return PASS
+    try:
+        return parse_bid(value)
+    except RulesError:
+        raise RulesError(
+            gettext_noop('call {value!r} is not "pass", a bid from 3 to 6 or "boulmous"'),
+            value=value,
+        ) from None
+
+
+def format_call(call: Call) -> int | str:
+    return "pass" if call is None else format_bid(call)
+
+
+def check_seat(seat: object) -> int:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS:
+        return seat
+    raise RulesError(gettext_noop("seat {seat!r} is not 0, 1, 2 or 3"), seat=seat)
+
+
+def speaking_order(dealer: int) -> tuple[int, ...]:
+    """Seats in the order they speak: the dealer's left first, the dealer last."""
+    return tuple((dealer + offset) % SEATS for offset in range(1, SEATS + 1))
+
+
+def legal_calls(calls: Sequence[Call]) -> tuple[Call, ...]:
+    """What the next player may say after ``calls``: a pass, or a bid above every bid so far."""
+    if len(calls) >= SEATS:
+        return ()
+    highest = max((call for call in calls if call is not None), default=LOWEST_BID - 1)
+    return (PASS, *range(highest + 1, BOULMOUS + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """What the taker undertakes: at least ``bid`` tricks with ``trump``."""
+
+    taker: int
+    bid: int
+    trump: Trump
+
+    def __post_init__(self) -> None:
+        check_seat(self.taker)
+        # "boulmous" is 6, and "H" is Trump.HEARTS: store what the rules compare.
+        object.__setattr__(self, "bid", parse_bid(self.bid))
+        if not isinstance(self.trump, Trump):
+            object.__setattr__(self, "trump", Trump.parse(self.trump))
+
+    @property
+    def is_boulmous(self) -> bool:
+        return self.bid == BOULMOUS
+
+
+def auction_taker(calls: Sequence[Call], dealer: int) -> tuple[int, int] | None:
+    """The taker's seat and bid from a complete auction, or None if all passed.
+
+    ``calls`` are in speaking order; each bid must be higher than every bid before it.
+    """
+    if len(calls) != SEATS:
+        raise RulesError(
+            gettext_noop("calls: one call per player expected, 4 in all, not {count}"),
+            count=len(calls),
+        )
+    result: tuple[int, int] | None = None
+    for position, (seat, call) in enumerate(zip(speaking_order(dealer), calls, strict=True)):
+        if call is None:
+            continue
+        parse_bid(call)
+        if call not in legal_calls(calls[:position]):
+            raise RulesError(
+                gettext_noop(
+                    "calls: call {position} (seat {seat}) bids {bid}, "
+                    "which must be higher than the {highest} already bid"
+                ),
+                position=position + 1,
+                seat=seat,
+                bid=call,
+                highest=max(earlier for earlier in calls[:position] if earlier is not None),
+            )
+        result = (seat, call)
+    return result

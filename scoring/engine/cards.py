@@ -1,0 +1,210 @@
+"""Cards, trump, card order, trick winners and legal plays."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+from .errors import RulesError, gettext_noop
+
+
+class Colour(Enum):
+    BLACK = "black"
+    RED = "red"
+
+
+class Suit(Enum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    # Members are singletons: hash them by identity, in C, for speed.
+    __hash__ = object.__hash__
+
+    @property
+    def colour(self) -> Colour:
+        return Colour.RED if self in (Suit.HEARTS, Suit.DIAMONDS) else Colour.BLACK
+
+    @property
+    def partner(self) -> Suit:
+        """The other suit of the same colour."""
+        return _PARTNERS[self]
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        try:
+            return cls(text.strip().upper())
+        except ValueError:
+            raise RulesError(
+                gettext_noop("suit {text!r} is not one of S H D C"), text=text
+            ) from None
+
+
+_PARTNERS = {
+    Suit.SPADES: Suit.CLUBS,
+    Suit.CLUBS: Suit.SPADES,
+    Suit.HEARTS: Suit.DIAMONDS,
+    Suit.DIAMONDS: Suit.HEARTS,
+}
+_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+
+class Rank(Enum):
+    """Ranks in their natural order, lowest first."""
+
+    NINE = "9"
+    TEN = "T"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+    ACE = "A"
+
+    # Members are singletons: hash them by identity, in C, for speed.
+    __hash__ = object.__hash__
+
+    @property
+    def label(self) -> str:
+        return "10" if self is Rank.TEN else self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    rank: Rank
+    suit: Suit
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``JD``, ``TS`` or ``10S`` (case and spaces ignored)."""
+        if not isinstance(text, str):
+            raise RulesError(gettext_noop('card {text!r} is not a string like "JD"'), text=text)
+        card = _CARDS_BY_TEXT.get(text.strip().upper().replace("10", "T", 1))
+        if card is not None:
+            return card
+        raise RulesError(
+            gettext_noop("card {text!r} is not a card: a rank 9 T J Q K A then a suit S H D C"),
+            text=text,
+        )
+
+    def __str__(self) -> str:
+        return self.rank.value + self.suit.value
+
+    @property
+    def label(self) -> str:
+        """``J♦``, ``10♠``: for people."""
+        return self.rank.label + self.suit.symbol
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+_CARDS_BY_TEXT = {str(card): card for card in DECK}
+
+
+class Trump(Enum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+    NO_TRUMP = "NT"
+
+    # Members are singletons: hash them by identity, in C, for speed.
+    __hash__ = object.__hash__
+
+    @property
+    def suit(self) -> Suit | None:
+        return None if self is Trump.NO_TRUMP else Suit(self.value)
+
+    @classmethod
+    def parse(cls, text: object) -> Trump:
+        if isinstance(text, str):
+            try:
+                return cls(text.strip().upper())
+            except ValueError:
+                pass
+        raise RulesError(gettext_noop("trump {text!r} is not one of S H D C NT"), text=text)
+
+
+def effective_suit(card: Card, trump: Trump) -> Suit:
+    """The suit a card belongs to in play: the other jack of the trump's colour is a trump."""
+    return _table(trump)[card][0]
+
+
+def effective_suits(trump: Trump) -> dict[Card, Suit]:
+    """Every card's effective suit under ``trump``, for loops over many cards."""
+    return _suits(trump)
+
+
+def is_trump(card: Card, trump: Trump) -> bool:
+    return trump.suit is not None and effective_suit(card, trump) is trump.suit
+
+
+def suit_order(suit: Suit, trump: Trump) -> tuple[Card, ...]:
+    """The cards playing as ``suit``, strongest first."""
+    cards = [card for card in DECK if effective_suit(card, trump) is suit]
+    return tuple(sorted(cards, key=lambda card: -_table(trump)[card][1]))
+
+
+def trump_order(trump: Trump) -> tuple[Card, ...]:
+    """The trumps, strongest first; empty at no trump."""
+    return () if trump.suit is None else suit_order(trump.suit, trump)
+
+
+_PLAIN_POWER = {rank: power for power, rank in enumerate(Rank)}
+
+
+@cache
+def _table(trump: Trump) -> dict[Card, tuple[Suit, int]]:
+    """Each card's effective suit and its power within that suit."""
+    table: dict[Card, tuple[Suit, int]] = {}
+    trump_suit = trump.suit
+    for card in DECK:
+        table[card] = (card.suit, _PLAIN_POWER[card.rank])
+    if trump_suit is not None:
+        table[Card(Rank.JACK, trump_suit)] = (trump_suit, 11)
+        table[Card(Rank.JACK, trump_suit.partner)] = (trump_suit, 10)
+    return table
+
+
+@cache
+def _suits(trump: Trump) -> dict[Card, Suit]:
+    return {card: suit for card, (suit, _power) in _table(trump).items()}
+
+
+def trick_winner(cards: Sequence[Card], trump: Trump) -> int:
+    """The index, in play order, of the card that wins these (one to four) cards."""
+    if not 1 <= len(cards) <= 4:
+        raise RulesError(gettext_noop("a trick has 1 to 4 cards, not {count}"), count=len(cards))
+    if len(set(cards)) != len(cards):
+        raise RulesError(gettext_noop("a trick cannot hold the same card twice"))
+    table = _table(trump)
+    led = table[cards[0]][0]
+    trump_suit = trump.suit
+    best, best_key = 0, (1, 0)
+    for index, card in enumerate(cards):
+        suit, power = table[card]
+        if suit is trump_suit:
+            key = (2, power)
+        elif suit is led:
+            key = (1, power)
+        else:
+            continue
+        if key > best_key:
+            best, best_key = index, key
+    return best
+
+
+def legal_cards(hand: Collection[Card], led: Suit | None, trump: Trump) -> frozenset[Card]:
+    """The cards of ``hand`` that may be played to a trick whose led suit is ``led``.
+
+    A player must follow the suit led when he can; holding none, he may play
+    any card (trump or discard). ``led`` is None for the lead itself.
+    """
+    if led is None:
+        return frozenset(hand)
+    following = frozenset(card for card in hand if effective_suit(card, trump) is led)
+    return following or frozenset(hand)

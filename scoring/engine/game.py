@@ -1,0 +1,195 @@
+"""A whole game: dealer rotation, running totals, the end, boîtes and boulmous."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from .auction import SEATS, Call, Contract, auction_taker, check_seat, speaking_order
+from .cards import Card
+from .errors import RulesError, gettext_noop
+from .hand import FailedTaker, HandScore, check_tricks, score_hand
+from .money import check_currency, parse_stake
+from .play import PlayOut, play_out
+
+DEFAULT_TARGET = 21
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    target: int = DEFAULT_TARGET
+    failed_taker: FailedTaker = FailedTaker.TRICKS_MINUS_BID
+    stake: Decimal = Decimal(0)
+    currency: str = "EUR"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
+            raise RulesError(
+                gettext_noop("target {value!r} is not a whole number of 1 or more"),
+                value=self.target,
+            )
+        if not isinstance(self.failed_taker, FailedTaker):
+            object.__setattr__(self, "failed_taker", FailedTaker.parse(self.failed_taker))
+        check_currency(self.currency)
+        # A stake given as a string or a number is kept as the Decimal the money rules use.
+        object.__setattr__(self, "stake", parse_stake(str(self.stake), self.currency))
+
+    @property
+    def has_money(self) -> bool:
+        return self.stake > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """The facts of one deal: a void deal (no contract), or a contract and its result.
+
+    The result is the tricks won by seat, or the six tricks as played (``plays``),
+    or both, which must then agree.
+    """
+
+    contract: Contract | None = None
+    tricks: tuple[int, ...] | None = None
+    plays: tuple[tuple[Card, ...], ...] | None = None
+    calls: tuple[Call, ...] | None = None
+    play: PlayOut | None = field(init=False, default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.contract is None:
+            if self.tricks is not None or self.plays is not None:
+                raise RulesError(gettext_noop("a void deal has no tricks or plays"))
+            if self.calls is not None and any(call is not None for call in self.calls):
+                raise RulesError(gettext_noop("a void deal is four passes"))
+            return
+        if self.plays is not None:
+            play = play_out(self.contract.taker, self.contract.trump, self.plays)
+            object.__setattr__(self, "play", play)
+            if self.tricks is None:
+                object.__setattr__(self, "tricks", play.tricks_won)
+            elif tuple(self.tricks) != play.tricks_won:
+                raise RulesError(
+                    gettext_noop("tricks {tricks} disagree with the plays, which give {played}"),
+                    tricks=list(self.tricks),
+                    played=list(play.tricks_won),
+                )
+        if self.tricks is None:
+            raise RulesError(gettext_noop("a contract needs its tricks or its plays"))
+        object.__setattr__(self, "tricks", check_tricks(self.tricks))
+
+    @property
+    def is_void(self) -> bool:
+        return self.contract is None
+
+    def check_calls(self, dealer: int) -> None:
+        """The auction, when recorded, must give this hand's taker and bid."""
+        if self.calls is None:
+            return
+        taken = auction_taker(self.calls, dealer)
+        contract = None if self.contract is None else (self.contract.taker, self.contract.bid)
+        if taken != contract:
+            raise RulesError(gettext_noop("the calls do not give this contract"))
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    number: int
+    """1-based."""
+    dealer: int
+    hand: Hand
+    score: HandScore | None
+    """None for a void deal."""
+    totals: tuple[int, ...]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return (0,) * SEATS if self.score is None else self.score.points
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    first_dealer: int
+    rules: Rules
+    hands: tuple[HandResult, ...]
+    totals: tuple[int, ...]
+    winner: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def next_dealer(self) -> int | None:
+        return None if self.finished else dealer_of(len(self.hands), self.first_dealer)
+
+    @property
+    def next_speaker(self) -> int | None:
+        dealer = self.next_dealer
+        return None if dealer is None else speaking_order(dealer)[0]
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The seats with the highest total."""
+        top = max(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == top)
+
+    @property
+    def boites(self) -> tuple[int, ...]:
+        return self._count_by_taker(lambda contract, score: score.boite)
+
+    @property
+    def boulmous_made(self) -> tuple[int, ...]:
+        return self._count_by_taker(lambda contract, score: contract.is_boulmous and score.made)
+
+    @property
+    def boulmous_missed(self) -> tuple[int, ...]:
+        return self._count_by_taker(lambda contract, score: contract.is_boulmous and not score.made)
+
+    def _count_by_taker(self, predicate: Callable[[Contract, HandScore], bool]) -> tuple[int, ...]:
+        counts = [0] * SEATS
+        for result in self.hands:
+            contract = result.hand.contract
+            if contract is not None and result.score is not None:
+                counts[contract.taker] += predicate(contract, result.score)
+        return tuple(counts)
+
+
+def dealer_of(index: int, first_dealer: int) -> int:
+    """The dealer of hand ``index`` (0-based, void deals counted): the deal passes left."""
+    return (first_dealer + index) % SEATS
+
+
+def winner_of(totals: Sequence[int], target: int) -> int | None:
+    """The player alone at the top with at least ``target``; a tie at the top plays on."""
+    top = max(totals)
+    leaders = [seat for seat, total in enumerate(totals) if total == top]
+    return leaders[0] if top >= target and len(leaders) == 1 else None
+
+
+def score_game(
+    hands: Sequence[Hand], *, first_dealer: int = 0, rules: Rules | None = None
+) -> GameResult:
+    """Score every hand in order; refuse a hand recorded after the game was won."""
+    rules = rules or Rules()
+    check_seat(first_dealer)
+    totals = [0] * SEATS
+    winner: int | None = None
+    results: list[HandResult] = []
+    for index, hand in enumerate(hands):
+        number = index + 1
+        if winner is not None:
+            raise RulesError(
+                gettext_noop("the game was already won at hand {won}"), won=number - 1
+            ).at("hand {number}", number=number)
+        dealer = dealer_of(index, first_dealer)
+        try:
+            hand.check_calls(dealer)
+        except RulesError as error:
+            raise error.at("hand {number}", number=number) from None
+        score = None
+        if hand.contract is not None:
+            assert hand.tricks is not None  # Hand guarantees it
+            score = score_hand(hand.contract, hand.tricks, rules.failed_taker)
+            totals = [total + points for total, points in zip(totals, score.points, strict=True)]
+        results.append(HandResult(number, dealer, hand, score, tuple(totals)))
+        winner = winner_of(totals, rules.target)
+    return GameResult(first_dealer, rules, tuple(results), tuple(totals), winner)

@@ -1,0 +1,72 @@
+"""Scoring one hand: made or missed, points, boîte, boulmous."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from .auction import SEATS, Contract
+from .errors import RulesError, gettext_noop
+
+TRICKS_PER_HAND = 6
+
+
+class FailedTaker(Enum):
+    """What a taker who misses his bid scores for the hand."""
+
+    TRICKS_MINUS_BID = "tricks_minus_bid"
+    """His tricks count, then he deducts his bid (the seed's literal reading)."""
+    MINUS_BID = "minus_bid"
+    """His tricks do not count: he scores minus his bid."""
+
+    @classmethod
+    def parse(cls, value: object) -> FailedTaker:
+        for option in cls:
+            if value == option.value:
+                return option
+        raise RulesError(
+            gettext_noop('failed_taker {value!r} is not "tricks_minus_bid" or "minus_bid"'),
+            value=value,
+        )
+
+
+def check_tricks(tricks: object) -> tuple[int, ...]:
+    """Tricks won by seat: four integers from 0 to 6 adding up to 6."""
+    if not isinstance(tricks, list | tuple) or len(tricks) != SEATS:
+        raise RulesError(gettext_noop("tricks: four numbers expected, one per seat"))
+    counted: list[int] = []
+    for seat, count in enumerate(tricks):
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise RulesError(
+                gettext_noop("tricks: seat {seat} has {count!r}, not a whole number from 0 to 6"),
+                seat=seat,
+                count=count,
+            )
+        counted.append(count)
+    if sum(counted) != TRICKS_PER_HAND:
+        raise RulesError(gettext_noop("tricks add up to {total}, not 6"), total=sum(counted))
+    return tuple(counted)
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    made: bool
+    points: tuple[int, ...]
+
+    @property
+    def boite(self) -> bool:
+        """A missed contract is a *boîte*."""
+        return not self.made
+
+
+def score_hand(contract: Contract, tricks: Sequence[int], failed_taker: FailedTaker) -> HandScore:
+    """Made: everyone scores his tricks. Missed: the others score theirs, the taker loses."""
+    tricks = check_tricks(tricks)
+    taken = tricks[contract.taker]
+    made = taken >= contract.bid
+    points = list(tricks)
+    if not made:
+        kept = taken if failed_taker is FailedTaker.TRICKS_MINUS_BID else 0
+        points[contract.taker] = kept - contract.bid
+    return HandScore(made=made, points=tuple(points))
