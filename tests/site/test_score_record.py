@@ -1,0 +1,96 @@
+"""The command-line scorer agrees with the golden records, and fails cleanly."""
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+VALID = sorted(
+    path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
+)
+INVALID = sorted((DATA / "invalid").glob("*.json"))
+
+
+def score_record(path):
+    """Run the command in-process: (exit status, stdout, stderr)."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    try:
+        call_command("score_record", str(path), stdout=stdout, stderr=stderr)
+        status = 0
+    except SystemExit as exit:
+        status = exit.code
+    return status, stdout.getvalue(), stderr.getvalue()
+
+
+def run_command(*args, stdin=""):
+    """Run the command in a fresh process, as a user would."""
+    return subprocess.run(
+        [sys.executable, "manage.py", "score_record", *args],
+        cwd=ROOT, input=stdin, capture_output=True, text=True, check=False,
+        env={**os.environ, "SECRET_KEY": "x"},
+    )
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda path: path.stem)
+def test_score_record_golden_record_matches_expected_output(path):
+    expected = json.loads(path.with_suffix(".expected.json").read_text())
+
+    status, stdout, stderr = score_record(path)
+
+    assert (status, json.loads(stdout), stderr) == (0, expected, "")
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda path: path.stem)
+def test_score_record_invalid_record_lists_problems_and_exits_1(path):
+    expected = path.with_suffix(".errors.txt").read_text().splitlines()
+
+    status, stdout, stderr = score_record(path)
+
+    assert (status, stdout, stderr.splitlines()) == (1, "", expected)
+
+
+def test_score_record_golden_folders_are_populated():
+    assert (len(VALID) >= 10, len(INVALID) >= 30) == (True, True)
+
+
+def test_score_record_reads_standard_input():
+    record = VALID[0].read_text()
+
+    result = run_command("-", stdin=record)
+
+    assert (result.returncode, json.loads(result.stdout)) == (
+        0, json.loads(VALID[0].with_suffix(".expected.json").read_text())
+    )
+
+
+def test_score_record_not_json_fails_without_traceback():
+    result = run_command("-", stdin="{not json")
+
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.startswith("record: not JSON (")
+    assert "Traceback" not in result.stderr
+
+
+def test_score_record_missing_file_fails_with_its_name():
+    result = run_command("/nonexistent/game.json")
+
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1, "", "/nonexistent/game.json: No such file or directory\n"
+    )
+
+
+def test_score_record_binary_input_fails_cleanly():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "score_record", "-"],
+        cwd=ROOT, input=b"\xff\xfe\x00garbage", capture_output=True, check=False,
+        env={**os.environ, "SECRET_KEY": "x"},
+    )
+
+    assert (result.returncode, result.stdout, b"Traceback" in result.stderr) == (1, b"", False)
