@@ -76,7 +76,11 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
             ],
-            "builtins": ["django.templatetags.i18n", "django.templatetags.static"],
+            "builtins": [
+                "django.templatetags.i18n",
+                "django.templatetags.static",
+                "template_partials.templatetags.partials",
+            ],
         },
     }
 ]

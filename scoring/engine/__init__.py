@@ -37,6 +37,7 @@ from .cards import (
 from .errors import RecordError, RulesError
 from .game import (
     DEFAULT_TARGET,
+    GameOver,
     GameResult,
     Hand,
     HandResult,
@@ -51,7 +52,10 @@ from .play import PlayedTrick, PlayOut, Revoke, parse_plays, play_out
 from .record import (
     FORMAT,
     Record,
+    check_players,
     dumps,
+    hand_from_dict,
+    hand_to_dict,
     loads,
     parse_record,
     record_to_dict,
@@ -76,6 +80,7 @@ __all__ = [
     "Colour",
     "Contract",
     "FailedTaker",
+    "GameOver",
     "GameResult",
     "Hand",
     "HandResult",
@@ -94,6 +99,7 @@ __all__ = [
     "Trump",
     "amount",
     "auction_taker",
+    "check_players",
     "check_tricks",
     "dealer_of",
     "decimals",
@@ -102,6 +108,8 @@ __all__ = [
     "fewest_transfers",
     "format_bid",
     "format_call",
+    "hand_from_dict",
+    "hand_to_dict",
     "is_trump",
     "legal_calls",
     "legal_cards",

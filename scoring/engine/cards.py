@@ -38,9 +38,9 @@ class Suit(Enum):
         return _SYMBOLS[self]
 
     @classmethod
-    def parse(cls, text: str) -> Suit:
+    def parse(cls, text: object) -> Suit:
         try:
-            return cls(text.strip().upper())
+            return cls(str(text).strip().upper())
         except ValueError:
             raise RulesError(
                 gettext_noop("suit {text!r} is not one of S H D C"), text=text

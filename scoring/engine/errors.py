@@ -8,9 +8,10 @@ stays free of Django.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 
 def gettext_noop(message: str) -> str:
@@ -57,9 +58,12 @@ class RulesError(ValueError):
         self.places = located
         super().__init__(self.translate())
 
-    def at(self, place: str, /, **params: object) -> RulesError:
+    def at(self, place: str, /, **params: object) -> Self:
         """The same error, located one level further out."""
-        return RulesError(self.message, located=((place, params), *self.places), **self.params)
+        located = copy.copy(self)
+        located.places = ((place, params), *self.places)
+        located.args = (located.translate(),)
+        return located
 
     def translate(self, gettext: Callable[[str], str] = gettext_noop) -> str:
         parts = [_fill(gettext(place), params) for place, params in self.places]

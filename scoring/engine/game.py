@@ -58,7 +58,9 @@ class Hand:
         if self.contract is None:
             if self.tricks is not None or self.plays is not None:
                 raise RulesError(gettext_noop("a void deal has no tricks or plays"))
-            if self.calls is not None and any(call is not None for call in self.calls):
+            if self.calls is None:
+                object.__setattr__(self, "calls", (None,) * SEATS)
+            elif any(call is not None for call in self.calls):
                 raise RulesError(gettext_noop("a void deal is four passes"))
             return
         if self.plays is not None:
@@ -153,6 +155,14 @@ class GameResult:
         return tuple(counts)
 
 
+class GameOver(RulesError):
+    """A hand recorded after the game was won."""
+
+    def __init__(self, won_at: int) -> None:
+        self.won_at = won_at
+        super().__init__(gettext_noop("the game was already won at hand {won}"), won=won_at)
+
+
 def dealer_of(index: int, first_dealer: int) -> int:
     """The dealer of hand ``index`` (0-based, void deals counted): the deal passes left."""
     return (first_dealer + index) % SEATS
@@ -177,9 +187,7 @@ def score_game(
     for index, hand in enumerate(hands):
         number = index + 1
         if winner is not None:
-            raise RulesError(
-                gettext_noop("the game was already won at hand {won}"), won=number - 1
-            ).at("hand {number}", number=number)
+            raise GameOver(number - 1).at("hand {number}", number=number)
         dealer = dealer_of(index, first_dealer)
         try:
             hand.check_calls(dealer)

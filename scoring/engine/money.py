@@ -70,7 +70,7 @@ def parse_stake(text: object, currency: str) -> Decimal:
             currency=currency,
             digits=places,
         )
-    return stake
+    return stake if stake else Decimal(0)  # no "-0"
 
 
 def amount(units: int, stake: Decimal, currency: str) -> Decimal:

@@ -90,7 +90,7 @@ def parse_record(data: object) -> Record:
         problems.add(
             "format", gettext_noop('{value!r} is not "boulmous/1"'), value=data.get("format")
         )
-    players = problems.check("", lambda: _parse_players(data.get("players")))
+    players = problems.check("", lambda: check_players(data.get("players")))
     first_dealer = problems.check("first_dealer", lambda: check_seat(data.get("first_dealer", 0)))
     rules = _parse_rules(data.get("rules", {}), problems)
     hands = _parse_hands(data.get("hands"), first_dealer or 0, problems)
@@ -103,7 +103,8 @@ def parse_record(data: object) -> Record:
     return record
 
 
-def _parse_players(value: object) -> tuple[str, ...]:
+def check_players(value: object) -> tuple[str, ...]:
+    """Four names in seat order, trimmed, different after trimming and case-folding."""
     if not isinstance(value, list) or len(value) != SEATS:
         raise RulesError(gettext_noop("players: four names expected, in seat order"))
     names = []
@@ -115,8 +116,13 @@ def _parse_players(value: object) -> tuple[str, ...]:
                 name=name,
             )
         names.append(name.strip())
-    if len({name.casefold() for name in names}) != SEATS:
-        raise RulesError(gettext_noop("players: names must differ"))
+    folded = [name.casefold() for name in names]
+    for seat, name in enumerate(folded):
+        if name in folded[:seat]:
+            # The seats go with the error, for a form to show it beside the name.
+            raise RulesError(
+                gettext_noop("players: names must differ"), seat=seat, other=folded.index(name)
+            )
     return tuple(names)
 
 
@@ -238,6 +244,15 @@ def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> 
     )
 
 
+def hand_from_dict(data: object, dealer: int, number: int = 1) -> Hand:
+    """One hand in the record's form, dealt by ``dealer``; RecordError lists its problems."""
+    problems = _Problems()
+    hand = _parse_hand(data, dealer, problems, number)
+    if problems.found or hand is None:
+        raise RecordError(problems.found)
+    return hand
+
+
 def _given(**values: object) -> set[str]:
     return {name for name, value in values.items() if value is not None}
 
@@ -245,7 +260,13 @@ def _given(**values: object) -> set[str]:
 def _parse_calls(value: object) -> tuple[Call, ...]:
     if not isinstance(value, list):
         raise RulesError(gettext_noop("calls: a list of four calls is expected"))
-    return tuple(parse_call(call) for call in value)
+    calls = []
+    for position, call in enumerate(value, start=1):
+        try:
+            calls.append(parse_call(call))
+        except RulesError as error:
+            raise error.at(gettext_noop("calls: call {position}"), position=position) from None
+    return tuple(calls)
 
 
 def record_to_dict(record: Record) -> dict[str, Any]:
@@ -260,11 +281,11 @@ def record_to_dict(record: Record) -> dict[str, Any]:
             "stake": str(record.rules.stake),
             "currency": record.rules.currency,
         },
-        "hands": [_hand_to_dict(hand) for hand in record.hands],
+        "hands": [hand_to_dict(hand) for hand in record.hands],
     }
 
 
-def _hand_to_dict(hand: Hand) -> dict[str, Any]:
+def hand_to_dict(hand: Hand) -> dict[str, Any]:
     if hand.contract is None:
         return {"calls": ["pass"] * SEATS}
     data: dict[str, Any]

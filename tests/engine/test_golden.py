@@ -1,0 +1,57 @@
+"""Golden records: tests/data/valid and tests/data/invalid (see tests/data/README.md).
+
+Every expected file there was worked out by hand, not written by the scorer.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring.engine import RecordError, dumps, loads, score
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+VALID = sorted(
+    path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
+)
+INVALID = sorted((DATA / "invalid").glob("*.json"))
+
+
+def test_golden_folders_hold_the_records_and_their_expectations():
+    valid_expected = {path.name for path in (DATA / "valid").glob("*.expected.json")}
+    invalid_expected = {path.name for path in (DATA / "invalid").glob("*.errors.txt")}
+
+    assert (
+        len(VALID) >= 6,
+        len(INVALID) >= 35,
+        valid_expected == {path.stem + ".expected.json" for path in VALID},
+        invalid_expected == {path.stem + ".errors.txt" for path in INVALID},
+    ) == (True, True, True, True)
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda path: path.stem)
+def test_valid_record_scores_as_worked_out_by_hand(path):
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text("utf-8"))
+
+    result = score(loads(path.read_bytes()))
+
+    assert result == expected
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda path: path.stem)
+def test_valid_record_survives_export_and_import(path):
+    record = loads(path.read_bytes())
+
+    again = loads(dumps(record))
+
+    assert (again, score(again)) == (record, score(record))
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda path: path.stem)
+def test_invalid_record_is_refused_with_one_line_per_problem(path):
+    expected = path.with_name(path.stem + ".errors.txt").read_text("utf-8").splitlines()
+
+    with pytest.raises(RecordError) as error:
+        loads(path.read_bytes())
+
+    assert (str(error.value).splitlines(), len(error.value.problems)) == (expected, len(expected))
