@@ -1,0 +1,329 @@
+"""All input goes through these forms; their clean() asks the engine, never re-implements it."""
+
+from dataclasses import replace
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from .engine import (
+    BOULMOUS,
+    CURRENCIES,
+    DEFAULT_TARGET,
+    LOWEST_BID,
+    SEATS,
+    TRICKS_PER_HAND,
+    Contract,
+    FailedTaker,
+    GameOver,
+    Hand,
+    RecordError,
+    Rules,
+    RulesError,
+    Trump,
+    auction_taker,
+    check_players,
+    check_tricks,
+    loads,
+    parse_call,
+    speaking_order,
+)
+from .models import Hand as HandRow
+from .services import GameState
+
+TRUMP_NAMES = {
+    Trump.SPADES: _("spades"),
+    Trump.HEARTS: _("hearts"),
+    Trump.DIAMONDS: _("diamonds"),
+    Trump.CLUBS: _("clubs"),
+    Trump.NO_TRUMP: _("no trump"),
+}
+FAILED_TAKER_CHOICES = [
+    (
+        FailedTaker.TRICKS_MINUS_BID.value,
+        _("His tricks count, minus his bid: 2 tricks on a bid of 4 score −2."),
+    ),
+    (
+        FailedTaker.MINUS_BID.value,
+        _("His tricks do not count, he scores minus his bid: a missed 4 scores −4."),
+    ),
+]
+# The currencies a table is most likely to use first, then every other ISO 4217 code.
+COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
+
+
+def rules_error(error: RulesError) -> forms.ValidationError:
+    """An engine error, in the user's language."""
+    return forms.ValidationError(error.translate(gettext))
+
+
+class NewGameForm(forms.Form):
+    player_0 = forms.CharField(label=_("Player 1"), max_length=40)
+    player_1 = forms.CharField(label=_("Player 2"), max_length=40)
+    player_2 = forms.CharField(label=_("Player 3"), max_length=40)
+    player_3 = forms.CharField(label=_("Player 4"), max_length=40)
+    first_dealer = forms.ChoiceField(
+        label=_("First dealer"),
+        choices=[
+            ("random", _("Draw at random")),
+            ("0", _("Player 1")),
+            ("1", _("Player 2")),
+            ("2", _("Player 3")),
+            ("3", _("Player 4")),
+        ],
+        initial="random",
+        widget=forms.RadioSelect,
+    )
+    target = forms.IntegerField(
+        label=_("Points to win"), min_value=1, max_value=999, initial=DEFAULT_TARGET
+    )
+    failed_taker = forms.ChoiceField(
+        label=_("A taker who misses his bid"),
+        choices=FAILED_TAKER_CHOICES,
+        initial=FailedTaker.TRICKS_MINUS_BID.value,
+        widget=forms.RadioSelect,
+    )
+    stake = forms.DecimalField(
+        label=_("Stake"),
+        help_text=_("Leave empty to play without money."),
+        required=False,
+        min_value=Decimal(0),
+        max_digits=16,
+        decimal_places=4,
+    )
+    currency = forms.ChoiceField(
+        label=_("Currency"),
+        choices=[(code, code) for code in COMMON_CURRENCIES]
+        + [(code, code) for code in sorted(CURRENCIES - set(COMMON_CURRENCIES))],
+        initial="EUR",
+    )
+
+    NAME_FIELDS = [f"player_{seat}" for seat in range(SEATS)]
+
+    @property
+    def name_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.NAME_FIELDS]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        names = [data.get(field) for field in self.NAME_FIELDS]
+        if all(names):
+            try:
+                data["names"] = check_players(names)
+            except RulesError as error:
+                seat = error.params.get("seat", SEATS - 1)
+                self.add_error(f"player_{seat}", rules_error(error))
+        dealer = data.get("first_dealer")
+        data["first_dealer_seat"] = None if dealer in (None, "random") else int(dealer)
+        if data.get("target") and data.get("failed_taker") and data.get("currency"):
+            try:
+                data["rules"] = Rules(
+                    target=data["target"],
+                    failed_taker=FailedTaker(data["failed_taker"]),
+                    stake=data.get("stake") or Decimal(0),
+                    currency=data["currency"],
+                )
+            except RulesError as error:
+                self.add_error("stake", rules_error(error))
+        return data
+
+
+class HandForm(forms.Form):
+    """One hand: taker, bid, trump, tricks (the fourth follows), or an all-pass deal.
+
+    ``number`` is the hand this form records or edits; ``state`` the game as the
+    player saw it. The engine decides whether the hand is legal in that game.
+    """
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    token = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    void = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    taker = forms.TypedChoiceField(
+        label=_("Taker"), coerce=int, empty_value=None, required=False, widget=forms.RadioSelect
+    )
+    bid = forms.TypedChoiceField(
+        label=_("Bid"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        choices=[(bid, str(bid)) for bid in range(LOWEST_BID, BOULMOUS)]
+        + [(BOULMOUS, _("6 boulmous"))],
+    )
+    trump = forms.ChoiceField(
+        label=_("Trump"),
+        required=False,
+        widget=forms.RadioSelect,
+        choices=[(trump.value, TRUMP_NAMES[trump]) for trump in Trump],
+    )
+    discard_after_end = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, state: GameState, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.state = state
+        self.ends_at: int | None = None
+        self.fields["taker"].choices = list(enumerate(state.names))
+        for seat, name in enumerate(state.names):
+            self.fields[f"tricks_{seat}"] = forms.TypedChoiceField(
+                label=name,
+                coerce=int,
+                empty_value=None,
+                required=False,
+                widget=forms.RadioSelect,
+                choices=[(count, str(count)) for count in range(TRICKS_PER_HAND + 1)],
+            )
+        number = self._number()
+        dealer = (state.game.first_dealer + number - 1) % SEATS
+        self.speakers = speaking_order(dealer)
+        call_choices = [("", "—"), ("pass", _("pass"))] + [
+            (str(bid), str(bid)) for bid in range(LOWEST_BID, BOULMOUS + 1)
+        ]
+        for position, seat in enumerate(self.speakers):
+            self.fields[f"call_{position}"] = forms.ChoiceField(
+                label=state.names[seat], required=False, choices=call_choices
+            )
+
+    def _number(self) -> int:
+        raw = self.data.get("number") if self.is_bound else self.initial.get("number")
+        try:
+            return max(1, int(raw))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return len(self.state.hands) + 1
+
+    @property
+    def trick_fields(self) -> list[forms.BoundField]:
+        return [self[f"tricks_{seat}"] for seat in range(SEATS)]
+
+    @property
+    def call_fields(self) -> list[forms.BoundField]:
+        return [self[f"call_{position}"] for position in range(SEATS)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        number = data.get("number")
+        if number is None or number > len(self.state.hands) + 1:
+            raise forms.ValidationError(gettext("This hand number is not the next one."))
+        hand = self._hand(data)
+        if hand is None:
+            return data
+        hands = list(self.state.record.hands)
+        hands[number - 1 : number] = [hand]
+        try:
+            replace(self.state.record, hands=tuple(hands)).score()
+        except GameOver as over:
+            if not (data.get("discard_after_end") and over.won_at >= number):
+                self.ends_at = over.won_at if over.won_at >= number else None
+                raise rules_error(over) from None
+        except RulesError as error:
+            raise rules_error(error) from None
+        data["hand"] = hand
+        return data
+
+    def _hand(self, data: dict[str, Any]) -> Hand | None:
+        if data.get("void"):
+            return Hand()
+        calls = self._calls()
+        taken = None
+        if calls is not None:
+            try:
+                taken = auction_taker(calls, self.speakers[-1])
+            except RulesError as error:
+                self.add_error(None, rules_error(error))
+                return None
+            if taken is None:
+                return Hand(calls=calls)
+            taker, bid = data.get("taker"), data.get("bid")
+            if (taker is not None and taker != taken[0]) or (bid is not None and bid != taken[1]):
+                self.add_error(None, gettext("The calls give a different taker or bid."))
+                return None
+            data["taker"], data["bid"] = taken
+        missing = [
+            (name, message)
+            for name, message in (
+                ("taker", gettext("Choose the taker.")),
+                ("bid", gettext("Choose the bid.")),
+                ("trump", gettext("Choose the trump, or no trump.")),
+            )
+            if data.get(name) in (None, "")
+        ]
+        for name, message in missing:
+            self.add_error(name, message)
+        tricks = self._tricks(data)
+        if missing or tricks is None:
+            return None
+        try:
+            contract = Contract(taker=data["taker"], bid=data["bid"], trump=Trump(data["trump"]))
+            return Hand(contract, tricks=tricks, calls=calls)
+        except RulesError as error:
+            self.add_error(None, rules_error(error))
+            return None
+
+    def _calls(self) -> tuple[int | None, ...] | None:
+        given = [self.cleaned_data.get(f"call_{position}") or "" for position in range(SEATS)]
+        if not any(given):
+            return None
+        if not all(given):
+            self.add_error(None, gettext("Give the four calls, or none."))
+            return None
+        return tuple(parse_call(call if call == "pass" else int(call)) for call in given)
+
+    def _tricks(self, data: dict[str, Any]) -> tuple[int, ...] | None:
+        """Tricks by seat; one left blank is what the others leave of the six."""
+        counts = [data.get(f"tricks_{seat}") for seat in range(SEATS)]
+        blank = [seat for seat, count in enumerate(counts) if count is None]
+        if len(blank) > 1:
+            self.add_error(None, gettext("Give the tricks of at least three players."))
+            return None
+        if blank:
+            left = TRICKS_PER_HAND - sum(count for count in counts if count is not None)
+            # Beyond six already, the engine says by how much.
+            counts[blank[0]] = max(0, left)
+        try:
+            return check_tricks(counts)
+        except RulesError as error:
+            self.add_error(None, rules_error(error))
+            return None
+
+
+def hand_initial(row: HandRow) -> dict[str, Any]:
+    """A stored hand as the hand form's initial values, to edit it."""
+    initial: dict[str, Any] = {"number": row.number}
+    if row.taker is None:
+        return initial
+    initial.update(taker=row.taker, bid=row.bid, trump=row.trump)
+    initial.update({f"tricks_{seat}": count for seat, count in enumerate(row.tricks)})
+    for position, call in enumerate(row.calls or ()):
+        initial[f"call_{position}"] = str(6 if call == "boulmous" else call)
+    return initial
+
+
+class ImportForm(forms.Form):
+    text = forms.CharField(
+        label=_("Paste a boulmous/1 record"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
+    )
+    file = forms.FileField(label=_("or choose a file"), required=False)
+
+    MAX_BYTES = 1_000_000
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("file")
+        if upload is not None:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError(gettext("The file is larger than 1 MB."))
+            text: str | bytes = upload.read()
+        else:
+            text = data.get("text") or ""
+        if not text:
+            raise forms.ValidationError(gettext("Paste a record or choose a file."))
+        try:
+            data["record"] = loads(text)
+        except RecordError as error:
+            raise forms.ValidationError(
+                [problem.translate(gettext) for problem in error.problems]
+            ) from None
+        return data

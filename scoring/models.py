@@ -1,0 +1,124 @@
+"""What happened at the table, and nothing derived from it.
+
+Totals, the winner, the dealer and the money are computed by the engine from
+these facts on every read, so an edit to a past hand recomputes everything.
+"""
+
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .engine import SEATS, FailedTaker, Trump
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=40)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="player_name_unique_ignoring_case")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
+    target = models.PositiveSmallIntegerField(_("target"), default=21)
+    failed_taker = models.CharField(
+        _("failed taker"),
+        max_length=20,
+        choices=[(option.value, option.value) for option in FailedTaker],
+        default=FailedTaker.TRICKS_MINUS_BID.value,
+    )
+    stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(first_dealer__lt=SEATS), name="game_first_dealer_is_a_seat"
+            ),
+            models.CheckConstraint(condition=models.Q(target__gte=1), name="game_target_positive"),
+            models.CheckConstraint(
+                condition=models.Q(stake__gte=0), name="game_stake_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
+            models.CheckConstraint(condition=models.Q(position__lt=SEATS), name="seat_is_0_to_3"),
+        ]
+
+
+class Hand(models.Model):
+    """One deal: void (no taker), or a contract and the tricks won by seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("hand"))
+    taker = models.PositiveSmallIntegerField(_("taker"), null=True, blank=True)
+    bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)
+    trump = models.CharField(
+        _("trump"),
+        max_length=2,
+        blank=True,
+        choices=[(trump.value, trump.value) for trump in Trump],
+    )
+    tricks = models.JSONField(_("tricks"), null=True, blank=True)
+    """Tricks won by seat, four numbers; null for a void deal."""
+    calls = models.JSONField(_("calls"), null=True, blank=True)
+    """The auction in speaking order, when the table recorded it."""
+    plays = models.JSONField(_("plays"), null=True, blank=True)
+    """The six tricks as played, when recorded card by card."""
+    token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    """The one-time token of the form that recorded it: a repeated submission is ignored."""
+    recorded_at = models.DateTimeField(_("recorded"), default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            # Two phones saving the same hand: the database lets exactly one in.
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique"),
+        ]
+
+
+class Change(models.Model):
+    """The game's history: every hand recorded, edited, undone or discarded."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("game started")
+        IMPORTED = "imported", _("game imported")
+        RECORDED = "recorded", _("hand recorded")
+        EDITED = "edited", _("hand edited")
+        UNDONE = "undone", _("hand undone")
+        DISCARDED = "discarded", _("hand discarded")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    at = models.DateTimeField(default=timezone.now)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    """The hand as it was, in the game record's form."""
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]

@@ -1,0 +1,11 @@
+"""Data for the site tests."""
+
+NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
+
+
+def hand_data(number, taker=1, bid=4, trump="H", tricks=(1, 4, 0), **extra):
+    """The hand form's POST data: tricks for the first three seats, the fourth left blank."""
+    data = {"number": number, "taker": taker, "bid": bid, "trump": trump}
+    data.update({f"tricks_{seat}": count for seat, count in enumerate(tricks)})
+    data.update(extra)
+    return data
