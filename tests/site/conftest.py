@@ -1,9 +1,9 @@
 import pytest
 from django.core.management import call_command
-from factories import NAMES
 
 from scoring import services
 from scoring.engine import Rules
+from tests.site.factories import NAMES
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from factories import NAMES, hand_data
 
 from scoring import services
 from scoring.engine import Rules, loads, score
 from scoring.models import Change, Game, Hand, Player
+from tests.site.factories import NAMES, hand_data
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
