@@ -37,6 +37,7 @@ pytest: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(PY) tests/bench/bench_engine.py
+	$(PY) tests/bench/bench_site.py
 
 # Needs GNU gettext (xgettext, msgfmt): a translator's tool, not needed to run.
 messages: $(VENV)/.installed-dev

@@ -50,6 +50,10 @@ FAILED_TAKER_CHOICES = [
         _("His tricks do not count, he scores minus his bid: a missed 4 scores −4."),
     ),
 ]
+# What this site keeps; the game record itself sets no limits.
+MAX_TARGET = 32767
+MAX_HANDS = 1000
+MAX_NAME = 40
 # The currencies a table is most likely to use first, then every other ISO 4217 code.
 COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
 
@@ -60,10 +64,10 @@ def rules_error(error: RulesError) -> forms.ValidationError:
 
 
 class NewGameForm(forms.Form):
-    player_0 = forms.CharField(label=_("Player 1"), max_length=40)
-    player_1 = forms.CharField(label=_("Player 2"), max_length=40)
-    player_2 = forms.CharField(label=_("Player 3"), max_length=40)
-    player_3 = forms.CharField(label=_("Player 4"), max_length=40)
+    player_0 = forms.CharField(label=_("Player 1"), max_length=MAX_NAME)
+    player_1 = forms.CharField(label=_("Player 2"), max_length=MAX_NAME)
+    player_2 = forms.CharField(label=_("Player 3"), max_length=MAX_NAME)
+    player_3 = forms.CharField(label=_("Player 4"), max_length=MAX_NAME)
     first_dealer = forms.ChoiceField(
         label=_("First dealer"),
         choices=[
@@ -203,7 +207,7 @@ class HandForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         number = data.get("number")
-        if number is None or number > len(self.state.hands) + 1:
+        if number is None or number > min(len(self.state.hands) + 1, MAX_HANDS):
             raise forms.ValidationError(gettext("This hand number is not the next one."))
         hand = self._hand(data)
         if hand is None:
@@ -213,9 +217,19 @@ class HandForm(forms.Form):
         try:
             replace(self.state.record, hands=tuple(hands)).score()
         except GameOver as over:
-            if not (data.get("discard_after_end") and over.won_at >= number):
-                self.ends_at = over.won_at if over.won_at >= number else None
+            if over.won_at < number:
                 raise rules_error(over) from None
+            if not data.get("discard_after_end"):
+                # An edit that ends the game before its last hand is not applied silently.
+                self.ends_at = over.won_at
+                raise forms.ValidationError(
+                    gettext(
+                        "With this change the game is won at hand %(won)s, before the last "
+                        "hand recorded (%(last)s). Save it and discard the hands after hand "
+                        "%(won)s (they stay in the history), or change it again."
+                    )
+                    % {"won": over.won_at, "last": len(hands)}
+                ) from None
         except RulesError as error:
             raise rules_error(error) from None
         data["hand"] = hand
@@ -321,9 +335,25 @@ class ImportForm(forms.Form):
         if not text:
             raise forms.ValidationError(gettext("Paste a record or choose a file."))
         try:
-            data["record"] = loads(text)
+            record = loads(text)
         except RecordError as error:
             raise forms.ValidationError(
                 [problem.translate(gettext) for problem in error.problems]
             ) from None
+        # What the record allows but this site does not keep.
+        if record.rules.target > MAX_TARGET:
+            raise forms.ValidationError(
+                gettext("This site keeps games of up to %(max)s points.") % {"max": MAX_TARGET}
+            )
+        if len(record.hands) > MAX_HANDS:
+            raise forms.ValidationError(
+                gettext("This site keeps games of up to %(max)s hands.") % {"max": MAX_HANDS}
+            )
+        for name in record.players:
+            if len(name) > MAX_NAME or not name.isprintable():
+                raise forms.ValidationError(
+                    gettext("Names have up to %(max)s printable characters: %(name)r.")
+                    % {"max": MAX_NAME, "name": name}
+                )
+        data["record"] = record
         return data

@@ -89,7 +89,7 @@ class Hand(models.Model):
     """The auction in speaking order, when the table recorded it."""
     plays = models.JSONField(_("plays"), null=True, blank=True)
     """The six tricks as played, when recorded card by card."""
-    token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    token = models.UUIDField(null=True, blank=True, editable=False)
     """The one-time token of the form that recorded it: a repeated submission is ignored."""
     recorded_at = models.DateTimeField(_("recorded"), default=timezone.now)
 
@@ -98,6 +98,7 @@ class Hand(models.Model):
         constraints = [
             # Two phones saving the same hand: the database lets exactly one in.
             models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(fields=["game", "token"], name="hand_token_unique"),
         ]
 
 

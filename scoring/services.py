@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Value
 from django.db.models.functions import Lower
 
 from .engine import GameOver, GameResult, Record, Rules, dealer_of, format_call
@@ -57,8 +57,16 @@ def state_of(game: Game, seats: Iterable[Seat], hands: Iterable[Hand]) -> GameSt
 
 
 def _player(name: str) -> Player:
-    existing = Player.objects.annotate(lower=Lower("name")).filter(lower=name.lower()).first()
-    return existing or Player.objects.create(name=name)
+    """The player of that name, whatever its case; lowered by the database, like its index."""
+    same_name = Player.objects.annotate(lower=Lower("name")).filter(lower=Lower(Value(name)))
+    existing = same_name.first()
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return Player.objects.create(name=name)
+    except IntegrityError:  # created meanwhile by another game
+        return same_name.get()
 
 
 @transaction.atomic

@@ -64,6 +64,7 @@ class Row:
 
 @dataclass(frozen=True)
 class Chart:
+    label_x: int
     width: int
     height: int
     target_y: float
@@ -81,6 +82,8 @@ class Sheet:
     dealer: str | None
     speaker: str | None
     winner: str | None
+    undo_number: int | None
+    """The last hand, which can be undone."""
     history: Sequence[Event]
 
 
@@ -110,6 +113,7 @@ def score_sheet(state: GameState, changes: Iterable[Change] = ()) -> Sheet:
         dealer=None if result.next_dealer is None else names[result.next_dealer],
         speaker=None if result.next_speaker is None else names[result.next_speaker],
         winner=None if result.winner is None else names[result.winner],
+        undo_number=len(result.hands) or None,
         history=[_event(change, names) for change in changes],
     )
 
@@ -176,15 +180,15 @@ def _chart(result: GameResult) -> tuple[Chart, list[str]]:
         )
         for seat in range(SEATS)
     ]
-    return Chart(width, height, y(result.rules.target), y(0), top, bottom), lines
+    chart = Chart(width - pad, width, height, y(result.rules.target), y(0), top, bottom)
+    return chart, lines
 
 
 @dataclass(frozen=True)
 class Summary:
     pk: int
-    names: Sequence[str]
+    scores: Sequence[tuple[str, int]]
     hands: int
-    totals: Sequence[int]
     finished: bool
     winner: str | None
     created_at: datetime
@@ -194,9 +198,8 @@ def game_summaries(states: Sequence[GameState]) -> list[Summary]:
     return [
         Summary(
             pk=state.game.pk,
-            names=state.names,
+            scores=list(zip(state.names, state.result.totals, strict=True)),
             hands=len(state.hands),
-            totals=state.result.totals,
             finished=state.result.finished,
             winner=None if state.result.winner is None else state.names[state.result.winner],
             created_at=state.game.created_at,

@@ -69,7 +69,7 @@ def _game_page(
     status: int = 200,
 ) -> HttpResponse:
     state = services.load_game(game)
-    if form is None or (form.is_bound and not form.errors):
+    if form is None:
         form = HandForm(
             state=state,
             initial={"number": len(state.hands) + 1, "token": uuid.uuid4()},
@@ -122,8 +122,10 @@ def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not 1 <= number <= len(state.hands):
         raise Http404
     if request.method == "POST":
-        form = HandForm(request.POST, state=state)
-        if form.is_valid() and form.cleaned_data["number"] == number:
+        data = request.POST.copy()
+        data["number"] = str(number)  # the hand is the one in the address
+        form = HandForm(data, state=state)
+        if form.is_valid():
             services.edit_hand(
                 game=game,
                 number=number,

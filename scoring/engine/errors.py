@@ -8,7 +8,6 @@ stays free of Django.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Callable
 from typing import Any, Self
@@ -60,7 +59,9 @@ class RulesError(ValueError):
 
     def at(self, place: str, /, **params: object) -> Self:
         """The same error, located one level further out."""
-        located = copy.copy(self)
+        # Not copy.copy: it would call __init__ again with the formatted message.
+        located = type(self).__new__(type(self))
+        located.__dict__.update(self.__dict__)
         located.places = ((place, params), *self.places)
         located.args = (located.translate(),)
         return located

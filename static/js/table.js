@@ -17,3 +17,12 @@ document.addEventListener("change", (event) => {
     rest.dataset.auto = "1";
   }
 });
+
+// New game: the first-dealer choices take the names as they are typed.
+document.addEventListener("input", (event) => {
+  const match = /^id_player_(\d)$/.exec(event.target.id);
+  const choice = match && document.querySelector(`input[name="first_dealer"][value="${match[1]}"] + span`);
+  if (!choice) return;
+  choice.dataset.seat ??= choice.textContent;
+  choice.textContent = event.target.value.trim() || choice.dataset.seat;
+});

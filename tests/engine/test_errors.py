@@ -114,3 +114,9 @@ def test_engine_imports_without_django():
     )
 
     assert completed.stdout == "[]\n"
+
+
+def test_rules_error_located_keeps_braces_in_values_as_text():
+    error = RulesError("unknown key {key!r}", key="{0} {}").at("hand {number}", number=2)
+
+    assert str(error) == 'hand 2: unknown key "{0} {}"'

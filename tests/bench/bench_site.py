@@ -1,0 +1,250 @@
+"""Site figures: the game page and saving a hand, at 1 and at 60 hands (``make bench``).
+
+Server time (median, in process, through Django's test client), database queries,
+response sizes raw and gzip-compressed, and the bytes a phone downloads on its
+first visit: the HTML, and the stylesheets, scripts and icon it links as WhiteNoise
+serves them. Runs on a throwaway SQLite database, with the static files collected
+into a temporary folder as in production; a figure, not a test.
+"""
+
+import gzip
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from html.parser import HTMLParser
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+RUNS = 50
+SIZES = (1, 60)
+NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
+# Aims: one request and under 10 KB (compressed) per hand saved; under 60 KB for a first visit.
+AIM_SAVE_REQUESTS = 1
+AIM_SAVE_KB = 10
+AIM_FIRST_VISIT_KB = 60
+
+
+def setup_django(folder: Path) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "boulmous_site.settings"
+    os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
+    os.environ.pop("DEBUG", None)  # as in production: hashed, compressed static files
+
+    import django
+    from django.conf import settings
+
+    django.setup()
+    settings.STATIC_ROOT = folder / "static"  # before anything opens the static storage
+
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", "--no-input", verbosity=0)
+
+
+def kb(size: int) -> str:
+    return f"{size / 1024:.1f} KB"
+
+
+def sizes(response) -> tuple[int, int]:
+    """The body's size, and the bytes sent: GZipMiddleware compresses pages."""
+    if response.headers.get("Content-Encoding") == "gzip":
+        return len(gzip.decompress(response.content)), len(response.content)
+    return len(response.content), len(response.content)
+
+
+class Assets(HTMLParser):
+    """The stylesheets, scripts and icons a page links: what a browser fetches with it."""
+
+    FETCHED = {"stylesheet", "icon"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        rel = set((found.get("rel") or "").lower().split())
+        if tag == "link" and rel & self.FETCHED and found.get("href"):
+            self.urls.append(found["href"])
+        elif tag == "script" and found.get("src"):
+            self.urls.append(found["src"])
+
+
+def make_game(hands: int, seed: int = 1):
+    """A game of ``hands`` random hands, through the services, with a target out of reach."""
+    from scoring import services
+    from scoring.engine import Contract, Hand, Rules, Trump
+
+    rng = random.Random(seed)
+    game = services.create_game(names=NAMES, rules=Rules(target=1000), first_dealer=0)
+    for number in range(1, hands + 1):
+        cuts = sorted(rng.randint(0, 6) for _ in range(3))
+        tricks = (cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], 6 - cuts[2])
+        contract = Contract(
+            taker=rng.randrange(4), bid=rng.randint(3, 6), trump=rng.choice(list(Trump))
+        )
+        services.record_hand(
+            game=game, number=number, hand=Hand(contract, tricks=tricks), token=None
+        )
+    return game
+
+
+def median_ms(action, runs: int = RUNS) -> float:
+    timings = []
+    for _ in range(runs):
+        start = time.perf_counter_ns()
+        action()
+        timings.append(time.perf_counter_ns() - start)
+    return statistics.median(timings) / 1e6
+
+
+def queries(action) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        action()
+    return len(captured.captured_queries)
+
+
+class Figures:
+    """One game of a given length: its page, and saving its next hand."""
+
+    def __init__(self, client, hands: int) -> None:
+        from scoring.models import Change
+
+        self.client, self.hands = client, hands
+        self.game = make_game(hands)
+        self.page_url = f"/games/{self.game.pk}/"
+        self.last_change = Change.objects.order_by("-pk").values_list("pk", flat=True)[0]
+
+    def page(self):
+        response = self.client.get(self.page_url)
+        assert response.status_code == 200, response.status_code
+        return response
+
+    def save(self, htmx: bool):
+        """Save hand number ``hands + 1``, as the page's form posts it."""
+        data = {
+            "number": self.hands + 1,
+            "token": uuid.uuid4(),
+            "taker": 1,
+            "bid": 4,
+            "trump": "H",
+            "tricks_0": 1,
+            "tricks_1": 4,
+            "tricks_2": 1,
+        }
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        response = self.client.post(f"/games/{self.game.pk}/hands", data, **headers)
+        assert response.status_code == (200 if htmx else 302), response.status_code
+        return response
+
+    def forget(self) -> None:
+        """Back to ``hands`` hands, as if the hand had not been saved (not timed)."""
+        from scoring.models import Change, Hand
+
+        Hand.objects.filter(game=self.game, number__gt=self.hands).delete()
+        Change.objects.filter(pk__gt=self.last_change).delete()
+
+    def save_then_forget(self, htmx: bool, follow: bool = False) -> tuple[object, int]:
+        """Save the next hand (and with ``follow``, GET the page the redirect names), then
+        forget it: the last response, and the queries of the request or two."""
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as captured:
+            response = self.save(htmx)
+            if follow:
+                response = self.page()
+        self.forget()
+        return response, len(captured.captured_queries)
+
+    def save_ms(self, htmx: bool, follow: bool = False) -> float:
+        timings = []
+        for _ in range(RUNS):
+            start = time.perf_counter_ns()
+            self.save(htmx)
+            if follow:
+                self.page()
+            timings.append(time.perf_counter_ns() - start)
+            self.forget()
+        return statistics.median(timings) / 1e6
+
+    def first_visit(self) -> tuple[int, list[tuple[str, int]]]:
+        """The page's HTML compressed, and each asset as WhiteNoise serves it to a phone."""
+        page = self.page()
+        parser = Assets()
+        parser.feed(gzip.decompress(page.content).decode())
+        assets = []
+        for url in parser.urls:
+            response = self.client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+            assert response.status_code == 200, (url, response.status_code)
+            body = b"".join(response.streaming_content)
+            response.close()
+            encoding = response.headers.get("Content-Encoding", "none")
+            assets.append((f"{url.rsplit('/', 1)[-1]} ({encoding})", len(body)))
+        return sizes(page)[1], assets
+
+
+def report(figures: Figures) -> None:
+    rows = [
+        ("GET game page", (figures.page(), queries(figures.page)), median_ms(figures.page)),
+        (
+            "POST hand (plain: 302)",
+            figures.save_then_forget(htmx=False),
+            figures.save_ms(htmx=False),
+        ),
+        (
+            "  + GET page after redirect",
+            figures.save_then_forget(htmx=False, follow=True),
+            figures.save_ms(htmx=False, follow=True),
+        ),
+        ("POST hand (htmx: 200)", figures.save_then_forget(htmx=True), figures.save_ms(htmx=True)),
+    ]
+
+    print(f"\nGame of {figures.hands} hand{'s' if figures.hands > 1 else ''}")
+    print(f"  {'request':30} {'median':>9} {'queries':>8} {'raw':>10} {'gzip':>10}")
+    for label, (response, count), ms in rows:
+        raw, packed = sizes(response)
+        print(f"  {label:30} {ms:6.1f} ms {count:8} {kb(raw):>10} {kb(packed):>10}")
+    print("  (the redirect's line counts the POST and the GET together, in time and queries)")
+
+    plain_saved = sizes(rows[1][1][0])[1] + sizes(rows[2][1][0])[1]
+    htmx_saved = sizes(rows[3][1][0])[1]
+    aim = f"(aim: {AIM_SAVE_REQUESTS} request, < {AIM_SAVE_KB} KB)"
+    print(f"  a hand saved, plain: 2 requests, {kb(plain_saved)} compressed {aim}")
+    print(f"  a hand saved, htmx:  1 request,  {kb(htmx_saved)} compressed {aim}")
+
+    html, assets = figures.first_visit()
+    total = html + sum(size for _, size in assets)
+    print(f"  first visit: {kb(total)} compressed (aim: < {AIM_FIRST_VISIT_KB} KB)")
+    print(f"    {'HTML (gzip)':44} {kb(html):>10}")
+    for name, size in assets:
+        print(f"    {name:44} {kb(size):>10}")
+
+
+def main() -> None:
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="boulmous-bench-") as folder:
+        setup_django(Path(folder))
+        from django.test import Client
+
+        # The test client's default host, testserver, is not allowed outside tests.
+        # A phone asks for compressed responses.
+        client = Client(HTTP_HOST="localhost", HTTP_ACCEPT_ENCODING="gzip")
+        print(f"Site, SQLite, median of {RUNS} runs, server time in process")
+        for hands in SIZES:
+            report(Figures(client, hands))
+    print(f"\n({time.perf_counter() - started:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

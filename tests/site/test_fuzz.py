@@ -1,0 +1,531 @@
+"""Bad input of any kind, to any form or URL: a 4xx or the form with its errors, never a 500.
+
+Each example posts random form data (the real field names and random ones, with
+plausible values, random text, huge numbers, very long strings, unicode and NUL
+bytes) or asks for random paths, against a game set up through the services. A
+request the app accepted may store something; any other must leave every table
+as it was.
+"""
+
+import json
+from urllib.parse import quote, urlencode
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import strategies as st
+
+from scoring import services
+from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.models import Change, Game, Player, Seat
+from scoring.models import Hand as HandRow
+
+fuzz = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
+# Text the database or the forms may choke on.
+NASTY = st.sampled_from(
+    [
+        "",
+        " ",
+        "\x00",
+        "a\x00b",
+        "3\x00",
+        "-1",
+        "+3",
+        " 3 ",
+        "3.0",
+        "1e3",
+        "0x3",
+        "٣",  # an Arabic-Indic three: int() reads it
+        "NaN",
+        "inf",
+        "-0",
+        "9" * 40,
+        str(2**63),
+        str(10**30),
+        "null",
+        "true",
+        "[]",
+        "{}",
+        "<script>alert(1)</script>",
+        "'; DROP TABLE scoring_game; --",
+        "\u202e",
+        "🂡",
+        "İpek",
+        "ß",
+        "\r\n",
+    ]
+)
+TEXT = st.text(st.characters(codec="utf-8"), max_size=30)
+LONG_TEXT = st.builds(
+    lambda char, length: char * length, st.characters(codec="utf-8"), st.integers(41, 5000)
+)
+RANDOM = st.one_of(
+    NASTY,
+    TEXT,
+    LONG_TEXT,
+    st.integers().map(str),
+    st.integers(-2, 8).map(str),
+    st.uuids().map(str),
+    st.decimals(places=5).map(str),
+)
+
+
+def field(*plausible: str) -> st.SearchStrategy:
+    """A value for a real field: mostly one it expects, else anything; sometimes several."""
+    one = st.one_of(st.sampled_from(plausible), RANDOM) if plausible else RANDOM
+    return st.one_of(one, one, one, st.lists(one, min_size=2, max_size=3))
+
+
+SEAT = ("0", "1", "2", "3")
+TRICKS = ("", "0", "1", "2", "3", "4", "5", "6")
+CALLS = ("", "pass", "3", "4", "5", "6")
+
+
+def form_data(fields: dict[str, st.SearchStrategy]) -> st.SearchStrategy:
+    """Any subset of the real fields, and a few random keys."""
+    return st.builds(
+        lambda real, extra: {**extra, **real},
+        st.fixed_dictionaries({}, optional=fields),
+        st.dictionaries(st.one_of(TEXT, *[st.just(name) for name in fields]), RANDOM, max_size=3),
+    )
+
+
+def tricks() -> st.SearchStrategy:
+    """Four counts adding to six."""
+    return (
+        st.lists(st.integers(0, 6), min_size=3, max_size=3)
+        .map(sorted)
+        .map(lambda cut: [cut[0], cut[1] - cut[0], cut[2] - cut[1], 6 - cut[2]])
+    )
+
+
+def changed(valid: st.SearchStrategy, fields: dict[str, st.SearchStrategy]) -> st.SearchStrategy:
+    """A valid form with a field or two dropped or given another value."""
+    return st.builds(
+        lambda form, dropped, changes: {
+            **{name: value for name, value in form.items() if name not in dropped},
+            **changes,
+        },
+        valid,
+        st.sets(st.sampled_from(sorted(fields)), max_size=2),
+        st.sampled_from(sorted(fields)).flatmap(
+            lambda name: st.dictionaries(st.just(name), fields[name], max_size=1)
+        ),
+    )
+
+
+def valid_hand(number: str, token: str, contract: tuple | None, blank: int | None) -> dict:
+    """A hand form as the page sends it: all passed, or a contract with one count left blank."""
+    form = {"number": number, "token": token}
+    if contract is None:
+        return {**form, "void": "1"}
+    taker, bid, trump, counts = contract
+    form.update(taker=str(taker), bid=str(bid), trump=trump)
+    form.update({f"tricks_{seat}": str(count) for seat, count in enumerate(counts)})
+    if blank is not None:
+        form[f"tricks_{blank}"] = ""
+    return form
+
+
+def hand_data(numbers: tuple[str, ...]) -> st.SearchStrategy:
+    """Hand forms: valid ones, valid ones with a few fields changed, and anything."""
+    fields = {
+        "number": field(*numbers),
+        "token": st.one_of(st.uuids().map(str), RANDOM),
+        "void": field("1", "on", "true", "false"),
+        "taker": field(*SEAT),
+        "bid": field("3", "4", "5", "6"),
+        "trump": field("S", "H", "D", "C", "NT"),
+        **{f"tricks_{seat}": field(*TRICKS) for seat in range(4)},
+        **{f"call_{position}": field(*CALLS) for position in range(4)},
+        "discard_after_end": field("1", "on"),
+    }
+    valid = st.builds(
+        valid_hand,
+        st.sampled_from(numbers),
+        st.uuids().map(str),
+        st.none()
+        | st.tuples(
+            st.integers(0, 3),
+            st.integers(3, 6),
+            st.sampled_from(["S", "H", "D", "C", "NT"]),
+            tricks(),
+        ),
+        st.none() | st.integers(0, 3),
+    )
+    return st.one_of(valid, changed(valid, fields), form_data(fields))
+
+
+# Names a table may already have used: upper case beyond ASCII is where databases differ.
+KNOWN_NAMES = (*NAMES, "Émile", "İpek", "Öykü", "Zoé")
+NEW_GAME_FIELDS = {
+    **{f"player_{seat}": field(*KNOWN_NAMES, "émile", "ipek") for seat in range(4)},
+    "first_dealer": field("random", *SEAT),
+    "target": field("1", "21", "999", "1000"),
+    "failed_taker": field("tricks_minus_bid", "minus_bid"),
+    "stake": field("", "0", "0.50", "0.001", "999999999999"),
+    "currency": field("EUR", "TND", "JPY", "XXX"),
+}
+
+
+def new_game_form(*names: str, **rules: str) -> dict[str, str]:
+    """A valid new game form."""
+    return {
+        **{f"player_{seat}": name for seat, name in enumerate(names)},
+        "first_dealer": "random",
+        "target": "21",
+        "failed_taker": "tricks_minus_bid",
+        "currency": "EUR",
+        **rules,
+    }
+
+
+VALID_NEW_GAME = st.builds(
+    lambda names, **rules: new_game_form(*names, **rules),
+    st.lists(st.sampled_from(KNOWN_NAMES), min_size=4, max_size=4, unique=True),
+    first_dealer=st.sampled_from(["random", *SEAT]),
+    target=st.integers(1, 999).map(str),
+    failed_taker=st.sampled_from(["tricks_minus_bid", "minus_bid"]),
+    stake=st.sampled_from(["", "0", "0.50", "2"]),
+    currency=st.sampled_from(["EUR", "TND", "JPY"]),
+)
+NEW_GAME_DATA = st.one_of(
+    VALID_NEW_GAME, changed(VALID_NEW_GAME, NEW_GAME_FIELDS), form_data(NEW_GAME_FIELDS)
+)
+
+# Tables at the game: not finished, or finished at its last hand.
+TABLES = st.tuples(st.integers(0, 3), st.booleans())
+HTMX = st.sampled_from([{}, {"HTTP_HX_REQUEST": "true"}])
+
+
+def empty_tables() -> None:
+    """Examples share the test's transaction: each starts from empty tables."""
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+
+
+def make_game(hands: int, finished: bool, names: tuple[str, ...] = NAMES) -> Game:
+    """A game with ``hands`` hands; when ``finished``, the last one won it (target 1)."""
+    empty_tables()
+    game = services.create_game(
+        names=names, rules=Rules(target=1 if finished else 21), first_dealer=0
+    )
+    for number in range(1, hands + 1):
+        if number == hands and finished:
+            hand = Hand(Contract(taker=0, bid=3, trump=Trump.SPADES), tricks=(3, 1, 1, 1))
+        else:
+            hand = Hand()
+        services.record_hand(game=game, number=number, hand=hand, token=None)
+    return game
+
+
+def rows() -> dict[str, list[dict]]:
+    """Every row of every table, to tell whether a request stored anything."""
+    return {
+        model.__name__: list(model.objects.order_by("pk").values())
+        for model in (Player, Game, Seat, HandRow, Change)
+    }
+
+
+def check(response, before: dict[str, list[dict]], *, accepted: tuple[int, ...] = (302,)) -> None:
+    """Never a 500; and unless the app accepted the request, nothing stored."""
+    event(f"status {response.status_code}")
+    assert response.status_code < 500
+    if response.status_code not in accepted:
+        assert rows() == before
+
+
+def numbers_of(game: Game) -> tuple[str, ...]:
+    """Hand numbers worth trying: each recorded one, the next, and one beyond."""
+    return tuple(str(number) for number in range(1, game.hands.count() + 3))
+
+
+@fuzz
+@given(
+    known=st.lists(st.sampled_from(KNOWN_NAMES), min_size=4, max_size=4, unique=True),
+    data=NEW_GAME_DATA,
+)
+# The same players again, at a new game.
+@example(known=NAMES, data=new_game_form(*NAMES))
+@example(known=["Émile", *NAMES[1:]], data=new_game_form("Émile", *NAMES[1:]))
+@example(known=["İpek", *NAMES[1:]], data=new_game_form("İpek", *NAMES[1:]))
+def test_new_game_form_never_fails(db, known, data):
+    make_game(0, finished=False, names=tuple(known))
+    before = rows()
+
+    response = Client().post("/games/new", data)
+
+    check(response, before)
+
+
+@fuzz
+@given(table=TABLES, htmx=HTMX, data=st.data())
+def test_hand_form_never_fails(db, table, htmx, data):
+    game = make_game(*table)
+    form = data.draw(hand_data(numbers_of(game)))
+    before = rows()
+
+    response = Client().post(f"/games/{game.pk}/hands", form, **htmx)
+
+    check(response, before, accepted=(200,) if htmx else (302,))
+
+
+@fuzz
+@given(table=st.tuples(st.integers(1, 3), st.booleans()), htmx=HTMX, data=st.data())
+def test_edit_form_never_fails(db, table, htmx, data):
+    game = make_game(*table)
+    numbers = numbers_of(game)
+    number = data.draw(
+        st.one_of(
+            st.sampled_from(numbers[: table[0]]),
+            st.sampled_from(numbers),
+            st.integers(0, 10**30).map(str),
+        )
+    )
+    form = data.draw(hand_data((number,) if number in numbers else numbers))
+    before = rows()
+
+    response = Client().post(f"/games/{game.pk}/hands/{number}/edit", form, **htmx)
+
+    check(response, before)
+
+
+@fuzz
+@given(table=TABLES, htmx=HTMX, data=st.data())
+def test_undo_never_fails(db, table, htmx, data):
+    game = make_game(*table)
+    last = game.hands.count()
+    number = data.draw(st.one_of(st.sampled_from(numbers_of(game)), st.integers(0, 10**30)))
+    form = data.draw(form_data({"number": field(*numbers_of(game))}))
+    before = rows()
+
+    response = Client().post(f"/games/{game.pk}/hands/{number}/undo", form, **htmx)
+
+    check(response, before, accepted=(200, 302) if int(number) == last else ())
+
+
+@fuzz
+@given(table=TABLES, data=form_data({}))
+def test_rematch_never_fails(db, table, data):
+    game = make_game(*table)
+    before = rows()
+
+    response = Client().post(f"/games/{game.pk}/rematch", data)
+
+    check(response, before)
+
+
+# The record's own values, so that some records are valid and others nearly so.
+JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    TEXT,
+    NASTY,
+)
+JSON = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=8,
+)
+
+
+RECORD_HAND = st.fixed_dictionaries(
+    {},
+    optional={
+        "calls": st.one_of(
+            st.lists(st.sampled_from(["pass", 3, 4, 5, 6, "boulmous"]), min_size=4, max_size=4),
+            JSON,
+        ),
+        "taker": st.one_of(st.integers(0, 3), JSON),
+        "bid": st.one_of(st.integers(3, 6), JSON),
+        "trump": st.one_of(st.sampled_from(["S", "H", "D", "C", "NT"]), JSON),
+        "tricks": st.one_of(tricks(), JSON),
+        "dealer": st.one_of(st.integers(0, 3), JSON),
+    },
+)
+PLAYER_NAME = st.one_of(st.sampled_from(["Amina", "Émile", "İpek"]), NASTY, TEXT, LONG_TEXT)
+RECORD = st.fixed_dictionaries(
+    {"format": st.one_of(st.just("boulmous/1"), JSON)},
+    optional={
+        "players": st.one_of(st.lists(PLAYER_NAME, min_size=4, max_size=4), JSON),
+        "first_dealer": st.one_of(st.integers(0, 3), JSON),
+        "rules": st.one_of(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "target": st.one_of(st.integers(1, 30), st.integers(), JSON),
+                    "failed_taker": st.one_of(st.sampled_from(["minus_bid"]), JSON),
+                    "stake": st.one_of(st.sampled_from(["0.50", "1e20", "-1"]), JSON),
+                    "currency": st.one_of(st.sampled_from(["EUR", "TND", "JPY"]), JSON),
+                },
+            ),
+            JSON,
+        ),
+        "hands": st.one_of(st.lists(RECORD_HAND, max_size=4), JSON),
+        "extra": JSON,
+    },
+)
+VALID_RECORD = st.fixed_dictionaries(
+    {
+        "format": st.just("boulmous/1"),
+        "players": st.lists(st.sampled_from(KNOWN_NAMES), min_size=4, max_size=4, unique=True),
+        "hands": st.lists(
+            st.one_of(
+                st.just({"calls": ["pass"] * 4}),
+                st.fixed_dictionaries(
+                    {
+                        "taker": st.integers(0, 3),
+                        "bid": st.integers(3, 6),
+                        "trump": st.sampled_from(["S", "H", "D", "C", "NT"]),
+                        "tricks": tricks(),
+                    }
+                ),
+            ),
+            max_size=4,
+        ),
+    },
+    optional={
+        "first_dealer": st.integers(0, 3),
+        "rules": st.fixed_dictionaries(
+            {"target": st.integers(1, 999)},
+            optional={
+                "failed_taker": st.sampled_from(["tricks_minus_bid", "minus_bid"]),
+                "stake": st.sampled_from(["0", "0.50", "2"]),
+                "currency": st.sampled_from(["EUR", "TND", "JPY"]),
+            },
+        ),
+    },
+)
+RECORD_FIELDS = dict.fromkeys(["format", "players", "first_dealer", "rules", "hands"], JSON)
+IMPORT_TEXT = st.one_of(
+    VALID_RECORD.map(json.dumps),
+    changed(VALID_RECORD, RECORD_FIELDS).map(json.dumps),
+    RECORD.map(json.dumps),
+    RECORD.map(lambda record: json.dumps(record, ensure_ascii=False)),
+    RANDOM,
+    JSON.map(json.dumps),
+)
+
+
+def record_text(**fields: object) -> str:
+    """A valid record of one hand, but for ``fields``."""
+    record = {
+        "format": "boulmous/1",
+        "players": ["Amina", "Bilal", "Chafik", "Dalila"],
+        "rules": {"target": 21},
+        "hands": [{"taker": 0, "bid": 3, "trump": "S", "tricks": [3, 1, 1, 1]}],
+    }
+    return json.dumps({**record, **fields})
+
+
+@fuzz
+@given(text=IMPORT_TEXT, extra=form_data({}))
+@example(text=record_text(), extra={})
+# Braces in a value the error message quotes.
+@example(text=record_text(format="{}"), extra={})
+@example(text=record_text(**{"{": 1}), extra={})
+# Beyond what the columns hold: a target past a small integer, a long name, a NUL.
+@example(text=record_text(rules={"target": 10**30}), extra={})
+@example(text=record_text(rules={"target": 32768}), extra={})
+@example(text=record_text(players=["A" * 41, "Bilal", "Chafik", "Dalila"]), extra={})
+@example(text=record_text(players=["A\x00", "Bilal", "Chafik", "Dalila"]), extra={})
+def test_import_text_never_fails(db, text, extra):
+    make_game(1, finished=False)
+    before = rows()
+
+    response = Client().post("/games/import", {**extra, "text": text})
+
+    check(response, before)
+
+
+@fuzz
+@given(
+    content=st.one_of(
+        IMPORT_TEXT.map(str.encode),
+        st.binary(max_size=200),
+        RECORD.map(lambda record: json.dumps(record).encode("utf-16")),
+    ),
+    name=st.one_of(st.just("record.json"), TEXT),
+    text=st.one_of(st.just(""), RANDOM),
+)
+def test_import_file_never_fails(db, content, name, text):
+    make_game(1, finished=False)
+    before = rows()
+    upload = SimpleUploadedFile(name or "record.json", content)
+
+    response = Client().post("/games/import", {"file": upload, "text": text})
+
+    check(response, before)
+
+
+SEGMENT = st.one_of(
+    st.sampled_from(["1", "2", "3"]),
+    NASTY,
+    TEXT,
+    st.integers().map(str),
+    st.integers(0, 10**30).map(str),
+    st.just("0"),
+)
+
+
+@fuzz
+@given(table=TABLES, segments=st.lists(SEGMENT, min_size=2, max_size=2), shape=st.integers(0, 6))
+def test_game_urls_never_fail(db, table, segments, shape):
+    game = make_game(*table)
+    one, two = (quote(segment, safe="") for segment in segments)
+    path = [
+        f"/games/{one}/",
+        f"/games/{game.pk}/hands/{one}/edit",
+        f"/games/{one}/hands/{two}/edit",
+        f"/games/{game.pk}/record.json",
+        f"/games/{one}/record.json",
+        f"/games/{one}/hands/1/edit",
+        f"/{one}/{two}",
+    ][shape]
+    before = rows()
+
+    response = Client().get(path)
+
+    check(response, before, accepted=())
+
+
+URLS = (
+    "/",
+    "/healthz",
+    "/games/new",
+    "/games/import",
+    "/games/{pk}/",
+    "/games/{pk}/hands",
+    "/games/{pk}/hands/{last}/edit",
+    "/games/{pk}/hands/{last}/undo",
+    "/games/{pk}/rematch",
+    "/games/{pk}/record.json",
+)
+
+
+@fuzz
+@given(
+    table=TABLES,
+    url=st.sampled_from(URLS),
+    method=st.sampled_from(["GET", "HEAD", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]),
+    data=form_data({}),
+)
+def test_other_methods_never_fail(db, table, url, method, data):
+    game = make_game(*table)
+    path = url.format(pk=game.pk, last=max(1, game.hands.count()))
+    body = urlencode(data, doseq=True)
+    before = rows()
+
+    response = Client().generic(
+        method, path, body, "application/x-www-form-urlencoded", query_params=data
+    )
+
+    check(response, before, accepted=())
