@@ -2,10 +2,12 @@
 
 import json
 import re
+import threading
 from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring import services
@@ -232,29 +234,18 @@ def test_add_hand_already_recorded_by_someone_else_shows_current_state(client, g
     assert Hand.objects.get().taker == 1
 
 
-def test_record_hand_racing_phones_record_exactly_one(transactional_db):
+def test_add_hand_two_phones_at_once_record_exactly_one(transactional_db):
     if connection.vendor != "postgresql":
         pytest.skip("row locks and concurrent connections need PostgreSQL")
-    import threading
-
-    from django.db import close_old_connections
-
-    from scoring.engine import Contract, Trump
-    from scoring.engine import Hand as EngineHand
-
     game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0)
-    start, outcomes = threading.Barrier(2), []
+    start, statuses = threading.Barrier(2), []
 
     def phone(taker):
         start.wait()
         try:
-            hand = EngineHand(Contract(taker, 3, Trump.SPADES), tricks=(3, 1, 1, 1))
-            services.record_hand(game=game, number=1, hand=hand, token=None)
-            outcomes.append("recorded")
-        except services.HandTaken:
-            outcomes.append("taken")
+            response = Client().post(game_url(game, "hands"), hand_data(1, taker=taker))
+            statuses.append(response.status_code)
         finally:
-            close_old_connections()
             connection.close()
 
     threads = [threading.Thread(target=phone, args=(taker,)) for taker in (0, 1)]
@@ -263,7 +254,7 @@ def test_record_hand_racing_phones_record_exactly_one(transactional_db):
     for thread in threads:
         thread.join()
 
-    assert sorted(outcomes) == ["recorded", "taken"]
+    assert sorted(statuses) == [302, 409]
     assert Hand.objects.filter(game=game).count() == 1
 
 
