@@ -68,6 +68,7 @@ class NewGameForm(forms.Form):
     player_1 = forms.CharField(label=_("Player 2"), max_length=MAX_NAME)
     player_2 = forms.CharField(label=_("Player 3"), max_length=MAX_NAME)
     player_3 = forms.CharField(label=_("Player 4"), max_length=MAX_NAME)
+    place = forms.CharField(label=_("Club or place (optional)"), max_length=80, required=False)
     first_dealer = forms.ChoiceField(
         label=_("First dealer"),
         choices=[

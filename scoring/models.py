@@ -36,6 +36,9 @@ class Game(models.Model):
     )
     stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
     currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    place = models.CharField(_("club or place"), max_length=80, blank=True)
+    abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True)
+    """Set when the table stops before anyone has won: the game is then settled as it stands."""
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
@@ -112,6 +115,8 @@ class Change(models.Model):
         EDITED = "edited", _("hand edited")
         UNDONE = "undone", _("hand undone")
         DISCARDED = "discarded", _("hand discarded")
+        ABANDONED = "abandoned", _("game abandoned")
+        RESUMED = "resumed", _("game resumed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(default=timezone.now)

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, QuerySet, Value
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from .engine import GameOver, GameResult, Record, Rules, dealer_of, format_call
 from .engine import Hand as EngineHand
@@ -71,7 +72,12 @@ def _player(name: str) -> Player:
 
 @transaction.atomic
 def create_game(
-    *, names: Sequence[str], rules: Rules, first_dealer: int | None, rematch_of: Game | None = None
+    *,
+    names: Sequence[str],
+    rules: Rules,
+    first_dealer: int | None,
+    place: str = "",
+    rematch_of: Game | None = None,
 ) -> Game:
     """A new game; ``first_dealer`` None draws the first dealer at random."""
     game = Game.objects.create(
@@ -80,6 +86,7 @@ def create_game(
         failed_taker=rules.failed_taker.value,
         stake=rules.stake,
         currency=rules.currency,
+        place=place,
         rematch_of=rematch_of,
     )
     Seat.objects.bulk_create(
@@ -201,6 +208,29 @@ def undo_hand(*, game: Game, number: int) -> bool:
 def _discard(game: Game, row: Hand, action: str) -> None:
     Change.objects.create(game=game, action=action, hand_number=row.number, before=snapshot(row))
     row.delete()
+
+
+@transaction.atomic
+def abandon_game(*, game: Game) -> None:
+    """The table stops before anyone has won: the game is settled as it stands."""
+    Game.objects.select_for_update().filter(pk=game.pk).first()
+    game.refresh_from_db()
+    if game.abandoned_at is not None or load_game(game).result.finished:
+        return
+    game.abandoned_at = timezone.now()
+    game.save(update_fields=["abandoned_at"])
+    Change.objects.create(game=game, action=Change.Action.ABANDONED)
+
+
+@transaction.atomic
+def resume_game(*, game: Game) -> None:
+    Game.objects.select_for_update().filter(pk=game.pk).first()
+    game.refresh_from_db()
+    if game.abandoned_at is None:
+        return
+    game.abandoned_at = None
+    game.save(update_fields=["abandoned_at"])
+    Change.objects.create(game=game, action=Change.Action.RESUMED)
 
 
 @transaction.atomic

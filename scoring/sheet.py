@@ -5,11 +5,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from .engine import SEATS, GameResult, HandResult, Trump
+from .engine import SEATS, GameResult, HandResult, Settlement, Trump, boulmous_payments, settle
 from .models import Change
+from .money import format_money
 from .services import GameState
 
 SEAT_COLOURS = ("#1f6feb", "#c2410c", "#15803d", "#7e22ce")
@@ -60,6 +61,8 @@ class Row:
     trump: Any
     red: bool
     cells: Sequence[Cell]
+    paid: str
+    """What a boulmous paid at once, in words; empty for other hands."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,9 @@ class Sheet:
     winner: str | None
     undo_number: int | None
     """The last hand, which can be undone."""
+    abandoned: bool
+    money: Sequence[tuple[str, str]]
+    """Each player's money so far, formatted, for a game with a stake."""
     history: Sequence[Event]
 
 
@@ -104,7 +110,8 @@ def score_sheet(state: GameState, changes: Iterable[Change] = ()) -> Sheet:
         )
         for seat in range(SEATS)
     ]
-    rows = [_row(hand, names) for hand in result.hands]
+    settlement = settle(result)
+    rows = [_row(hand, names, settlement) for hand in result.hands]
     return Sheet(
         players=players,
         rows=rows,
@@ -114,6 +121,13 @@ def score_sheet(state: GameState, changes: Iterable[Change] = ()) -> Sheet:
         speaker=None if result.next_speaker is None else names[result.next_speaker],
         winner=None if result.winner is None else names[result.winner],
         undo_number=len(result.hands) or None,
+        abandoned=state.game.abandoned_at is not None and not result.finished,
+        money=[
+            (name, format_money(balance, settlement.currency))
+            for name, balance in zip(names, settlement.balances, strict=True)
+        ]
+        if settlement.stake
+        else [],
         history=[_event(change, names) for change in changes],
     )
 
@@ -143,7 +157,7 @@ def describe_hand(snapshot: dict[str, Any], names: Sequence[str]) -> str:
     }
 
 
-def _row(hand: HandResult, names: Sequence[str]) -> Row:
+def _row(hand: HandResult, names: Sequence[str], settlement: Settlement) -> Row:
     contract = hand.hand.contract
     return Row(
         number=hand.number,
@@ -159,7 +173,29 @@ def _row(hand: HandResult, names: Sequence[str]) -> Row:
                 hand.hand.tricks or (0,) * SEATS, hand.points, hand.totals, strict=True
             )
         ],
+        paid=_paid_at_once(hand, names, settlement),
     )
+
+
+def _paid_at_once(hand: HandResult, names: Sequence[str], settlement: Settlement) -> str:
+    payments = boulmous_payments(hand)
+    if not any(payments) or hand.hand.contract is None:
+        return ""
+    taker = names[hand.hand.contract.taker]
+    if settlement.stake:
+        amount = format_money(settlement.amount(1), settlement.currency)
+        if payments[hand.hand.contract.taker] > 0:
+            return gettext("%(name)s collects %(amount)s from each player") % {
+                "name": taker,
+                "amount": amount,
+            }
+        return gettext("%(name)s pays %(amount)s to each player") % {
+            "name": taker,
+            "amount": amount,
+        }
+    if payments[hand.hand.contract.taker] > 0:
+        return gettext("%(name)s collects a stake from each player") % {"name": taker}
+    return gettext("%(name)s pays a stake to each player") % {"name": taker}
 
 
 def _chart(result: GameResult) -> tuple[Chart, list[str]]:
@@ -190,6 +226,8 @@ class Summary:
     scores: Sequence[tuple[str, int]]
     hands: int
     finished: bool
+    """Won, or abandoned."""
+    abandoned: bool
     winner: str | None
     created_at: datetime
 
@@ -200,9 +238,109 @@ def game_summaries(states: Sequence[GameState]) -> list[Summary]:
             pk=state.game.pk,
             scores=list(zip(state.names, state.result.totals, strict=True)),
             hands=len(state.hands),
-            finished=state.result.finished,
+            finished=state.result.finished or state.game.abandoned_at is not None,
+            abandoned=not state.result.finished and state.game.abandoned_at is not None,
             winner=None if state.result.winner is None else state.names[state.result.winner],
             created_at=state.game.created_at,
         )
         for state in states
     ]
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    name: str
+    total: int
+    boites: int
+    boulmous_made: int
+    boulmous_missed: int
+    game: str
+    boulmous: str
+    boites_paid: str
+    balance: str
+    units: int
+
+
+@dataclass(frozen=True)
+class SettleUp:
+    status: str
+    has_money: bool
+    stake: str
+    standings: Sequence[Standing]
+    payments: Sequence[str]
+    total_balance: str
+
+
+def settle_up(state: GameState) -> SettleUp:
+    """The end of the game in words and figures, from the engine's settlement."""
+    result, names = state.result, state.names
+    settlement = settle(result)
+    has_money = bool(settlement.stake)
+
+    def show(units: int) -> str:
+        if has_money:
+            return format_money(settlement.amount(units), settlement.currency)
+        return ngettext("%(count)+d stake", "%(count)+d stakes", abs(units)) % {"count": units}
+
+    order = sorted(range(SEATS), key=lambda seat: -result.totals[seat])
+    standings = []
+    for position, seat in enumerate(order):
+        tied = position and result.totals[seat] == result.totals[order[position - 1]]
+        part = settlement.breakdown[seat]
+        standings.append(
+            Standing(
+                rank=standings[-1].rank if tied else position + 1,
+                name=names[seat],
+                total=result.totals[seat],
+                boites=result.boites[seat],
+                boulmous_made=result.boulmous_made[seat],
+                boulmous_missed=result.boulmous_missed[seat],
+                game=show(part.game),
+                boulmous=show(part.boulmous),
+                boites_paid=show(part.boites),
+                balance=show(part.total),
+                units=part.total,
+            )
+        )
+    payments = []
+    for transfer in settlement.transfers:
+        payer, payee = names[transfer.payer], names[transfer.payee]
+        if has_money:
+            amount = format_money(settlement.amount(transfer.units), settlement.currency)
+            text = gettext("%(payer)s pays %(payee)s %(amount)s") % {
+                "payer": payer,
+                "payee": payee,
+                "amount": amount,
+            }
+        else:
+            text = ngettext(
+                "%(payer)s owes %(payee)s %(count)s stake",
+                "%(payer)s owes %(payee)s %(count)s stakes",
+                transfer.units,
+            ) % {"payer": payer, "payee": payee, "count": transfer.units}
+        payments.append(text)
+    return SettleUp(
+        status=_status(state),
+        has_money=has_money,
+        stake=show(1) if has_money else "",
+        standings=standings,
+        payments=payments,
+        total_balance=show(sum(part.total for part in settlement.breakdown)),
+    )
+
+
+def _status(state: GameState) -> str:
+    result, hands = state.result, len(state.hands)
+    if result.winner is not None:
+        return gettext("%(name)s won at hand %(number)s.") % {
+            "name": state.names[result.winner],
+            "number": hands,
+        }
+    if state.game.abandoned_at is not None:
+        return gettext(
+            "The game was abandoned at hand %(number)s: only the boulmous payments count."
+        ) % {"number": hands}
+    return gettext(
+        "The game is still going, after %(number)s hands: so far only the boulmous payments count."
+    ) % {"number": hands}

@@ -13,4 +13,8 @@ urlpatterns = [
     path("games/<int:pk>/hands/<int:number>/undo", views.undo_hand, name="undo_hand"),
     path("games/<int:pk>/rematch", views.rematch, name="rematch"),
     path("games/<int:pk>/record.json", views.record_json, name="record_json"),
+    path("games/<int:pk>/settlement", views.settlement, name="settlement"),
+    path("games/<int:pk>/settlement.pdf", views.settlement_pdf, name="settlement_pdf"),
+    path("games/<int:pk>/abandon", views.abandon, name="abandon"),
+    path("games/<int:pk>/resume", views.resume, name="resume"),
 ]

@@ -14,7 +14,8 @@ from . import services
 from .engine import Trump, record_to_dict, trump_order
 from .forms import HandForm, ImportForm, NewGameForm, hand_initial
 from .models import Game, Player
-from .sheet import game_summaries, score_sheet
+from .pdf import settlement_sheet_pdf
+from .sheet import game_summaries, score_sheet, settle_up
 
 HISTORY_LENGTH = 30
 
@@ -49,6 +50,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             names=form.cleaned_data["names"],
             rules=form.cleaned_data["rules"],
             first_dealer=form.cleaned_data["first_dealer_seat"],
+            place=form.cleaned_data["place"],
         )
         return redirect("game", pk=game.pk)
     known = Player.objects.order_by("name").values_list("name", flat=True)
@@ -155,6 +157,38 @@ def undo_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     game = services.rematch(game=get_object_or_404(Game, pk=pk))
+    return redirect("game", pk=game.pk)
+
+
+@require_GET
+def settlement(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    state = services.load_game(game)
+    context = {"state": state, "sheet": score_sheet(state), "settle": settle_up(state)}
+    return render(request, "scoring/settlement.html", context)
+
+
+@require_GET
+def settlement_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    state = services.load_game(game)
+    pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="boulmous-{pk}.pdf"'
+    return response
+
+
+@require_POST
+def abandon(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    services.abandon_game(game=game)
+    return redirect("settlement", pk=game.pk)
+
+
+@require_POST
+def resume(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    services.resume_game(game=game)
     return redirect("game", pk=game.pk)
 
 

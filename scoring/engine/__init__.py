@@ -62,7 +62,14 @@ from .record import (
     result_to_dict,
     score,
 )
-from .settlement import Breakdown, Settlement, Transfer, fewest_transfers, settle
+from .settlement import (
+    Breakdown,
+    Settlement,
+    Transfer,
+    boulmous_payments,
+    fewest_transfers,
+    settle,
+)
 
 __all__ = [
     "BOULMOUS",
@@ -99,6 +106,7 @@ __all__ = [
     "Trump",
     "amount",
     "auction_taker",
+    "boulmous_payments",
     "check_players",
     "check_tricks",
     "dealer_of",

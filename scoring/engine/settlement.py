@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from .auction import SEATS
 from .errors import RulesError, gettext_noop
-from .game import GameResult
+from .game import GameResult, HandResult
 from .money import amount
 
 
@@ -64,11 +64,9 @@ def settle(game: GameResult) -> Settlement:
     boulmous payments alone.
     """
     boulmous = [0] * SEATS
-    for taker in range(SEATS):
-        for _ in range(game.boulmous_made[taker]):
-            _collect(boulmous, taker, 1)
-        for _ in range(game.boulmous_missed[taker]):
-            _collect(boulmous, taker, -1)
+    for hand in game.hands:
+        for seat, paid in enumerate(boulmous_payments(hand)):
+            boulmous[seat] += paid
     won = [0] * SEATS
     boites = [0] * SEATS
     if game.winner is not None:
@@ -83,6 +81,15 @@ def settle(game: GameResult) -> Settlement:
     )
     units = [part.total for part in breakdown]
     return Settlement(game.rules.stake, game.rules.currency, breakdown, fewest_transfers(units))
+
+
+def boulmous_payments(hand: HandResult) -> tuple[int, ...]:
+    """What a hand pays at once, in stakes by seat: a boulmous made or missed; else nothing."""
+    units = [0] * SEATS
+    contract = hand.hand.contract
+    if contract is not None and contract.is_boulmous and hand.score is not None:
+        _collect(units, contract.taker, 1 if hand.score.made else -1)
+    return tuple(units)
 
 
 def _collect(units: list[int], seat: int, each: int) -> None:

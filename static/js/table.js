@@ -26,3 +26,8 @@ document.addEventListener("input", (event) => {
   choice.dataset.seat ??= choice.textContent;
   choice.textContent = event.target.value.trim() || choice.dataset.seat;
 });
+
+// The settlement sheet's Print button.
+document.addEventListener("click", (event) => {
+  if (event.target.closest("[data-print]")) window.print();
+});

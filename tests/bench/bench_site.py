@@ -231,6 +231,28 @@ def report(figures: Figures) -> None:
         print(f"    {name:44} {kb(size):>10}")
 
 
+def report_settlement(client) -> None:
+    """The settlement page and its PDF, for a game of 40 hands."""
+    game = make_game(40)
+    print("\nSettlement of a game of 40 hands")
+    print(f"  {'request':30} {'median':>9} {'queries':>8} {'bytes':>10}")
+    for label, url in (
+        ("GET settlement page", f"/games/{game.pk}/settlement"),
+        ("GET settlement PDF", f"/games/{game.pk}/settlement.pdf"),
+    ):
+
+        def get(url=url):
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            return response
+
+        response = get()
+        print(
+            f"  {label:30} {median_ms(get, runs=20):6.1f} ms {queries(get):8} "
+            f"{kb(sizes(response)[1]):>10}"
+        )
+
+
 def main() -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="boulmous-bench-") as folder:
@@ -243,6 +265,7 @@ def main() -> None:
         print(f"Site, SQLite, median of {RUNS} runs, server time in process")
         for hands in SIZES:
             report(Figures(client, hands))
+        report_settlement(client)
     print(f"\n({time.perf_counter() - started:.1f} s)")
 
 

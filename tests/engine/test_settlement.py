@@ -13,6 +13,7 @@ from scoring.engine import (
     Settlement,
     Transfer,
     Trump,
+    boulmous_payments,
     fewest_transfers,
     score_game,
     settle,
@@ -186,3 +187,19 @@ def test_fewest_transfers_refuses_balances_not_adding_up_to_zero():
     with pytest.raises(RulesError) as error:
         fewest_transfers([1, 0, 0, 0])
     assert str(error.value) == "balances [1, 0, 0, 0] do not add up to zero"
+
+
+@pytest.mark.parametrize(
+    ("tricks", "expected"),
+    [((0, 0, 6, 0), (-1, -1, 3, -1)), ((1, 0, 5, 0), (1, 1, -3, 1))],
+)
+def test_boulmous_payments_made_or_missed_are_paid_at_once(tricks, expected):
+    game = score_game([Hand(Contract(2, 6, Trump.HEARTS), tricks=tricks)], rules=Rules(target=99))
+
+    assert boulmous_payments(game.hands[0]) == expected
+
+
+def test_boulmous_payments_other_contracts_and_void_deals_pay_nothing():
+    game = score_game([Hand(Contract(2, 5, Trump.HEARTS), tricks=(0, 0, 6, 0)), Hand()])
+
+    assert [boulmous_payments(hand) for hand in game.hands] == [(0, 0, 0, 0), (0, 0, 0, 0)]

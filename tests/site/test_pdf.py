@@ -1,0 +1,174 @@
+"""The settlement sheet as a PDF: one A4 page for 40 hands, its text as on the page."""
+
+import io
+from datetime import UTC
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+from django.utils.formats import date_format
+from pypdf import PdfReader
+
+from scoring import services
+from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.pdf import settlement_sheet_pdf
+from scoring.sheet import score_sheet, settle_up
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Amina", "Bilal", "Chafik", "Élodie")
+TRUMPS = (Trump.HEARTS, Trump.SPADES, Trump.DIAMONDS, Trump.CLUBS, Trump.NO_TRUMP)
+
+
+def forty_hands():
+    """Takers in turn, every trump, a void deal (10), a boulmous made (20) and missed (30),
+    a boîte every seventh hand: Bilal reaches 60 at hand 40, alone, and not before."""
+    hands = []
+    for number in range(1, 41):
+        if number == 10:
+            hands.append(Hand())
+            continue
+        taker, bid = number % 4, 3 + number % 2
+        if number in (20, 30):
+            bid = 6
+        taken = bid - 1 if number % 7 == 0 or number == 30 else bid
+        tricks = [0] * 4
+        tricks[taker] = taken
+        others = [seat for seat in range(4) if seat != taker]
+        for extra in range(6 - taken):
+            tricks[others[(number + extra) % 3]] += 1
+        contract = Contract(taker, bid, TRUMPS[number % 5])
+        hands.append(Hand(contract, tricks=tuple(tricks)))
+    return hands
+
+
+def new_game(rules, hands, place="Café Français"):
+    game = services.create_game(names=NAMES, rules=rules, first_dealer=0, place=place)
+    for number, hand in enumerate(hands, start=1):
+        services.record_hand(game=game, number=number, hand=hand, token=None)
+    return game
+
+
+@pytest.fixture
+def won_game(db):
+    """Bilal wins at hand 40, for a stake of €0.50."""
+    return new_game(Rules(target=60, stake=Decimal("0.50")), forty_hands())
+
+
+def download(client, game, language="en"):
+    response = client.get(f"/games/{game.pk}/settlement.pdf", HTTP_ACCEPT_LANGUAGE=language)
+    return PdfReader(io.BytesIO(response.content))
+
+
+def text_of(reader):
+    """The pages' text, every run of whitespace (non-breaking spaces too) made one space."""
+    return plain("\n".join(page.extract_text() for page in reader.pages))
+
+
+def plain(text):
+    return " ".join(text.split())
+
+
+def settle_up_in(game, language):
+    with translation.override(language):
+        return settle_up(services.load_game(game))
+
+
+def test_settlement_pdf_answers_with_an_attachment(client, won_game):
+    response = client.get(f"/games/{won_game.pk}/settlement.pdf")
+
+    assert (response.status_code, response["Content-Type"]) == (200, "application/pdf")
+    assert response["Content-Disposition"] == f'attachment; filename="boulmous-{won_game.pk}.pdf"'
+    assert response.content[:5] == b"%PDF-"
+
+
+def test_pdf_of_forty_hands_has_one_page(client, won_game):
+    reader = download(client, won_game)
+
+    assert len(reader.pages) == 1
+
+
+def test_pdf_of_forty_hands_shows_status_and_each_payment(client, won_game):
+    text = text_of(download(client, won_game))
+    payments = [plain(payment) for payment in settle_up_in(won_game, "en").payments]
+
+    assert "Bilal won at hand 40." in text
+    assert payments[0] == "Chafik pays Bilal €3.50"
+    assert [payment for payment in payments if payment in text] == payments
+
+
+def test_pdf_of_forty_hands_shows_every_hand(client, won_game):
+    text = text_of(download(client, won_game))
+
+    # Hand 40: Élodie deals, Amina makes 3♥; tricks, points and totals, seat by seat.
+    assert "40 Élodie Amina 3♥ 3 +3 52 1 +1 60 1 +1 42 1 +1 56" in text
+    assert "10 Bilal all passed 12 18 11 9" in text
+    assert "30 Bilal Chafik 6♥ · boulmous · boîte" in text
+
+
+def test_pdf_in_french_formats_amounts_in_french(client, won_game):
+    text = text_of(download(client, won_game, language="fr"))
+    payments = [plain(payment) for payment in settle_up_in(won_game, "fr").payments]
+
+    assert [payment for payment in payments if payment in text] == payments
+    assert "3,50 €" in text
+    assert "Feuille de marque" in text
+
+
+def test_pdf_shows_suits_euro_and_accents(client, won_game):
+    text = text_of(download(client, won_game))
+
+    signs = ["♠", "♥", "♦", "♣", "€", "−", "Élodie", "Café Français", "boîte"]
+    assert [sign for sign in signs if sign in text] == signs
+
+
+def test_pdf_metadata_gives_title_and_game_date(client, won_game):
+    reader = download(client, won_game)
+
+    created = won_game.created_at.astimezone(UTC)
+    assert reader.metadata.creation_date.astimezone(UTC) == created.replace(microsecond=0)
+    assert reader.metadata.title == f"Boulmous · {date_format(created, 'DATE_FORMAT')}"
+
+
+def test_pdf_without_money_counts_in_stakes_on_one_page(client):
+    game = new_game(Rules(target=60), forty_hands(), place="")
+    reader = download(client, game)
+    text = text_of(reader)
+    payments = [plain(payment) for payment in settle_up_in(game, "en").payments]
+
+    assert len(reader.pages) == 1
+    assert "no money: counted in stakes" in text
+    assert payments[0] == "Chafik owes Bilal 7 stakes"
+    assert [payment for payment in payments if payment in text] == payments
+
+
+def test_pdf_of_abandoned_game_says_so_on_one_page(client):
+    game = new_game(Rules(target=1000, stake=Decimal("0.50")), forty_hands())
+    services.abandon_game(game=game)
+    reader = download(client, game)
+    text = text_of(reader)
+
+    assert len(reader.pages) == 1
+    assert "The game was abandoned at hand 40: only the boulmous payments count." in text
+    assert "Chafik pays Amina €2.00" in text
+
+
+def test_pdf_of_new_game_says_no_hand_yet(client, db):
+    game = new_game(Rules(), [])
+    text = text_of(download(client, game))
+
+    assert "No hand yet." in text
+    assert "Nobody owes anything." in text
+
+
+def test_pdf_of_longer_game_carries_the_sheet_over_with_its_head(db):
+    game = new_game(Rules(target=1000), forty_hands() + forty_hands()[:30])
+    state = services.load_game(game)
+    pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
+    pages = PdfReader(io.BytesIO(pdf)).pages
+
+    head = "# Dealer Contract Amina Bilal Chafik Élodie" + " tricks points total" * 4
+    second = plain(pages[1].extract_text())
+    assert len(pages) == 2
+    assert second.startswith(f"{head} ")
+    assert "70 Bilal Chafik 6♥ · boulmous · boîte" in second
