@@ -15,6 +15,7 @@ from .engine import (
     LOWEST_BID,
     SEATS,
     TRICKS_PER_HAND,
+    Card,
     Contract,
     FailedTaker,
     GameOver,
@@ -26,9 +27,13 @@ from .engine import (
     auction_taker,
     check_players,
     check_tricks,
+    follow_play,
+    in_tricks,
     loads,
     parse_call,
+    parse_cards,
     speaking_order,
+    trick_winner,
 )
 from .models import Hand as HandRow
 from .services import GameState
@@ -164,6 +169,8 @@ class HandForm(forms.Form):
         choices=[(trump.value, TRUMP_NAMES[trump]) for trump in Trump],
     )
     discard_after_end = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    plays = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
+    """The 24 cards in the order played (``AH,9H,...``), for a hand recorded card by card."""
 
     def __init__(self, *args: Any, state: GameState, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -196,6 +203,11 @@ class HandForm(forms.Form):
             return max(1, int(raw))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             return len(self.state.hands) + 1
+
+    @property
+    def hand_number(self) -> int:
+        """The hand this form is about, even when the number sent is not a number."""
+        return self._number()
 
     @property
     def trick_fields(self) -> list[forms.BoundField]:
@@ -265,12 +277,23 @@ class HandForm(forms.Form):
         ]
         for name, message in missing:
             self.add_error(name, message)
+        if data.get("plays"):
+            return self._played(data, calls) if not missing else None
         tricks = self._tricks(data)
         if missing or tricks is None:
             return None
         try:
             contract = Contract(taker=data["taker"], bid=data["bid"], trump=Trump(data["trump"]))
             return Hand(contract, tricks=tricks, calls=calls)
+        except RulesError as error:
+            self.add_error(None, rules_error(error))
+            return None
+
+    def _played(self, data: dict[str, Any], calls: tuple[int | None, ...] | None) -> Hand | None:
+        """A hand recorded card by card: its tricks follow from the play."""
+        try:
+            contract = Contract(taker=data["taker"], bid=data["bid"], trump=Trump(data["trump"]))
+            return Hand(contract, plays=in_tricks(parse_cards(data["plays"])), calls=calls)
         except RulesError as error:
             self.add_error(None, rules_error(error))
             return None
@@ -308,6 +331,8 @@ def hand_initial(row: HandRow) -> dict[str, Any]:
     if row.taker is None:
         return initial
     initial.update(taker=row.taker, bid=row.bid, trump=row.trump)
+    if row.plays:
+        initial["plays"] = ",".join(card for trick in row.plays for card in trick)
     initial.update({f"tricks_{seat}": count for seat, count in enumerate(row.tricks)})
     for position, call in enumerate(row.calls or ()):
         initial[f"call_{position}"] = str(6 if call == "boulmous" else call)
@@ -358,3 +383,76 @@ class ImportForm(forms.Form):
                 )
         data["record"] = record
         return data
+
+
+class PlayForm(forms.Form):
+    """A hand being entered card by card: its contract, and the cards played so far.
+
+    Read from the query string, so that every tap is a plain link and a reload
+    shows the same play.
+    """
+
+    taker = forms.TypedChoiceField(coerce=int, choices=[(seat, seat) for seat in range(SEATS)])
+    bid = forms.TypedChoiceField(
+        coerce=int, choices=[(bid, bid) for bid in range(LOWEST_BID, BOULMOUS + 1)]
+    )
+    trump = forms.ChoiceField(choices=[(trump.value, trump.value) for trump in Trump])
+    cards = forms.CharField(required=False, max_length=200)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        contract = Contract(taker=data["taker"], bid=data["bid"], trump=Trump(data["trump"]))
+        try:
+            data["play"] = follow_play(
+                contract.taker, contract.trump, parse_cards(data.get("cards") or "")
+            )
+        except RulesError as error:
+            raise rules_error(error) from None
+        data["contract"] = contract
+        return data
+
+
+# --- The trick calculator ---
+
+
+class TrickForm(forms.Form):
+    """The trick calculator's question, read from the query string: a trump, up to four cards.
+
+    What the engine refuses is left out, each time with its message, so that the page
+    always shows a question it can answer; text too long to be a question is a field error.
+    """
+
+    trump = forms.CharField(required=False, max_length=8)
+    cards = forms.CharField(required=False, max_length=64)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["trump"] = self._trump(data.get("trump") or "")
+        data["cards"] = self._cards(data.get("cards") or "")
+        return data
+
+    def _trump(self, text: str) -> Trump | None:
+        if not text:
+            return None
+        try:
+            return Trump.parse(text)
+        except RulesError as error:
+            self.add_error(None, rules_error(error))
+            return None
+
+    def _cards(self, text: str) -> tuple[Card, ...]:
+        cards: list[Card] = []
+        for part in text.replace(",", " ").split():
+            try:
+                cards.append(Card.parse(part))
+            except RulesError as error:
+                self.add_error(None, rules_error(error))
+        if cards:
+            try:
+                trick_winner(cards, Trump.NO_TRUMP)  # the engine says whether they make a trick
+            except RulesError as error:
+                self.add_error(None, rules_error(error))
+        # Each card once, where it was first played, and no more than a trick.
+        return tuple(dict.fromkeys(cards))[:SEATS]

@@ -63,6 +63,8 @@ class Row:
     cells: Sequence[Cell]
     paid: str
     """What a boulmous paid at once, in words; empty for other hands."""
+    by_card: bool
+    revokes: int
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,8 @@ def _row(hand: HandResult, names: Sequence[str], settlement: Settlement) -> Row:
             )
         ],
         paid=_paid_at_once(hand, names, settlement),
+        by_card=hand.hand.play is not None,
+        revokes=0 if hand.hand.play is None else len(hand.hand.play.revokes),
     )
 
 

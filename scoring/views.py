@@ -2,22 +2,54 @@
 
 import json
 import uuid
+from typing import Any
+from urllib.parse import urlencode
 
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import retarget
+from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from . import services
-from .engine import Trump, record_to_dict, trump_order
-from .forms import HandForm, ImportForm, NewGameForm, hand_initial
+from .engine import (
+    DECK,
+    SEATS,
+    Card,
+    Colour,
+    Suit,
+    Trump,
+    card_name,
+    explain_trick,
+    record_to_dict,
+    suit_name,
+    suit_order,
+    trump_order,
+)
+from .forms import (
+    TRUMP_NAMES,
+    HandForm,
+    ImportForm,
+    NewGameForm,
+    PlayForm,
+    TrickForm,
+    hand_initial,
+)
 from .models import Game, Player
 from .pdf import settlement_sheet_pdf
+from .play_sheet import play_sheet
 from .sheet import game_summaries, score_sheet, settle_up
 
 HISTORY_LENGTH = 30
+
+
+def plain_orders(trump: Trump) -> list[tuple[Suit, tuple[Card, ...]]]:
+    """Each suit that is not trump, strongest card first, under ``trump``."""
+    return [(suit, suit_order(suit, trump)) for suit in Suit if suit is not trump.suit]
 
 
 @require_GET
@@ -32,6 +64,106 @@ def home(request: HttpRequest) -> HttpResponse:
             "heart_trumps": trump_order(Trump.HEARTS),
         },
     )
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules, in the project's words; with ?game=<id>, that game's own options too."""
+    game = None
+    if request.GET.get("game", "").isdigit():
+        game = Game.objects.filter(pk=int(request.GET["game"])).first()
+    orders = [(trump, trump_order(trump), plain_orders(trump)) for trump in Trump]
+    return render(request, "scoring/rules.html", {"orders": orders, "game": game})
+
+
+def _trick_href(trump: Trump | None, cards: tuple[Card, ...]) -> str:
+    """The calculator's address for this question: ``/referee/trick?trump=H&cards=JD,AD``."""
+    params = {"trump": trump.value if trump else "", "cards": ",".join(map(str, cards))}
+    query = urlencode({name: value for name, value in params.items() if value}, safe=",")
+    return reverse("calculator") + (f"?{query}" if query else "")
+
+
+def _calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str, Any]:
+    """What the calculator shows: trump keys, the cards played, the 24 card keys, the verdict."""
+    full = len(cards) == SEATS
+    verdict = explain_trick(cards, trump) if full and trump else None
+    positions = [gettext("1st"), gettext("2nd"), gettext("3rd"), gettext("4th")]
+
+    def shown(card: Card) -> dict[str, Any]:
+        return {
+            "code": str(card),
+            "label": card.label,
+            "name": card_name(card).translate(gettext),
+            "red": card.suit.colour is Colour.RED,
+        }
+
+    trumps = [
+        {
+            "value": choice.value,
+            "name": TRUMP_NAMES[choice],
+            "symbol": choice.suit.symbol if choice.suit else "∅",
+            "red": choice.suit is not None and choice.suit.colour is Colour.RED,
+            "current": choice is trump,
+            "href": _trick_href(choice, cards),
+        }
+        for choice in Trump
+    ]
+    played = [
+        {
+            "position": position,
+            "card": shown(cards[index]) if index < len(cards) else None,
+            "winner": verdict is not None and verdict.winner == index,
+        }
+        for index, position in enumerate(positions)
+    ]
+    suits = [
+        {
+            "name": suit_name(suit).translate(gettext),
+            "keys": [
+                {
+                    **shown(card),
+                    "played": card in cards,
+                    "href": None if full or card in cards else _trick_href(trump, (*cards, card)),
+                }
+                for card in DECK
+                if card.suit is suit
+            ],
+        }
+        for suit in Suit
+    ]
+    return {
+        "trump": trump,
+        "cards": cards,
+        "full": full,
+        "trumps": trumps,
+        "played": played,
+        "suits": suits,
+        "verdict": None
+        if verdict is None
+        else {
+            "card": card_name(cards[verdict.winner]).translate(gettext),
+            "reason": capfirst(verdict.reason.translate(gettext)),
+            "notes": [capfirst(note.translate(gettext)) for note in verdict.notes],
+        },
+        "new_href": _trick_href(trump, ()),
+        "back_href": _trick_href(trump, cards[:-1]),
+    }
+
+
+@require_GET
+def calculator(request: HttpRequest) -> HttpResponse:
+    """The trick calculator: a trump, four cards in the order played, and which wins, and why."""
+    form = TrickForm(request.GET)
+    form.is_valid()  # a question with its bad parts left out; each one says why
+    context = _calculator_context(form.cleaned_data["trump"], form.cleaned_data["cards"])
+    context["problems"] = [str(error) for errors in form.errors.values() for error in errors]
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "scoring/calculator.html#calc" if partial else "scoring/calculator.html"
+    # Text too long to be a question is not one: a 400, and the page with what could be read.
+    garbage = form.has_error("trump") or form.has_error("cards")
+    response = render(request, template, context, status=400 if garbage else 200)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_GET
@@ -137,12 +269,54 @@ def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             return redirect("game", pk=game.pk)
     else:
         form = HandForm(state=state, initial=hand_initial(state.hands[number - 1]))
+    row = state.hands[number - 1]
+    play_url = None
+    if row.plays:
+        query = {"taker": row.taker, "bid": row.bid, "trump": row.trump}
+        query["cards"] = ",".join(card for trick in row.plays for card in trick)
+        play_url = reverse("play_hand", args=[game.pk, number]) + "?" + urlencode(query)
     return render(
         request,
         "scoring/edit_hand.html",
-        {"form": form, "state": state, "number": number},
+        {"form": form, "state": state, "number": number, "play_url": play_url},
         status=422 if form.errors else 200,
     )
+
+
+PLAY_QUERY = ("taker", "bid", "trump", "cards")
+
+
+@require_GET
+def play_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Hand ``number`` entered card by card: each tap is a link with one card more."""
+    game = get_object_or_404(Game, pk=pk)
+    state = services.load_game(game)
+    if not 1 <= number <= len(state.hands) + 1:
+        raise Http404
+    # Coming from the hand form, which sends all its fields: go to the play's own address.
+    query = {name: request.GET[name] for name in PLAY_QUERY if name in request.GET}
+    if set(request.GET) - set(PLAY_QUERY):
+        url = f"{request.path}?{urlencode(query)}"
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    form = PlayForm(request.GET)
+    if not form.is_valid():
+        return render(
+            request,
+            "scoring/play.html",
+            {"state": state, "form": form, "number": number},
+            status=400,
+        )
+    sheet = play_sheet(state, number, form.cleaned_data["contract"], form.cleaned_data["play"])
+    context = {
+        "state": state,
+        "form": form,
+        "number": number,
+        "play": sheet,
+        "token": uuid.uuid4(),
+        "editing": number <= len(state.hands),
+    }
+    template = "scoring/play.html#play" if request.htmx else "scoring/play.html"
+    return render(request, template, context)
 
 
 @require_POST

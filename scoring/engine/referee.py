@@ -167,3 +167,17 @@ def explain_revoke(revoke: Revoke, player: str) -> Phrase:
             "held": " ".join(card.label for card in revoke.held),
         },
     )
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Cards written one after another, separated by commas or spaces: ``"JD,AD 10S"``."""
+    return tuple(Card.parse(part) for part in text.replace(",", " ").split())
+
+
+def format_cards(cards: Sequence[Card]) -> str:
+    return ",".join(str(card) for card in cards)
+
+
+def in_tricks(cards: Sequence[Card]) -> tuple[tuple[Card, ...], ...]:
+    """Cards in the order played, four to a trick."""
+    return tuple(tuple(cards[start : start + SEATS]) for start in range(0, len(cards), SEATS))

@@ -13,6 +13,9 @@ from scoring.engine import (
     explain_revoke,
     explain_trick,
     follow_play,
+    format_cards,
+    in_tricks,
+    parse_cards,
 )
 
 
@@ -157,4 +160,24 @@ def test_explain_revoke_names_the_player_suit_and_cards_held():
 
     assert str(explain_revoke(revoke, "Bilal")) == (
         "Bilal did not follow hearts in trick 1: Bilal played the nine of clubs while holding K♥."
+    )
+
+
+def test_parse_cards_reads_commas_and_spaces_and_formats_back():
+    parsed = parse_cards("JD, ad 10S")
+
+    assert (parsed, format_cards(parsed)) == (tuple(cards("JD AD TS")), "JD,AD,TS")
+
+
+def test_parse_cards_refuses_a_bad_card():
+    with pytest.raises(RulesError) as error:
+        parse_cards("JD XX")
+
+    assert str(error.value) == 'card "XX" is not a card: a rank 9 T J Q K A then a suit S H D C'
+
+
+def test_in_tricks_groups_four_by_four():
+    assert in_tricks(cards("AH KH QH JH TH 9H")) == (
+        tuple(cards("AH KH QH JH")),
+        tuple(cards("TH 9H")),
     )

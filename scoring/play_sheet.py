@@ -1,0 +1,164 @@
+"""What the card-by-card page shows, laid out from the engine: no rules here."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+
+from .engine import (
+    DECK,
+    SEATS,
+    Card,
+    Contract,
+    Hand,
+    PlayInProgress,
+    Suit,
+    Trump,
+    effective_suit,
+    explain_revoke,
+    explain_trick,
+    format_cards,
+    in_tricks,
+    score_hand,
+)
+from .services import GameState
+from .sheet import TRUMP_SYMBOLS
+
+
+@dataclass(frozen=True)
+class Key:
+    """One of the 24 cards, as a key to tap."""
+
+    label: str
+    code: str
+    red: bool
+    href: str | None
+    """None once played, or when it is nobody's turn."""
+
+
+@dataclass(frozen=True)
+class Played:
+    name: str
+    label: str
+    red: bool
+    wins: bool
+
+
+@dataclass(frozen=True)
+class TrickLine:
+    number: int
+    cards: Sequence[Played]
+    winner: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlaySheet:
+    number: int
+    taker: str
+    contract: str
+    to_play: str | None
+    led: str
+    current: Sequence[Played]
+    tricks: Sequence[TrickLine]
+    keys: Sequence[Sequence[Key]]
+    back_href: str | None
+    complete: bool
+    tricks_won: Sequence[tuple[str, int]]
+    outcome: str
+    revokes: Sequence[str]
+    plays: str
+
+
+def play_sheet(
+    state: GameState, number: int, contract: Contract, play: PlayInProgress
+) -> PlaySheet:
+    names = state.names
+    query = {"taker": contract.taker, "bid": contract.bid, "trump": contract.trump.value}
+
+    def href(cards: Sequence[Card]) -> str:
+        return "?" + urlencode({**query, "cards": format_cards(cards)})
+
+    played = set(play.cards)
+    keys = [
+        [
+            Key(
+                label=card.label,
+                code=str(card),
+                red=card.suit in (Suit.HEARTS, Suit.DIAMONDS),
+                href=None if card in played or play.complete else href((*play.cards, card)),
+            )
+            for card in DECK
+            if card.suit is suit
+        ]
+        for suit in Suit
+    ]
+    tricks = [
+        _trick_line(number + 1, trick.leader, trick.cards, contract.trump, names)
+        for number, trick in enumerate(play.tricks)
+    ]
+    current = [
+        Played(names[(play.leader + index) % SEATS], card.label, _red(card), False)
+        for index, card in enumerate(play.current)
+    ]
+    led = (
+        TRUMP_SYMBOLS[Trump(effective_suit(play.current[0], contract.trump).value)]
+        if play.current
+        else ""
+    )
+    outcome, revokes, won = "", [], []
+    if play.complete:
+        hand = Hand(contract, plays=in_tricks(play.cards))
+        assert hand.play is not None  # a complete play
+        assert hand.tricks is not None
+        score = score_hand(contract, hand.tricks, state.record.rules.failed_taker)
+        won = list(zip(names, hand.tricks, strict=True))
+        outcome = (
+            gettext("%(name)s makes the contract: %(points)s points.")
+            if score.made
+            else gettext("%(name)s misses the contract (a boîte): %(points)s points.")
+        ) % {"name": names[contract.taker], "points": score.points[contract.taker]}
+        revokes = [
+            capfirst(explain_revoke(revoke, names[revoke.seat]).translate(gettext))
+            for revoke in hand.play.revokes
+        ]
+    return PlaySheet(
+        number=number,
+        taker=names[contract.taker],
+        contract=f"{names[contract.taker]} {contract.bid}{TRUMP_SYMBOLS[contract.trump]}",
+        to_play=None if play.to_play is None else names[play.to_play],
+        led=str(led),
+        current=current,
+        tricks=tricks,
+        keys=keys,
+        back_href=href(play.cards[:-1]) if play.cards else None,
+        complete=play.complete,
+        tricks_won=won,
+        outcome=outcome,
+        revokes=revokes,
+        plays=format_cards(play.cards),
+    )
+
+
+def _red(card: Card) -> bool:
+    return card.suit in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+def _trick_line(
+    number: int, leader: int, cards: Sequence[Card], trump: Trump, names: Sequence[str]
+) -> TrickLine:
+    verdict = explain_trick(cards, trump)
+    reason = " ".join(
+        capfirst(phrase.translate(gettext)) for phrase in (verdict.reason, *verdict.notes)
+    )
+    return TrickLine(
+        number=number,
+        cards=[
+            Played(names[(leader + index) % SEATS], card.label, _red(card), index == verdict.winner)
+            for index, card in enumerate(cards)
+        ],
+        winner=names[(leader + verdict.winner) % SEATS],
+        reason=reason,
+    )

@@ -1,0 +1,150 @@
+"""A hand recorded card by card: the referee at the table."""
+
+import json
+import re
+
+import pytest
+
+from scoring import services
+from scoring.engine import Rules, loads, score
+from scoring.models import Hand
+from tests.site.factories import NAMES
+
+# Hearts trump, Amina (seat 0) takes 3 and leads. Bilal (seat 1) discards the nine of
+# clubs on the ace of hearts while holding the king, which he plays at trick 2: a revoke.
+REVOKED = "AH,9C,QH,JH,JD,TH,KH,9H,AC,QC,KC,TC,KD,AD,QD,TD,AS,KS,QS,9S,9D,JS,TS,JC"
+# The same deal played legally: Bilal follows with the king at trick 1.
+LEGAL = "AH,KH,QH,JH,JD,TH,9C,9H,AC,QC,KC,TC,KD,AD,QD,TD,AS,KS,QS,9S,9D,JS,TS,JC"
+CONTRACT = {"taker": 0, "bid": 3, "trump": "H"}
+
+
+@pytest.fixture
+def game(db):
+    return services.create_game(names=NAMES, rules=Rules(), first_dealer=3)
+
+
+def play_url(game, number=1):
+    return f"/games/{game.pk}/hands/{number}/play"
+
+
+def test_play_page_says_who_plays_and_disables_played_cards(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "cards": "AH,KH"})
+
+    page = response.content.decode()
+    assert response.context["play"].to_play == "Chafik"
+    assert '<span class="key played" aria-disabled="true">A♥</span>' in page
+    assert "cards=AH%2CKH%2CQH" in page
+
+
+def test_play_page_gives_the_trick_winner_and_why_after_the_fourth_card(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "cards": "AH,KH,QH,JD"})
+
+    trick = response.context["play"].tricks[0]
+    assert (trick.winner, trick.reason) == (
+        "Dalila",
+        "The jack of diamonds is the second-highest trump when hearts are trump.",
+    )
+    assert response.context["play"].to_play == "Dalila"
+
+
+def test_play_page_take_back_drops_the_last_card(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "cards": "AH,KH,QH"})
+
+    assert response.context["play"].back_href == "?taker=0&bid=3&trump=H&cards=AH%2CKH"
+
+
+def test_play_page_complete_play_finds_and_explains_the_revoke(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "cards": REVOKED})
+
+    play = response.context["play"]
+    assert play.revokes == [
+        "Bilal did not follow hearts in trick 1: Bilal played the nine of clubs while holding K♥."
+    ]
+    assert (play.outcome, play.tricks_won) == (
+        "Amina makes the contract: 3 points.",
+        [("Amina", 3), ("Bilal", 0), ("Chafik", 0), ("Dalila", 3)],
+    )
+    assert "Keep the hand as played" in response.content.decode()
+
+
+def test_play_page_legal_play_has_no_revoke(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "cards": LEGAL})
+
+    assert (response.context["play"].revokes, response.context["play"].complete) == ([], True)
+
+
+def test_play_saved_is_stored_as_facts_and_exported(client, game):
+    response = client.post(f"/games/{game.pk}/hands", {**CONTRACT, "number": 1, "plays": REVOKED})
+
+    exported = json.loads(client.get(f"/games/{game.pk}/record.json").content)
+    result = score(loads(json.dumps(exported)))
+    assert response.status_code == 302
+    assert Hand.objects.get().plays[0] == ["AH", "9C", "QH", "JH"]
+    assert exported["hands"][0]["plays"][1] == ["JD", "TH", "KH", "9H"]
+    assert (result["hands"][0]["tricks"], result["hands"][0]["revokes"]) == (
+        [3, 0, 0, 3],
+        [{"trick": 1, "seat": 1, "card": "9C", "led": "H"}],
+    )
+
+
+def test_play_saved_marks_the_score_sheet(client, game):
+    client.post(f"/games/{game.pk}/hands", {**CONTRACT, "number": 1, "plays": REVOKED})
+
+    row = client.get(f"/games/{game.pk}/").context["sheet"].rows[0]
+
+    assert (row.by_card, row.revokes) == (True, 1)
+
+
+def test_play_of_a_recorded_hand_corrects_it(client, game):
+    client.post(f"/games/{game.pk}/hands", {**CONTRACT, "number": 1, "plays": REVOKED})
+    edit = client.get(f"/games/{game.pk}/hands/1/edit")
+
+    response = client.post(
+        f"/games/{game.pk}/hands/1/edit", {**CONTRACT, "number": 1, "plays": LEGAL}
+    )
+
+    assert (
+        edit.context["play_url"]
+        == play_url(game) + f"?taker=0&bid=3&trump=H&cards={REVOKED.replace(',', '%2C')}"
+    )
+    assert response.status_code == 302
+    assert services.load_game(game).record.hands[0].play.revokes == ()
+
+
+def test_play_from_the_hand_form_goes_to_its_own_address(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "number": 1, "csrfmiddlewaretoken": "x"})
+
+    assert response.headers["Location"] == play_url(game) + "?taker=0&bid=3&trump=H"
+
+
+def test_play_from_the_hand_form_with_htmx_loads_the_page(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "number": 1}, HTTP_HX_REQUEST="true")
+
+    assert response.headers["HX-Redirect"] == play_url(game) + "?taker=0&bid=3&trump=H"
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({**CONTRACT, "cards": "AH,AH"}, "a card cannot be played twice"),
+        ({**CONTRACT, "cards": "AH,XX"}, 'card "XX" is not a card'),
+        ({"taker": 0, "bid": 3}, "This field is required."),
+    ],
+)
+def test_play_page_bad_play_is_explained(client, game, query, message):
+    response = client.get(play_url(game), query)
+
+    assert response.status_code == 400
+    assert message in re.sub(r"&quot;", '"', response.content.decode())
+
+
+def test_play_page_of_a_hand_too_far_is_404(client, game):
+    assert client.get(play_url(game, 2), CONTRACT).status_code == 404
+
+
+def test_play_save_refuses_an_incomplete_play(client, game):
+    response = client.post(f"/games/{game.pk}/hands", {**CONTRACT, "number": 1, "plays": "AH,KH"})
+
+    assert response.context["form"].non_field_errors() == [
+        "plays: six tricks of four cards expected"
+    ]
