@@ -188,3 +188,38 @@ def test_the_verdict_waits_for_a_trump_and_comes_with_it(phone, live_server):
 
     expect(verdict(page)).to_have_text("The jack of diamonds wins")
     assert taps.count == 5
+
+
+@pytest.mark.parametrize(
+    ("trump", "cards", "winner", "reason"),
+    [
+        (
+            "hearts",
+            ["J♦", "A♦", "K♦", "Q♦"],
+            "J♦",
+            "The jack of diamonds is the second-highest trump when hearts are trump.",
+        ),
+        (
+            "hearts",
+            ["A♠", "J♦", "K♠", "Q♠"],
+            "J♦",
+            "The jack of diamonds is the second-highest trump when hearts are trump.",
+        ),
+        (
+            "no trump",
+            ["J♦", "A♦", "K♦", "Q♦"],
+            "A♦",
+            "The ace of diamonds is the highest card of the suit led, diamonds: at no trump, "
+            "each suit runs from the ace down to the nine.",
+        ),
+    ],
+    ids=["other-jack-led", "other-jack-trumping", "no-trump-jacks-plain"],
+)
+def test_left_bower_cases_are_settled(phone, live_server, trump, cards, winner, reason):
+    page = phone("en")
+    page.goto("/referee/trick")
+
+    ask(Taps(), page, trump, cards)
+
+    expect(page.locator(".calc-played .winner .card")).to_have_text(winner)
+    assert page.locator(".verdict p").first.inner_text() == reason
