@@ -35,7 +35,6 @@ from .engine import (
     speaking_order,
     trick_winner,
 )
-from .models import Hand as HandRow
 from .services import GameState
 
 TRUMP_NAMES = {
@@ -325,17 +324,16 @@ class HandForm(forms.Form):
             return None
 
 
-def hand_initial(row: HandRow) -> dict[str, Any]:
-    """A stored hand as the hand form's initial values, to edit it."""
-    initial: dict[str, Any] = {"number": row.number}
-    if row.taker is None:
+def hand_initial(number: int, hand: Hand) -> dict[str, Any]:
+    """A recorded hand as the hand form's initial values, to edit it."""
+    initial: dict[str, Any] = {"number": number}
+    if hand.contract is None:
         return initial
-    initial.update(taker=row.taker, bid=row.bid, trump=row.trump)
-    if row.plays:
-        initial["plays"] = ",".join(card for trick in row.plays for card in trick)
-    initial.update({f"tricks_{seat}": count for seat, count in enumerate(row.tricks)})
-    for position, call in enumerate(row.calls or ()):
-        initial[f"call_{position}"] = str(6 if call == "boulmous" else call)
+    contract = hand.contract
+    initial.update(taker=contract.taker, bid=contract.bid, trump=contract.trump.value)
+    initial.update({f"tricks_{seat}": count for seat, count in enumerate(hand.tricks or ())})
+    for position, call in enumerate(hand.calls or ()):
+        initial[f"call_{position}"] = "pass" if call is None else str(call)
     return initial
 
 

@@ -74,7 +74,11 @@ class Seat(models.Model):
 
 
 class Hand(models.Model):
-    """One deal: void (no taker), or a contract and the tricks won by seat."""
+    """One deal, as it happened: void (no trump), or a contract and its result.
+
+    The contract is its taker and bid, or the auction's calls that give them; the
+    result is the tricks won by seat, or the cards played that give them.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField(_("hand"))
@@ -87,7 +91,7 @@ class Hand(models.Model):
         choices=[(trump.value, trump.value) for trump in Trump],
     )
     tricks = models.JSONField(_("tricks"), null=True, blank=True)
-    """Tricks won by seat, four numbers; null for a void deal."""
+    """Tricks won by seat, four numbers; null for a void deal or a hand played card by card."""
     calls = models.JSONField(_("calls"), null=True, blank=True)
     """The auction in speaking order, when the table recorded it."""
     plays = models.JSONField(_("plays"), null=True, blank=True)

@@ -21,15 +21,16 @@ def rules_of(game: Game) -> Rules:
 
 def hand_dict(hand: Hand) -> dict[str, Any]:
     """A stored hand in the game record's form."""
-    if hand.taker is None:
+    if not hand.trump:
         return {"calls": ["pass"] * 4}
     data: dict[str, Any] = (
         {"calls": hand.calls} if hand.calls else {"taker": hand.taker, "bid": hand.bid}
     )
     data["trump"] = hand.trump
-    data["tricks"] = hand.tricks
     if hand.plays:
         data["plays"] = hand.plays
+    else:
+        data["tricks"] = hand.tricks
     return data
 
 

@@ -110,27 +110,38 @@ def import_record(*, record: Record) -> Game:
 
 
 def columns(hand: EngineHand) -> dict[str, Any]:
-    """An engine hand as model fields."""
+    """An engine hand as model fields: what happened, nothing that follows from it.
+
+    A contract given by its auction keeps the calls, not the taker and bid they
+    give; a hand played card by card keeps the cards, not the tricks they give.
+    """
+    fields: dict[str, Any] = dict.fromkeys(("taker", "bid", "tricks", "calls", "plays"))
+    fields["trump"] = ""
     if hand.contract is None:
-        return {"taker": None, "bid": None, "trump": "", "tricks": None, "calls": None}
+        return fields
+    fields["trump"] = hand.contract.trump.value
+    if hand.calls is not None:
+        fields["calls"] = [format_call(call) for call in hand.calls]
+    else:
+        fields.update(taker=hand.contract.taker, bid=hand.contract.bid)
+    if hand.plays is not None:
+        fields["plays"] = [[str(card) for card in trick] for trick in hand.plays]
+    else:
+        fields["tricks"] = list(hand.tricks or ())
+    return fields
+
+
+def snapshot(hand: EngineHand) -> dict[str, Any]:
+    """A hand as the history shows it: its contract and tricks, as the engine reads them."""
+    if hand.contract is None:
+        return {"taker": None}
     return {
         "taker": hand.contract.taker,
         "bid": hand.contract.bid,
         "trump": hand.contract.trump.value,
         "tricks": list(hand.tricks or ()),
-        "calls": None if hand.calls is None else [format_call(call) for call in hand.calls],
-        "plays": None
-        if hand.plays is None
-        else [[str(card) for card in trick] for trick in hand.plays],
+        "by_card": hand.plays is not None,
     }
-
-
-SNAPSHOT_FIELDS = ("taker", "bid", "trump", "tricks", "calls", "plays")
-
-
-def snapshot(row: Hand) -> dict[str, Any]:
-    """A hand's facts, for the history."""
-    return {name: getattr(row, name) for name in SNAPSHOT_FIELDS}
 
 
 @transaction.atomic
@@ -155,7 +166,7 @@ def record_hand(*, game: Game, number: int, hand: EngineHand, token: uuid.UUID |
     except IntegrityError:
         raise HandTaken(number) from None
     Change.objects.create(
-        game=game, action=Change.Action.RECORDED, hand_number=number, after=snapshot(row)
+        game=game, action=Change.Action.RECORDED, hand_number=number, after=snapshot(hand)
     )
     return row
 
@@ -178,9 +189,11 @@ def edit_hand(*, game: Game, number: int, hand: EngineHand, discard_after_end: b
     except GameOver as over:
         if not discard_after_end or over.won_at < number:
             raise
-        for later in state.hands[over.won_at :]:
-            _discard(game, later, Change.Action.DISCARDED)
-    before = snapshot(row)
+        for later, facts in zip(
+            state.hands[over.won_at :], state.record.hands[over.won_at :], strict=True
+        ):
+            _discard(game, later, facts, Change.Action.DISCARDED)
+    before = snapshot(state.record.hands[number - 1])
     for name, value in columns(hand).items():
         setattr(row, name, value)
     row.save()
@@ -189,7 +202,7 @@ def edit_hand(*, game: Game, number: int, hand: EngineHand, discard_after_end: b
         action=Change.Action.EDITED,
         hand_number=number,
         before=before,
-        after=snapshot(row),
+        after=snapshot(hand),
     )
     return row
 
@@ -198,15 +211,15 @@ def edit_hand(*, game: Game, number: int, hand: EngineHand, discard_after_end: b
 def undo_hand(*, game: Game, number: int) -> bool:
     """Delete hand ``number`` if it is the last one; False if it no longer is (a repeated tap)."""
     Game.objects.select_for_update().filter(pk=game.pk).first()
-    last = game.hands.order_by("-number").first()
-    if last is None or last.number != number:
+    state = load_game(game)
+    if not state.hands or len(state.hands) != number:
         return False
-    _discard(game, last, Change.Action.UNDONE)
+    _discard(game, state.hands[-1], state.record.hands[-1], Change.Action.UNDONE)
     return True
 
 
-def _discard(game: Game, row: Hand, action: str) -> None:
-    Change.objects.create(game=game, action=action, hand_number=row.number, before=snapshot(row))
+def _discard(game: Game, row: Hand, facts: EngineHand, action: str) -> None:
+    Change.objects.create(game=game, action=action, hand_number=row.number, before=snapshot(facts))
     row.delete()
 
 

@@ -25,6 +25,7 @@ from .engine import (
     Trump,
     card_name,
     explain_trick,
+    format_cards,
     record_to_dict,
     suit_name,
     suit_order,
@@ -268,12 +269,13 @@ def edit_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             )
             return redirect("game", pk=game.pk)
     else:
-        form = HandForm(state=state, initial=hand_initial(state.hands[number - 1]))
-    row = state.hands[number - 1]
+        form = HandForm(state=state, initial=hand_initial(number, state.record.hands[number - 1]))
+    hand = state.record.hands[number - 1]
     play_url = None
-    if row.plays:
-        query = {"taker": row.taker, "bid": row.bid, "trump": row.trump}
-        query["cards"] = ",".join(card for trick in row.plays for card in trick)
+    if hand.plays is not None and hand.contract is not None:
+        contract = hand.contract
+        query = {"taker": contract.taker, "bid": contract.bid, "trump": contract.trump.value}
+        query["cards"] = format_cards([card for trick in hand.plays for card in trick])
         play_url = reverse("play_hand", args=[game.pk, number]) + "?" + urlencode(query)
     return render(
         request,

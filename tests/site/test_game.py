@@ -180,8 +180,10 @@ def test_add_hand_with_auction_takes_taker_and_bid_from_calls(client, game):
 
     client.post(game_url(game, "hands"), data)
 
-    hand = Hand.objects.get()
-    assert (hand.taker, hand.bid, hand.calls) == (0, 5, ["pass", 3, "pass", 5])
+    # The calls are the facts kept; the taker and bid follow from them.
+    row, hand = Hand.objects.get(), services.load_game(game).record.hands[0]
+    assert (row.taker, row.bid, row.calls) == (None, None, ["pass", 3, "pass", 5])
+    assert (hand.contract.taker, hand.contract.bid) == (0, 5)
 
 
 def test_add_hand_with_auction_refuses_a_bid_not_higher(client, game):
