@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
@@ -74,14 +74,28 @@ class Rank(Enum):
         return "10" if self is Rank.TEN else self.value
 
 
+_SUIT_INDEX = {suit: index for index, suit in enumerate(Suit)}
+_RANK_INDEX = {rank: index for index, rank in enumerate(Rank)}
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False)
+    """The card's place in DECK, 0 to 23: tables of the card order are lists by index,
+    which spares hashing cards in the loops of a trick-by-trick hand."""
+
+    def __post_init__(self) -> None:
+        index = _SUIT_INDEX[self.suit] * len(_RANK_INDEX) + _RANK_INDEX[self.rank]
+        object.__setattr__(self, "index", index)
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``JD``, ``TS`` or ``10S`` (case and spaces ignored)."""
+        card = _CARDS_BY_TEXT.get(text) if isinstance(text, str) else None
+        if card is not None:  # written as this module writes it: the common case
+            return card
         if not isinstance(text, str):
             raise RulesError(gettext_noop('card {text!r} is not a string like "JD"'), text=text)
         card = _CARDS_BY_TEXT.get(text.strip().upper().replace("10", "T", 1))
@@ -117,7 +131,7 @@ class Trump(Enum):
 
     @property
     def suit(self) -> Suit | None:
-        return None if self is Trump.NO_TRUMP else Suit(self.value)
+        return _TRUMP_SUITS[self]
 
     @classmethod
     def parse(cls, text: object) -> Trump:
@@ -129,13 +143,16 @@ class Trump(Enum):
         raise RulesError(gettext_noop("trump {text!r} is not one of S H D C NT"), text=text)
 
 
+_TRUMP_SUITS = {trump: None if trump is Trump.NO_TRUMP else Suit(trump.value) for trump in Trump}
+
+
 def effective_suit(card: Card, trump: Trump) -> Suit:
     """The suit a card belongs to in play: the other jack of the trump's colour is a trump."""
-    return _table(trump)[card][0]
+    return _table(trump)[card.index][0]
 
 
-def effective_suits(trump: Trump) -> dict[Card, Suit]:
-    """Every card's effective suit under ``trump``, for loops over many cards."""
+def effective_suits(trump: Trump) -> tuple[Suit, ...]:
+    """Every card's effective suit under ``trump``, by ``card.index``, for loops."""
     return _suits(trump)
 
 
@@ -146,7 +163,7 @@ def is_trump(card: Card, trump: Trump) -> bool:
 def suit_order(suit: Suit, trump: Trump) -> tuple[Card, ...]:
     """The cards playing as ``suit``, strongest first."""
     cards = [card for card in DECK if effective_suit(card, trump) is suit]
-    return tuple(sorted(cards, key=lambda card: -_table(trump)[card][1]))
+    return tuple(sorted(cards, key=lambda card: -_table(trump)[card.index][1]))
 
 
 def trump_order(trump: Trump) -> tuple[Card, ...]:
@@ -158,35 +175,33 @@ _PLAIN_POWER = {rank: power for power, rank in enumerate(Rank)}
 
 
 @cache
-def _table(trump: Trump) -> dict[Card, tuple[Suit, int]]:
+def _table(trump: Trump) -> list[tuple[Suit, int]]:
     """Each card's effective suit and its power within that suit."""
-    table: dict[Card, tuple[Suit, int]] = {}
+    table = [(card.suit, _PLAIN_POWER[card.rank]) for card in DECK]
     trump_suit = trump.suit
-    for card in DECK:
-        table[card] = (card.suit, _PLAIN_POWER[card.rank])
     if trump_suit is not None:
-        table[Card(Rank.JACK, trump_suit)] = (trump_suit, 11)
-        table[Card(Rank.JACK, trump_suit.partner)] = (trump_suit, 10)
+        table[Card(Rank.JACK, trump_suit).index] = (trump_suit, 11)
+        table[Card(Rank.JACK, trump_suit.partner).index] = (trump_suit, 10)
     return table
 
 
 @cache
-def _suits(trump: Trump) -> dict[Card, Suit]:
-    return {card: suit for card, (suit, _power) in _table(trump).items()}
+def _suits(trump: Trump) -> tuple[Suit, ...]:
+    return tuple(suit for suit, _power in _table(trump))
 
 
 def trick_winner(cards: Sequence[Card], trump: Trump) -> int:
     """The index, in play order, of the card that wins these (one to four) cards."""
     if not 1 <= len(cards) <= 4:
         raise RulesError(gettext_noop("a trick has 1 to 4 cards, not {count}"), count=len(cards))
-    if len(set(cards)) != len(cards):
+    if len({card.index for card in cards}) != len(cards):
         raise RulesError(gettext_noop("a trick cannot hold the same card twice"))
     table = _table(trump)
-    led = table[cards[0]][0]
+    led = table[cards[0].index][0]
     trump_suit = trump.suit
     best, best_key = 0, (1, 0)
     for index, card in enumerate(cards):
-        suit, power = table[card]
+        suit, power = table[card.index]
         if suit is trump_suit:
             key = (2, power)
         elif suit is led:

@@ -81,10 +81,12 @@ def play_out(taker: int, trump: Trump, tricks: Sequence[Sequence[Card]]) -> Play
     # Each player's hand is the six cards he played, so what he held at a trick
     # is what he plays from then on.
     suit_of = effective_suits(trump)
-    suits_played = [[suit_of[trick.card_of(seat)] for trick in played] for seat in range(SEATS)]
+    suits_played = [
+        [suit_of[trick.card_of(seat).index] for trick in played] for seat in range(SEATS)
+    ]
     revokes: list[Revoke] = []
     for number, trick in enumerate(played):
-        led = suit_of[trick.cards[0]]
+        led = suit_of[trick.cards[0].index]
         for index in range(1, SEATS):
             seat = trick.seat_of(index)
             later = suits_played[seat][number + 1 :]
@@ -101,9 +103,9 @@ def play_out(taker: int, trump: Trump, tricks: Sequence[Sequence[Card]]) -> Play
 def _check_deck(tricks: Sequence[Sequence[Card]]) -> None:
     if len(tricks) != TRICKS_PER_HAND or any(len(cards) != SEATS for cards in tricks):
         raise RulesError(gettext_noop("plays: six tricks of four cards expected"))
-    seen = Counter(card for cards in tricks for card in cards)
+    seen = Counter(card.index for cards in tricks for card in cards)
     if len(seen) != len(DECK):
-        twice = [str(card) for card in DECK if seen[card] > 1]
+        twice = [str(card) for card in DECK if seen[card.index] > 1]
         raise RulesError(
             gettext_noop("plays: {cards} played more than once"), cards=" ".join(twice)
         )

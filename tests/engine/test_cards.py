@@ -211,9 +211,10 @@ def test_effective_suit_puts_the_left_bower_in_trump(card, trump, suit):
 
 @pytest.mark.parametrize("trump", list(Trump))
 def test_effective_suits_agrees_with_effective_suit_for_every_card(trump):
-    expected = {card: effective_suit(card, trump) for card in DECK}
+    # effective_suits is by card.index, the card's place in DECK.
+    expected = [effective_suit(card, trump) for card in DECK]
 
-    assert effective_suits(trump) == expected
+    assert list(effective_suits(trump)) == expected
 
 
 @pytest.mark.parametrize(
@@ -393,3 +394,17 @@ def test_trick_winner_refuses_a_malformed_trick(trick, message):
 )
 def test_legal_cards_follow_the_effective_suit_led(hand, led, trump, legal):
     assert legal_cards(cards(hand), led, trump) == frozenset(cards(legal))
+
+
+def test_card_index_is_its_place_in_the_deck():
+    assert [card.index for card in DECK] == list(range(24))
+
+
+def test_card_built_again_equals_the_deck_card_with_its_index():
+    card = Card(Rank.JACK, Suit.DIAMONDS)
+
+    assert (card, card.index, hash(card)) == (
+        Card.parse("JD"),
+        Card.parse("JD").index,
+        hash(Card.parse("JD")),
+    )
