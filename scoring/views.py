@@ -2,7 +2,6 @@
 
 import json
 import uuid
-from typing import Any
 from urllib.parse import urlencode
 
 from django.db import connection
@@ -10,29 +9,22 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, retarget
 
 from . import services
+from .calculator import calculator_context
 from .engine import (
-    DECK,
-    SEATS,
     Card,
-    Colour,
     Suit,
     Trump,
-    card_name,
-    explain_trick,
     format_cards,
     record_to_dict,
-    suit_name,
     suit_order,
     trump_order,
 )
 from .forms import (
-    TRUMP_NAMES,
     HandForm,
     ImportForm,
     NewGameForm,
@@ -77,86 +69,12 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/rules.html", {"orders": orders, "game": game})
 
 
-def _trick_href(trump: Trump | None, cards: tuple[Card, ...]) -> str:
-    """The calculator's address for this question: ``/referee/trick?trump=H&cards=JD,AD``."""
-    params = {"trump": trump.value if trump else "", "cards": ",".join(map(str, cards))}
-    query = urlencode({name: value for name, value in params.items() if value}, safe=",")
-    return reverse("calculator") + (f"?{query}" if query else "")
-
-
-def _calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str, Any]:
-    """What the calculator shows: trump keys, the cards played, the 24 card keys, the verdict."""
-    full = len(cards) == SEATS
-    verdict = explain_trick(cards, trump) if full and trump else None
-    positions = [gettext("1st"), gettext("2nd"), gettext("3rd"), gettext("4th")]
-
-    def shown(card: Card) -> dict[str, Any]:
-        return {
-            "code": str(card),
-            "label": card.label,
-            "name": card_name(card).translate(gettext),
-            "red": card.suit.colour is Colour.RED,
-        }
-
-    trumps = [
-        {
-            "value": choice.value,
-            "name": TRUMP_NAMES[choice],
-            "symbol": choice.suit.symbol if choice.suit else "∅",
-            "red": choice.suit is not None and choice.suit.colour is Colour.RED,
-            "current": choice is trump,
-            "href": _trick_href(choice, cards),
-        }
-        for choice in Trump
-    ]
-    played = [
-        {
-            "position": position,
-            "card": shown(cards[index]) if index < len(cards) else None,
-            "winner": verdict is not None and verdict.winner == index,
-        }
-        for index, position in enumerate(positions)
-    ]
-    suits = [
-        {
-            "name": suit_name(suit).translate(gettext),
-            "keys": [
-                {
-                    **shown(card),
-                    "played": card in cards,
-                    "href": None if full or card in cards else _trick_href(trump, (*cards, card)),
-                }
-                for card in DECK
-                if card.suit is suit
-            ],
-        }
-        for suit in Suit
-    ]
-    return {
-        "trump": trump,
-        "cards": cards,
-        "full": full,
-        "trumps": trumps,
-        "played": played,
-        "suits": suits,
-        "verdict": None
-        if verdict is None
-        else {
-            "card": card_name(cards[verdict.winner]).translate(gettext),
-            "reason": capfirst(verdict.reason.translate(gettext)),
-            "notes": [capfirst(note.translate(gettext)) for note in verdict.notes],
-        },
-        "new_href": _trick_href(trump, ()),
-        "back_href": _trick_href(trump, cards[:-1]),
-    }
-
-
 @require_GET
 def calculator(request: HttpRequest) -> HttpResponse:
     """The trick calculator: a trump, four cards in the order played, and which wins, and why."""
     form = TrickForm(request.GET)
     form.is_valid()  # a question with its bad parts left out; each one says why
-    context = _calculator_context(form.cleaned_data["trump"], form.cleaned_data["cards"])
+    context = calculator_context(form.cleaned_data["trump"], form.cleaned_data["cards"])
     context["problems"] = [str(error) for errors in form.errors.values() for error in errors]
     partial = request.htmx and not request.htmx.history_restore_request
     template = "scoring/calculator.html#calc" if partial else "scoring/calculator.html"

@@ -1,0 +1,85 @@
+"""What the trick calculator shows, laid out from the engine: no rules here."""
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+
+from .engine import DECK, SEATS, Card, Colour, Suit, Trump, card_name, explain_trick, suit_name
+from .forms import TRUMP_NAMES
+
+
+def trick_href(trump: Trump | None, cards: tuple[Card, ...]) -> str:
+    """The calculator's address for this question: ``/referee/trick?trump=H&cards=JD,AD``."""
+    params = {"trump": trump.value if trump else "", "cards": ",".join(map(str, cards))}
+    query = urlencode({name: value for name, value in params.items() if value}, safe=",")
+    return reverse("calculator") + (f"?{query}" if query else "")
+
+
+def calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str, Any]:
+    """What the calculator shows: trump keys, the cards played, the 24 card keys, the verdict."""
+    full = len(cards) == SEATS
+    verdict = explain_trick(cards, trump) if full and trump else None
+    positions = [gettext("1st"), gettext("2nd"), gettext("3rd"), gettext("4th")]
+
+    def shown(card: Card) -> dict[str, Any]:
+        return {
+            "code": str(card),
+            "label": card.label,
+            "name": card_name(card).translate(gettext),
+            "red": card.suit.colour is Colour.RED,
+        }
+
+    trumps = [
+        {
+            "value": choice.value,
+            "name": TRUMP_NAMES[choice],
+            "symbol": choice.suit.symbol if choice.suit else "∅",
+            "red": choice.suit is not None and choice.suit.colour is Colour.RED,
+            "current": choice is trump,
+            "href": trick_href(choice, cards),
+        }
+        for choice in Trump
+    ]
+    played = [
+        {
+            "position": position,
+            "card": shown(cards[index]) if index < len(cards) else None,
+            "winner": verdict is not None and verdict.winner == index,
+        }
+        for index, position in enumerate(positions)
+    ]
+    suits = [
+        {
+            "name": suit_name(suit).translate(gettext),
+            "keys": [
+                {
+                    **shown(card),
+                    "played": card in cards,
+                    "href": None if full or card in cards else trick_href(trump, (*cards, card)),
+                }
+                for card in DECK
+                if card.suit is suit
+            ],
+        }
+        for suit in Suit
+    ]
+    return {
+        "trump": trump,
+        "cards": cards,
+        "full": full,
+        "trumps": trumps,
+        "played": played,
+        "suits": suits,
+        "verdict": None
+        if verdict is None
+        else {
+            "card": card_name(cards[verdict.winner]).translate(gettext),
+            "reason": capfirst(verdict.reason.translate(gettext)),
+            "notes": [capfirst(note.translate(gettext)) for note in verdict.notes],
+        },
+        "new_href": trick_href(trump, ()),
+        "back_href": trick_href(trump, cards[:-1]),
+    }
