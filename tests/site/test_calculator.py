@@ -394,3 +394,14 @@ def test_home_page_links_to_the_calculator(client):
         link for link in root.find("p", "actions").find_all("a") if link.attrs["href"] == URL
     ]
     assert link.text == "Who wins the trick?"
+
+
+def test_calculator_with_htmx_announces_the_verdict_outside_the_swapped_area(client):
+    response = client.get(
+        "/referee/trick", {"trump": "H", "cards": "JD,AD,KD,QD"}, HTTP_HX_REQUEST="true"
+    )
+
+    assert (
+        '<p id="calc-announce" class="visually-hidden" aria-live="polite" hx-swap-oob="true">'
+        "The jack of diamonds wins. The jack of diamonds is the second-highest trump"
+    ) in response.content.decode()

@@ -148,3 +148,14 @@ def test_play_save_refuses_an_incomplete_play(client, game):
     assert response.context["form"].non_field_errors() == [
         "plays: six tricks of four cards expected"
     ]
+
+
+def test_play_page_with_htmx_announces_the_trick_winner_outside_the_swapped_area(client, game):
+    response = client.get(
+        play_url(game), {**CONTRACT, "cards": "AH,KH,QH,JD"}, HTTP_HX_REQUEST="true"
+    )
+
+    assert (
+        '<p id="play-announce" class="visually-hidden" aria-live="polite" hx-swap-oob="true">'
+        "Trick 1: Dalila wins. The jack of diamonds"
+    ) in response.content.decode()
