@@ -9,3 +9,20 @@ def hand_data(number, taker=1, bid=4, trump="H", tricks=(1, 4, 0), **extra):
     data.update({f"tricks_{seat}": count for seat, count in enumerate(tricks)})
     data.update(extra)
     return data
+
+
+def new_game_data(**changes):
+    """The new-game form's POST data: four players, Amina deals, 21 points, no money."""
+    data = {
+        "player_0": "Amina",
+        "player_1": "Bilal",
+        "player_2": "Chafik",
+        "player_3": "Dalila",
+        "first_dealer": "0",
+        "target": "21",
+        "failed_taker": "tricks_minus_bid",
+        "stake": "",
+        "currency": "EUR",
+    }
+    data.update(changes)
+    return data

@@ -13,25 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from scoring import services
 from scoring.engine import Rules, loads, score
 from scoring.models import Change, Game, Hand, Player
-from tests.site.factories import NAMES, hand_data
+from tests.site.factories import NAMES, hand_data, new_game_data
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-
-
-def new_game_data(**changes):
-    data = {
-        "player_0": "Amina",
-        "player_1": "Bilal",
-        "player_2": "Chafik",
-        "player_3": "Dalila",
-        "first_dealer": "0",
-        "target": "21",
-        "failed_taker": "tricks_minus_bid",
-        "stake": "",
-        "currency": "EUR",
-    }
-    data.update(changes)
-    return data
 
 
 def game_url(game, suffix=""):

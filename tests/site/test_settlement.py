@@ -11,7 +11,7 @@ from scoring import services
 from scoring.engine import Contract, Hand, Rules, Trump, loads, settle
 from scoring.models import Change, Game
 from scoring.money import format_money
-from tests.site.factories import NAMES
+from tests.site.factories import NAMES, new_game_data
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN = sorted(
@@ -214,19 +214,7 @@ def test_game_page_without_money_shows_no_money_panel(client, db):
 
 
 def test_new_game_keeps_the_place(client, db):
-    data = {
-        "player_0": "Amina",
-        "player_1": "Bilal",
-        "player_2": "Chafik",
-        "player_3": "Dalila",
-        "first_dealer": "0",
-        "target": "21",
-        "failed_taker": "tricks_minus_bid",
-        "currency": "EUR",
-        "place": "Café des Sports",
-    }
-
-    client.post("/games/new", data)
+    client.post("/games/new", new_game_data(place="Café des Sports"))
 
     game = Game.objects.get()
     assert "Café des Sports" in client.get(f"/games/{game.pk}/settlement").content.decode()
