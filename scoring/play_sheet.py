@@ -11,6 +11,7 @@ from .engine import (
     DECK,
     SEATS,
     Card,
+    Colour,
     Contract,
     Hand,
     PlayInProgress,
@@ -87,7 +88,7 @@ def play_sheet(
             Key(
                 label=card.label,
                 code=str(card),
-                red=card.suit in (Suit.HEARTS, Suit.DIAMONDS),
+                red=_red(card),
                 href=None if card in played or play.complete else href((*play.cards, card)),
             )
             for card in DECK
@@ -103,11 +104,7 @@ def play_sheet(
         Played(names[(play.leader + index) % SEATS], card.label, _red(card), False)
         for index, card in enumerate(play.current)
     ]
-    led = (
-        TRUMP_SYMBOLS[Trump(effective_suit(play.current[0], contract.trump).value)]
-        if play.current
-        else ""
-    )
+    led = effective_suit(play.current[0], contract.trump).symbol if play.current else ""
     outcome, revokes, won = "", [], []
     if play.complete:
         hand = Hand(contract, plays=in_tricks(play.cards))
@@ -129,7 +126,7 @@ def play_sheet(
         taker=names[contract.taker],
         contract=f"{names[contract.taker]} {contract.bid}{TRUMP_SYMBOLS[contract.trump]}",
         to_play=None if play.to_play is None else names[play.to_play],
-        led=str(led),
+        led=led,
         current=current,
         tricks=tricks,
         keys=keys,
@@ -143,7 +140,7 @@ def play_sheet(
 
 
 def _red(card: Card) -> bool:
-    return card.suit in (Suit.HEARTS, Suit.DIAMONDS)
+    return card.suit.colour is Colour.RED
 
 
 def _trick_line(

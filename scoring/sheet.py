@@ -8,7 +8,16 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from .engine import SEATS, GameResult, HandResult, Settlement, Trump, boulmous_payments, settle
+from .engine import (
+    SEATS,
+    Colour,
+    GameResult,
+    HandResult,
+    Settlement,
+    Trump,
+    boulmous_payments,
+    settle,
+)
 from .models import Change
 from .money import format_money
 from .services import GameState
@@ -168,7 +177,9 @@ def _row(hand: HandResult, names: Sequence[str], settlement: Settlement) -> Row:
         taker="" if contract is None else names[contract.taker],
         bid=None if contract is None else contract.bid,
         trump="" if contract is None else TRUMP_SYMBOLS[contract.trump],
-        red=contract is not None and contract.trump in (Trump.HEARTS, Trump.DIAMONDS),
+        red=contract is not None
+        and contract.trump.suit is not None
+        and contract.trump.suit.colour is Colour.RED,
         cells=[
             Cell(tricks, points, total)
             for tricks, points, total in zip(

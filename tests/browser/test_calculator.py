@@ -7,13 +7,12 @@ from playwright.sync_api import expect
 
 from scoring import services
 from scoring.engine import Rules
+from tests.browser.phone import PHONE_WIDTH, TAP, Taps, mark_document, same_document, scroll_width
 from tests.site.factories import NAMES
 
 pytestmark = pytest.mark.browser
 
-PHONE_WIDTH = 360
 PHONE_HEIGHT = 640
-TAP = 44
 TEXT = {
     "en": {
         "link": "Who wins the trick?",
@@ -48,17 +47,6 @@ MEASURE = """elements => elements.map(element => {
 })"""
 
 
-class Taps:
-    """A thumb on the screen: every tap is counted."""
-
-    def __init__(self):
-        self.count = 0
-
-    def tap(self, locator):
-        locator.click()
-        self.count += 1
-
-
 @pytest.fixture
 def game(transactional_db):
     return services.create_game(names=NAMES, rules=Rules(), first_dealer=0)
@@ -78,19 +66,6 @@ def played(page):
 
 def verdict(page):
     return page.locator(".verdict h2")
-
-
-def scroll_width(page):
-    return page.evaluate("document.documentElement.scrollWidth")
-
-
-def mark_document(page):
-    """A marker that a navigation would lose, and an htmx swap keeps."""
-    page.evaluate("window.sameDocument = true")
-
-
-def same_document(page):
-    return page.evaluate("window.sameDocument === true")
 
 
 def ask(taps, page, trump, cards):

@@ -9,12 +9,11 @@ from scoring import services
 from scoring.engine import Contract, Rules, Trump
 from scoring.engine import Hand as EngineHand
 from scoring.models import Hand
+from tests.browser.phone import PHONE_WIDTH, TAP, Taps, mark_document, same_document, scroll_width
 from tests.site.factories import NAMES
 
 pytestmark = pytest.mark.browser
 
-PHONE_WIDTH = 360
-TAP = 44
 TEXT = {
     "en": {
         "new_game": "New game",
@@ -65,17 +64,6 @@ GAME = [
 ]
 
 
-class Taps:
-    """A thumb on the screen: every tap is counted."""
-
-    def __init__(self):
-        self.count = 0
-
-    def tap(self, locator):
-        locator.click()
-        self.count += 1
-
-
 def points(deal):
     """The rules: made, everyone scores his tricks; missed, the taker's bid comes off his."""
     if deal is VOID:
@@ -117,19 +105,6 @@ def status(page):
 
 def totals_shown(page):
     return [int(total) for total in page.locator(".scoreboard .total").all_inner_texts()]
-
-
-def scroll_width(page):
-    return page.evaluate("document.documentElement.scrollWidth")
-
-
-def mark_document(page):
-    """A marker that a navigation would lose, and an htmx swap keeps."""
-    page.evaluate("window.sameDocument = true")
-
-
-def same_document(page):
-    return page.evaluate("window.sameDocument === true")
 
 
 def recorded_game(hands, target=21):
