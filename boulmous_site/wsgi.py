@@ -2,8 +2,15 @@
 
 import os
 
+from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
 
+from scoring.checks import SECRET_KEY_MISSING, secret_key_missing
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boulmous_site.settings")
+
+# gunicorn runs no system checks, and nothing would fail before a page needed the key.
+if secret_key_missing():
+    raise ImproperlyConfigured(SECRET_KEY_MISSING)
 
 application = get_wsgi_application()

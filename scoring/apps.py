@@ -1,7 +1,13 @@
 from django.apps import AppConfig
+from django.core import checks
 from django.utils.translation import gettext_lazy as _
 
 
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Boulmous scoring")
+
+    def ready(self) -> None:
+        from .checks import check_secret_key
+
+        checks.register(check_secret_key, checks.Tags.security)

@@ -1,6 +1,7 @@
-"""All input goes through these forms; their clean() asks the engine, never re-implements it."""
+"""All input goes through these forms: they turn it into engine values, asking the engine
+whether each value is legal, and never re-implement a rule."""
 
-from dataclasses import replace
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +19,6 @@ from .engine import (
     Card,
     Contract,
     FailedTaker,
-    GameOver,
     Hand,
     RecordError,
     Rules,
@@ -27,6 +27,8 @@ from .engine import (
     auction_taker,
     check_players,
     check_tricks,
+    dealer_of,
+    fill_tricks,
     follow_play,
     in_tricks,
     loads,
@@ -35,15 +37,8 @@ from .engine import (
     speaking_order,
     trick_winner,
 )
-from .services import GameState
+from .words import TRUMP_NAMES
 
-TRUMP_NAMES = {
-    Trump.SPADES: _("spades"),
-    Trump.HEARTS: _("hearts"),
-    Trump.DIAMONDS: _("diamonds"),
-    Trump.CLUBS: _("clubs"),
-    Trump.NO_TRUMP: _("no trump"),
-}
 FAILED_TAKER_CHOICES = [
     (
         FailedTaker.TRICKS_MINUS_BID.value,
@@ -117,6 +112,7 @@ class NewGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
         names = [data.get(field) for field in self.NAME_FIELDS]
         if all(names):
             try:
@@ -142,11 +138,21 @@ class NewGameForm(forms.Form):
 class HandForm(forms.Form):
     """One hand: taker, bid, trump, tricks (the fourth follows), or an all-pass deal.
 
-    ``number`` is the hand this form records or edits; ``state`` the game as the
-    player saw it. The engine decides whether the hand is legal in that game.
+    ``number`` is the hand this form records or edits, ``dealer`` its dealer, and
+    ``names`` label the seats. The form makes an engine hand of the input; whether it
+    fits the game is the service's question, put to the engine.
     """
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=MAX_HANDS)
+    dealer = forms.TypedChoiceField(
+        widget=forms.HiddenInput,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[(seat, seat) for seat in range(SEATS)],
+    )
+    """The hand's dealer, as the page showed it: it orders the calls. The engine checks
+    the calls again against the game's own rotation."""
     token = forms.UUIDField(widget=forms.HiddenInput, required=False)
     void = forms.BooleanField(required=False, widget=forms.HiddenInput)
     taker = forms.TypedChoiceField(
@@ -171,42 +177,54 @@ class HandForm(forms.Form):
     plays = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
     """The 24 cards in the order played (``AH,9H,...``), for a hand recorded card by card."""
 
-    def __init__(self, *args: Any, state: GameState, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, names: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.state = state
         self.ends_at: int | None = None
-        self.fields["taker"].choices = list(enumerate(state.names))
-        for seat, name in enumerate(state.names):
+        for seat in range(SEATS):
             self.fields[f"tricks_{seat}"] = forms.TypedChoiceField(
-                label=name,
                 coerce=int,
                 empty_value=None,
                 required=False,
                 widget=forms.RadioSelect,
                 choices=[(count, str(count)) for count in range(TRICKS_PER_HAND + 1)],
             )
-        number = self._number()
-        dealer = (state.game.first_dealer + number - 1) % SEATS
-        self.speakers = speaking_order(dealer)
+        self.speakers = speaking_order(self._dealer())
         call_choices = [("", "—"), ("pass", _("pass"))] + [
             (str(bid), str(bid)) for bid in range(LOWEST_BID, BOULMOUS + 1)
         ]
-        for position, seat in enumerate(self.speakers):
+        for position in range(SEATS):
             self.fields[f"call_{position}"] = forms.ChoiceField(
-                label=state.names[seat], required=False, choices=call_choices
+                required=False, choices=call_choices
             )
+        self.name_seats(names or [f"{seat + 1}" for seat in range(SEATS)])
 
-    def _number(self) -> int:
-        raw = self.data.get("number") if self.is_bound else self.initial.get("number")
+    def name_seats(self, names: Sequence[str]) -> None:
+        """Label the seats' fields with the players' names."""
+        taker = self.fields["taker"]
+        assert isinstance(taker, forms.TypedChoiceField)
+        taker.choices = list(enumerate(names))
+        for seat, name in enumerate(names):
+            self.fields[f"tricks_{seat}"].label = name
+        for position, seat in enumerate(self.speakers):
+            self.fields[f"call_{position}"].label = names[seat]
+
+    def _dealer(self) -> int:
+        raw = self.data.get("dealer") if self.is_bound else self.initial.get("dealer")
         try:
-            return max(1, int(raw))  # type: ignore[arg-type]
+            return int(raw) % SEATS  # type: ignore[arg-type]
         except (TypeError, ValueError):
-            return len(self.state.hands) + 1
+            return 0
 
     @property
     def hand_number(self) -> int:
         """The hand this form is about, even when the number sent is not a number."""
-        return self._number()
+        raw = self.data.get("number") if self.is_bound else self.initial.get("number")
+        try:
+            return min(max(1, int(raw)), MAX_HANDS)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return 1
+
+    tricks_per_hand = TRICKS_PER_HAND
 
     @property
     def trick_fields(self) -> list[forms.BoundField]:
@@ -218,33 +236,12 @@ class HandForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        number = data.get("number")
-        if number is None or number > min(len(self.state.hands) + 1, MAX_HANDS):
+        assert data is not None  # Form.clean() returns cleaned_data
+        if data.get("number") is None:
             raise forms.ValidationError(gettext("This hand number is not the next one."))
         hand = self._hand(data)
-        if hand is None:
-            return data
-        hands = list(self.state.record.hands)
-        hands[number - 1 : number] = [hand]
-        try:
-            replace(self.state.record, hands=tuple(hands)).score()
-        except GameOver as over:
-            if over.won_at < number:
-                raise rules_error(over) from None
-            if not data.get("discard_after_end"):
-                # An edit that ends the game before its last hand is not applied silently.
-                self.ends_at = over.won_at
-                raise forms.ValidationError(
-                    gettext(
-                        "With this change the game is won at hand %(won)s, before the last "
-                        "hand recorded (%(last)s). Save it and discard the hands after hand "
-                        "%(won)s (they stay in the history), or change it again."
-                    )
-                    % {"won": over.won_at, "last": len(hands)}
-                ) from None
-        except RulesError as error:
-            raise rules_error(error) from None
-        data["hand"] = hand
+        if hand is not None:
+            data["hand"] = hand
         return data
 
     def _hand(self, data: dict[str, Any]) -> Hand | None:
@@ -304,19 +301,17 @@ class HandForm(forms.Form):
         if not all(given):
             self.add_error(None, gettext("Give the four calls, or none."))
             return None
+        if self.cleaned_data.get("dealer") is None:
+            self.add_error(None, gettext("Reload the page: it did not say who dealt this hand."))
+            return None
         return tuple(parse_call(call if call == "pass" else int(call)) for call in given)
 
     def _tricks(self, data: dict[str, Any]) -> tuple[int, ...] | None:
-        """Tricks by seat; one left blank is what the others leave of the six."""
-        counts = [data.get(f"tricks_{seat}") for seat in range(SEATS)]
-        blank = [seat for seat, count in enumerate(counts) if count is None]
-        if len(blank) > 1:
+        """Tricks by seat; the blanks the six tricks decide are filled by the engine."""
+        counts = fill_tricks([data.get(f"tricks_{seat}") for seat in range(SEATS)])
+        if None in counts:
             self.add_error(None, gettext("Give the tricks of at least three players."))
             return None
-        if blank:
-            left = TRICKS_PER_HAND - sum(count for count in counts if count is not None)
-            # Beyond six already, the engine says by how much.
-            counts[blank[0]] = max(0, left)
         try:
             return check_tricks(counts)
         except RulesError as error:
@@ -324,9 +319,11 @@ class HandForm(forms.Form):
             return None
 
 
-def hand_initial(number: int, hand: Hand) -> dict[str, Any]:
-    """A recorded hand as the hand form's initial values, to edit it."""
-    initial: dict[str, Any] = {"number": number}
+def hand_initial(number: int, first_dealer: int, hand: Hand | None = None) -> dict[str, Any]:
+    """The hand form's initial values: a new hand's, or a recorded hand's to edit it."""
+    initial: dict[str, Any] = {"number": number, "dealer": dealer_of(number - 1, first_dealer)}
+    if hand is None:
+        return initial
     if hand.contract is None:
         return initial
     contract = hand.contract
@@ -349,6 +346,7 @@ class ImportForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
         upload = data.get("file")
         if upload is not None:
             if upload.size > self.MAX_BYTES:
@@ -399,6 +397,7 @@ class PlayForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
         if self.errors:
             return data
         contract = Contract(taker=data["taker"], bid=data["bid"], trump=Trump(data["trump"]))
@@ -427,6 +426,7 @@ class TrickForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
         data["trump"] = self._trump(data.get("trump") or "")
         data["cards"] = self._cards(data.get("cards") or "")
         return data
@@ -454,3 +454,9 @@ class TrickForm(forms.Form):
                 self.add_error(None, rules_error(error))
         # Each card once, where it was first played, and no more than a trick.
         return tuple(dict.fromkeys(cards))[:SEATS]
+
+
+class RulesQueryForm(forms.Form):
+    """The rules page's query: the game whose options it shows, if any."""
+
+    game = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1)

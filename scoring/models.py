@@ -4,6 +4,8 @@ Totals, the winner, the dealer and the money are computed by the engine from
 these facts on every read, so an edit to a past hand recomputes everything.
 """
 
+import secrets
+
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -24,7 +26,14 @@ class Player(models.Model):
         return self.name
 
 
+def new_record_id() -> str:
+    """A game's name in its exported record: random, so that ids from two sites never meet."""
+    return secrets.token_urlsafe(12)
+
+
 class Game(models.Model):
+    record_id = models.CharField(_("record id"), max_length=64, unique=True, default=new_record_id)
+    """The record's ``id``: kept from an imported record, else drawn at random."""
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     target = models.PositiveSmallIntegerField(_("target"), default=21)
@@ -39,6 +48,9 @@ class Game(models.Model):
     place = models.CharField(_("club or place"), max_length=80, blank=True)
     abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True)
     """Set when the table stops before anyone has won: the game is then settled as it stands."""
+    club_label = models.CharField(_("club"), max_length=80, blank=True)
+    season_label = models.CharField(_("season"), max_length=80, blank=True)
+    """The club and season an imported record names, kept for its export."""
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )

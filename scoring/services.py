@@ -1,73 +1,88 @@
-"""Every write, each in one transaction, through keyword-only functions."""
+"""Every write, each one transaction: lock the game, load it once, ask the engine once,
+write, and return the game as it now stands.
+
+Refusals are domain errors carrying that state, for the view to show: the rules
+broken (:class:`RulesBroken`, :class:`EndsEarly`), or the game changed under the
+player's feet (:class:`HandTaken`, :class:`GameClosed`).
+"""
 
 import random
 import uuid
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch, QuerySet, Value
+from django.db.models import Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from .engine import GameOver, GameResult, Record, Rules, dealer_of, format_call
+from .engine import SEATS, GameOver, Record, Rules, RulesError
 from .engine import Hand as EngineHand
 from .models import Change, Game, Hand, Player, Seat
-from .records import record_of
+from .state import GameRows, GameState, columns, lock_game, score, snapshot
 
 
-class HandTaken(Exception):
-    """Someone else recorded this hand number first."""
+class WriteRefused(Exception):
+    """A write the game as it now stands does not allow; ``state`` is that game."""
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        super().__init__(state.game.pk)
+
+
+class HandTaken(WriteRefused):
+    """Someone else recorded, or took back, hand ``number`` first."""
+
+    def __init__(self, state: GameState, number: int) -> None:
         self.number = number
-        super().__init__(number)
+        super().__init__(state)
 
 
-@dataclass(frozen=True)
-class GameState:
-    """A game with its seats and hands loaded, and the engine's verdict on them."""
-
-    game: Game
-    names: tuple[str, ...]
-    hands: tuple[Hand, ...]
-    record: Record
-    result: GameResult
+class GameClosed(WriteRefused):
+    """The game was abandoned: nothing changes until it is resumed."""
 
 
-def load_game(game: Game) -> GameState:
-    """Seats and hands in two queries, scored by the engine."""
-    return state_of(game, game.seats.select_related("player"), game.hands.all())
+class GameWon(WriteRefused):
+    """The game was won before this hand: it takes no more."""
 
 
-def load_games(games: QuerySet[Game]) -> list[GameState]:
-    """Many games in three queries."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
-    return [
-        state_of(game, game.seats.all(), game.hands.all())
-        for game in games.prefetch_related(seats, "hands")
-    ]
+class RulesBroken(Exception):
+    """The engine refuses the hand in this game."""
+
+    def __init__(self, error: RulesError) -> None:
+        self.error = error
+        super().__init__(str(error))
 
 
-def state_of(game: Game, seats: Iterable[Seat], hands: Iterable[Hand]) -> GameState:
-    names = tuple(seat.player.name for seat in seats)
-    rows = tuple(hands)
-    record = record_of(game, names, rows)
-    return GameState(game, names, rows, record, record.score())
+class EndsEarly(Exception):
+    """With this edit the game is won at hand ``won_at``, before its last hand ``last``."""
+
+    def __init__(self, won_at: int, last: int) -> None:
+        self.won_at, self.last = won_at, last
+        super().__init__(won_at, last)
 
 
-def _player(name: str) -> Player:
-    """The player of that name, whatever its case; lowered by the database, like its index."""
-    same_name = Player.objects.annotate(lower=Lower("name")).filter(lower=Lower(Value(name)))
-    existing = same_name.first()
-    if existing is not None:
-        return existing
-    try:
-        with transaction.atomic():
-            return Player.objects.create(name=name)
-    except IntegrityError:  # created meanwhile by another game
-        return same_name.get()
+def _players(names: Sequence[str]) -> list[Player]:
+    """The players of these names, whatever their case, created where new.
+
+    New names are created in one order (by lowered name), so that two games
+    creating the same names in crossed seat order cannot deadlock.
+    """
+    lowered = [name.lower() for name in names]
+    found: dict[str, Player] = {
+        player.lower: player
+        for player in Player.objects.annotate(lower=Lower("name")).filter(lower__in=lowered)
+    }
+    for name in sorted(set(names) - {p.name for p in found.values()}, key=str.lower):
+        if name.lower() in found:
+            continue
+        try:
+            with transaction.atomic():
+                found[name.lower()] = Player.objects.create(name=name)
+        except IntegrityError:  # created meanwhile by another game
+            same = Player.objects.annotate(lower=Lower("name")).filter(lower=Lower(Value(name)))
+            found[name.lower()] = same.get()
+    return [found[name] for name in lowered]
 
 
 @transaction.atomic
@@ -78,10 +93,10 @@ def create_game(
     first_dealer: int | None,
     place: str = "",
     rematch_of: Game | None = None,
-) -> Game:
+) -> GameState:
     """A new game; ``first_dealer`` None draws the first dealer at random."""
     game = Game.objects.create(
-        first_dealer=random.randrange(4) if first_dealer is None else first_dealer,
+        first_dealer=random.randrange(SEATS) if first_dealer is None else first_dealer,
         target=rules.target,
         failed_taker=rules.failed_taker.value,
         stake=rules.stake,
@@ -89,175 +104,203 @@ def create_game(
         place=place,
         rematch_of=rematch_of,
     )
+    players = _players(names)
     Seat.objects.bulk_create(
-        Seat(game=game, position=position, player=_player(name))
-        for position, name in enumerate(names)
+        Seat(game=game, position=position, player=player) for position, player in enumerate(players)
     )
     Change.objects.create(game=game, action=Change.Action.CREATED)
-    return game
+    record = Record(players=tuple(names), first_dealer=game.first_dealer, rules=rules)
+    return GameState(game, tuple(names), (), record, score(record))
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """A record's date-time; one without an offset is taken as UTC."""
+    if moment is None or timezone.is_aware(moment):
+        return moment
+    return timezone.make_aware(moment, UTC)
 
 
 @transaction.atomic
-def import_record(*, record: Record) -> Game:
-    """A game from a validated ``boulmous/1`` record, hands and all."""
-    game = create_game(names=record.players, rules=record.rules, first_dealer=record.first_dealer)
-    game.changes.update(action=Change.Action.IMPORTED)
-    Hand.objects.bulk_create(
-        Hand(game=game, number=number, **columns(hand))
+def import_record(*, record: Record) -> GameState:
+    """A game from a validated ``boulmous/1`` record, hands, descriptive keys and all."""
+    about = record.about
+    result = score(record)
+    started = _aware(about.started_at) or timezone.now()
+    ended = _aware(about.finished_at)
+    game = Game.objects.create(
+        first_dealer=record.first_dealer,
+        target=record.rules.target,
+        failed_taker=record.rules.failed_taker.value,
+        stake=record.rules.stake,
+        currency=record.rules.currency,
+        place=about.place or "",
+        created_at=started,
+        club_label=about.club or "",
+        season_label=about.season or "",
+    )
+    if about.id and not Game.objects.filter(record_id=about.id).exists():
+        game.record_id = about.id
+    if about.abandoned and not result.finished:
+        game.abandoned_at = ended or started
+    game.save(update_fields=["record_id", "abandoned_at"])
+    Seat.objects.bulk_create(
+        Seat(game=game, position=position, player=player)
+        for position, player in enumerate(_players(record.players))
+    )
+    Change.objects.create(game=game, action=Change.Action.IMPORTED)
+    last = len(record.hands)
+    finished_at = ended if result.finished else None
+    rows = Hand.objects.bulk_create(
+        Hand(
+            game=game,
+            number=number,
+            recorded_at=finished_at if number == last and finished_at else started,
+            **columns(hand),
+        )
         for number, hand in enumerate(record.hands, start=1)
     )
-    return game
+    return GameState(game, record.players, tuple(rows), record, result)
 
 
-def columns(hand: EngineHand) -> dict[str, Any]:
-    """An engine hand as model fields: what happened, nothing that follows from it.
-
-    A contract given by its auction keeps the calls, not the taker and bid they
-    give; a hand played card by card keeps the cards, not the tricks they give.
-    """
-    fields: dict[str, Any] = dict.fromkeys(("taker", "bid", "tricks", "calls", "plays"))
-    fields["trump"] = ""
-    if hand.contract is None:
-        return fields
-    fields["trump"] = hand.contract.trump.value
-    if hand.calls is not None:
-        fields["calls"] = [format_call(call) for call in hand.calls]
-    else:
-        fields.update(taker=hand.contract.taker, bid=hand.contract.bid)
-    if hand.plays is not None:
-        fields["plays"] = [[str(card) for card in trick] for trick in hand.plays]
-    else:
-        fields["tricks"] = list(hand.tricks or ())
-    return fields
-
-
-def snapshot(hand: EngineHand) -> dict[str, Any]:
-    """A hand as the history shows it: its contract and tricks, as the engine reads them."""
-    if hand.contract is None:
-        return {"taker": None}
-    return {
-        "taker": hand.contract.taker,
-        "bid": hand.contract.bid,
-        "trump": hand.contract.trump.value,
-        "tricks": list(hand.tricks or ()),
-        "by_card": hand.plays is not None,
-    }
+def _state(rows: GameRows) -> GameState:
+    """The game as it stands, for a refusal to show."""
+    return rows.scored()
 
 
 @transaction.atomic
-def record_hand(*, game: Game, number: int, hand: EngineHand, token: uuid.UUID | None) -> Hand:
+def record_hand(
+    *, game_id: int, number: int, hand: EngineHand, token: uuid.UUID | None
+) -> GameState:
     """Record hand ``number``, checked against the game as it now stands.
 
-    A repeated token (a double tap, a retry) returns the hand it already recorded.
-    Two phones saving the same number: the first wins, the other gets HandTaken.
+    A repeated token (a double tap, a retry) records nothing more. Two phones
+    saving the same number: the first wins, the other gets HandTaken.
     """
-    Game.objects.select_for_update().filter(pk=game.pk).first()  # one writer per game
-    if token is not None:
-        done = game.hands.filter(token=token).first()
-        if done is not None:
-            return done
-    state = load_game(game)
-    if number != len(state.hands) + 1:
-        raise HandTaken(number)
-    replace(state.record, hands=(*state.record.hands, hand)).score()  # refused after the end
+    rows = lock_game(game_id)
+    if token is not None and any(row.token == token for row in rows.hands):
+        return rows.scored()
+    if rows.game.abandoned_at is not None:
+        raise GameClosed(_state(rows))
+    if number != len(rows.hands) + 1:
+        raise HandTaken(_state(rows), number)
+    record = rows.record.with_hand(number, hand)
     try:
-        with transaction.atomic():
-            row = Hand.objects.create(game=game, number=number, token=token, **columns(hand))
-    except IntegrityError:
-        raise HandTaken(number) from None
+        result = score(record)
+    except GameOver:
+        raise GameWon(_state(rows)) from None
+    except RulesError as error:
+        raise RulesBroken(error) from None
+    row = Hand.objects.create(game=rows.game, number=number, token=token, **columns(hand))
     Change.objects.create(
-        game=game, action=Change.Action.RECORDED, hand_number=number, after=snapshot(hand)
+        game=rows.game, action=Change.Action.RECORDED, hand_number=number, after=snapshot(hand)
     )
-    return row
+    return GameState(rows.game, rows.names, (*rows.hands, row), record, result)
 
 
 @transaction.atomic
-def edit_hand(*, game: Game, number: int, hand: EngineHand, discard_after_end: bool) -> Hand:
+def edit_hand(*, game_id: int, number: int, hand: EngineHand, discard_after_end: bool) -> GameState:
     """Replace hand ``number``'s facts; everything after is recomputed.
 
-    If the game would now end before its last recorded hand, the engine says so
-    (GameOver); with ``discard_after_end`` the hands after the new end are
-    discarded, each kept in the history.
+    If the game would now end before its last recorded hand, EndsEarly says so;
+    with ``discard_after_end`` the hands after the new end are discarded, each
+    kept in the history.
     """
-    Game.objects.select_for_update().filter(pk=game.pk).first()
-    state = load_game(game)
-    row = state.hands[number - 1]
-    hands = list(state.record.hands)
-    hands[number - 1] = hand
+    rows = lock_game(game_id)
+    if rows.game.abandoned_at is not None:
+        raise GameClosed(_state(rows))
+    if not 1 <= number <= len(rows.hands):
+        raise HandTaken(_state(rows), number)
+    record = rows.record.with_hand(number, hand)
     try:
-        replace(state.record, hands=tuple(hands)).score()
-    except GameOver as over:
-        if not discard_after_end or over.won_at < number:
-            raise
-        for later, facts in zip(
-            state.hands[over.won_at :], state.record.hands[over.won_at :], strict=True
-        ):
-            _discard(game, later, facts, Change.Action.DISCARDED)
-    before = snapshot(state.record.hands[number - 1])
+        result = score(record, drop_after_end=True)
+    except RulesError as error:
+        raise RulesBroken(error) from None
+    won_at = len(result.hands)
+    if won_at < len(record.hands) and not discard_after_end:
+        raise EndsEarly(won_at, len(record.hands))
+    for row, facts in zip(rows.hands[won_at:], record.hands[won_at:], strict=True):
+        _discard(row, facts, Change.Action.DISCARDED)
+    row = rows.hands[number - 1]
     for name, value in columns(hand).items():
         setattr(row, name, value)
     row.save()
     Change.objects.create(
-        game=game,
+        game=rows.game,
         action=Change.Action.EDITED,
         hand_number=number,
-        before=before,
+        before=snapshot(rows.record.hands[number - 1]),
         after=snapshot(hand),
     )
-    return row
+    kept = Record(
+        players=record.players,
+        first_dealer=record.first_dealer,
+        rules=record.rules,
+        hands=record.hands[:won_at],
+    )
+    return GameState(rows.game, rows.names, rows.hands[:won_at], kept, result)
 
 
 @transaction.atomic
-def undo_hand(*, game: Game, number: int) -> bool:
-    """Delete hand ``number`` if it is the last one; False if it no longer is (a repeated tap)."""
-    Game.objects.select_for_update().filter(pk=game.pk).first()
-    state = load_game(game)
-    if not state.hands or len(state.hands) != number:
-        return False
-    _discard(game, state.hands[-1], state.record.hands[-1], Change.Action.UNDONE)
-    return True
+def undo_hand(*, game_id: int, number: int) -> GameState:
+    """Delete hand ``number`` if it is the last one; a repeated tap finds it gone and
+    changes nothing more."""
+    rows = lock_game(game_id)
+    if rows.game.abandoned_at is not None:
+        raise GameClosed(_state(rows))
+    if number < 1 or number != len(rows.hands):
+        if number == len(rows.hands) + 1:
+            return rows.scored()  # already undone: a double tap
+        raise HandTaken(_state(rows), number)
+    _discard(rows.hands[-1], rows.record.hands[-1], Change.Action.UNDONE)
+    record = Record(
+        players=rows.record.players,
+        first_dealer=rows.record.first_dealer,
+        rules=rows.record.rules,
+        hands=rows.record.hands[:-1],
+    )
+    return GameState(rows.game, rows.names, rows.hands[:-1], record, score(record))
 
 
-def _discard(game: Game, row: Hand, facts: EngineHand, action: str) -> None:
-    Change.objects.create(game=game, action=action, hand_number=row.number, before=snapshot(facts))
+def _discard(row: Hand, facts: EngineHand, action: str) -> None:
+    Change.objects.create(
+        game_id=row.game_id, action=action, hand_number=row.number, before=snapshot(facts)
+    )
     row.delete()
 
 
 @transaction.atomic
-def abandon_game(*, game: Game) -> None:
+def abandon_game(*, game_id: int) -> GameState:
     """The table stops before anyone has won: the game is settled as it stands."""
-    Game.objects.select_for_update().filter(pk=game.pk).first()
-    game.refresh_from_db()
-    if game.abandoned_at is not None or load_game(game).result.finished:
-        return
-    game.abandoned_at = timezone.now()
-    game.save(update_fields=["abandoned_at"])
-    Change.objects.create(game=game, action=Change.Action.ABANDONED)
+    state = lock_game(game_id).scored()
+    if state.ending.over:
+        return state
+    state.game.abandoned_at = timezone.now()
+    state.game.save(update_fields=["abandoned_at"])
+    Change.objects.create(game=state.game, action=Change.Action.ABANDONED)
+    return state
 
 
 @transaction.atomic
-def resume_game(*, game: Game) -> None:
-    Game.objects.select_for_update().filter(pk=game.pk).first()
-    game.refresh_from_db()
-    if game.abandoned_at is None:
-        return
-    game.abandoned_at = None
-    game.save(update_fields=["abandoned_at"])
-    Change.objects.create(game=game, action=Change.Action.RESUMED)
+def resume_game(*, game_id: int) -> GameState:
+    state = lock_game(game_id).scored()
+    if state.game.abandoned_at is None:
+        return state
+    state.game.abandoned_at = None
+    state.game.save(update_fields=["abandoned_at"])
+    Change.objects.create(game=state.game, action=Change.Action.RESUMED)
+    return state
 
 
 @transaction.atomic
-def rematch(*, game: Game) -> Game:
+def rematch(*, game_id: int) -> Game:
     """A new game with the same seats and rules, the deal passed on; asked twice, the same one."""
-    Game.objects.select_for_update().filter(pk=game.pk).first()
-    existing = Game.objects.filter(rematch_of=game).first()
+    state = lock_game(game_id).scored()
+    existing = Game.objects.filter(rematch_of=state.game).first()
     if existing is not None:
         return existing
-    state = load_game(game)
-    last_dealer = dealer_of(len(state.hands) - 1, game.first_dealer)
     return create_game(
         names=state.names,
         rules=state.record.rules,
-        first_dealer=(last_dealer + 1) % 4,
-        rematch_of=game,
-    )
+        first_dealer=state.result.deal_passes_to,
+        rematch_of=state.game,
+    ).game

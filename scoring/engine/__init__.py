@@ -18,6 +18,7 @@ from .auction import (
     legal_calls,
     parse_bid,
     parse_call,
+    seats_from,
     speaking_order,
 )
 from .cards import (
@@ -30,6 +31,7 @@ from .cards import (
     effective_suit,
     is_trump,
     legal_cards,
+    plain_orders,
     suit_order,
     trick_winner,
     trump_order,
@@ -37,20 +39,23 @@ from .cards import (
 from .errors import RecordError, RulesError
 from .game import (
     DEFAULT_TARGET,
+    Ending,
     GameOver,
     GameResult,
     Hand,
     HandResult,
     Rules,
     dealer_of,
+    ranks,
     score_game,
     winner_of,
 )
-from .hand import TRICKS_PER_HAND, FailedTaker, HandScore, check_tricks, score_hand
+from .hand import TRICKS_PER_HAND, FailedTaker, HandScore, check_tricks, fill_tricks, score_hand
 from .money import CURRENCIES, amount, decimals, parse_stake
 from .play import PlayedTrick, PlayOut, Revoke, parse_plays, play_out
 from .record import (
     FORMAT,
+    About,
     Record,
     check_players,
     dumps,
@@ -94,11 +99,13 @@ __all__ = [
     "PASS",
     "SEATS",
     "TRICKS_PER_HAND",
+    "About",
     "Breakdown",
     "Call",
     "Card",
     "Colour",
     "Contract",
+    "Ending",
     "FailedTaker",
     "GameOver",
     "GameResult",
@@ -133,6 +140,7 @@ __all__ = [
     "explain_revoke",
     "explain_trick",
     "fewest_transfers",
+    "fill_tricks",
     "follow_play",
     "format_bid",
     "format_call",
@@ -150,12 +158,15 @@ __all__ = [
     "parse_plays",
     "parse_record",
     "parse_stake",
+    "plain_orders",
     "play_out",
+    "ranks",
     "record_to_dict",
     "result_to_dict",
     "score",
     "score_game",
     "score_hand",
+    "seats_from",
     "settle",
     "speaking_order",
     "suit_name",

@@ -19,9 +19,15 @@ Call = int | None
 PASS: Call = None
 
 
-def parse_bid(value: object) -> int:
-    """A bid from the record: an integer 3 to 6, or ``"boulmous"`` (6)."""
+def parse_bid(value: object, *, exact: bool = False) -> int:
+    """A bid: an integer 3 to 6, or ``"boulmous"`` (6), in any case unless ``exact``."""
     if isinstance(value, str) and value.strip().lower() == "boulmous":
+        if exact and value != "boulmous":
+            raise RulesError(
+                gettext_noop("bid {value!r} must be written {written!r}"),
+                value=value,
+                written="boulmous",
+            )
         return BOULMOUS
     if isinstance(value, int) and not isinstance(value, bool) and LOWEST_BID <= value <= BOULMOUS:
         return value
@@ -32,9 +38,18 @@ def format_bid(bid: int) -> int | str:
     return "boulmous" if bid == BOULMOUS else bid
 
 
-def parse_call(value: object) -> Call:
-    if isinstance(value, str) and value.strip().lower() == "pass":
-        return PASS
+def parse_call(value: object, *, exact: bool = False) -> Call:
+    """``"pass"`` or a bid; the words in any case unless ``exact``, as a game record wants."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("pass", "boulmous"):
+            if exact and value != word:
+                raise RulesError(
+                    gettext_noop("call {value!r} must be written {written!r}"),
+                    value=value,
+                    written=word,
+                )
+            return PASS if word == "pass" else BOULMOUS
     try:
         return parse_bid(value)
     except RulesError:
@@ -54,9 +69,14 @@ def check_seat(seat: object) -> int:
     raise RulesError(gettext_noop("seat {seat!r} is not 0, 1, 2 or 3"), seat=seat)
 
 
+def seats_from(first: int) -> tuple[int, ...]:
+    """The four seats clockwise, ``first`` first: the order of play of a trick he leads."""
+    return tuple((first + offset) % SEATS for offset in range(SEATS))
+
+
 def speaking_order(dealer: int) -> tuple[int, ...]:
     """Seats in the order they speak: the dealer's left first, the dealer last."""
-    return tuple((dealer + offset) % SEATS for offset in range(1, SEATS + 1))
+    return seats_from((dealer + 1) % SEATS)
 
 
 def legal_calls(calls: Sequence[Call]) -> tuple[Call, ...]:

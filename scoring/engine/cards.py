@@ -91,8 +91,9 @@ class Card:
         object.__setattr__(self, "index", index)
 
     @classmethod
-    def parse(cls, text: str) -> Card:
-        """Parse ``JD``, ``TS`` or ``10S`` (case and spaces ignored)."""
+    def parse(cls, text: str, *, exact: bool = False) -> Card:
+        """Parse ``JD``, ``TS`` or ``10S``: case and spaces are ignored unless ``exact``,
+        as a game record wants them."""
         card = _CARDS_BY_TEXT.get(text) if isinstance(text, str) else None
         if card is not None:  # written as this module writes it: the common case
             return card
@@ -100,6 +101,12 @@ class Card:
             raise RulesError(gettext_noop('card {text!r} is not a string like "JD"'), text=text)
         card = _CARDS_BY_TEXT.get(text.strip().upper().replace("10", "T", 1))
         if card is not None:
+            if exact and text != card.rank.label + card.suit.value:
+                raise RulesError(
+                    gettext_noop("card {text!r} must be written {written!r}"),
+                    text=text,
+                    written=str(card),
+                )
             return card
         raise RulesError(
             gettext_noop("card {text!r} is not a card: a rank 9 T J Q K A then a suit S H D C"),
@@ -134,12 +141,21 @@ class Trump(Enum):
         return _TRUMP_SUITS[self]
 
     @classmethod
-    def parse(cls, text: object) -> Trump:
+    def parse(cls, text: object, *, exact: bool = False) -> Trump:
+        """``S H D C NT``: case and spaces are ignored unless ``exact``, as a game record wants."""
         if isinstance(text, str):
             try:
-                return cls(text.strip().upper())
+                trump = cls(text.strip().upper())
             except ValueError:
                 pass
+            else:
+                if exact and text != trump.value:
+                    raise RulesError(
+                        gettext_noop("trump {text!r} must be written {written!r}"),
+                        text=text,
+                        written=trump.value,
+                    )
+                return trump
         raise RulesError(gettext_noop("trump {text!r} is not one of S H D C NT"), text=text)
 
 
@@ -169,6 +185,11 @@ def suit_order(suit: Suit, trump: Trump) -> tuple[Card, ...]:
 def trump_order(trump: Trump) -> tuple[Card, ...]:
     """The trumps, strongest first; empty at no trump."""
     return () if trump.suit is None else suit_order(trump.suit, trump)
+
+
+def plain_orders(trump: Trump) -> tuple[tuple[Suit, tuple[Card, ...]], ...]:
+    """Each suit that is not trump with its cards, strongest first, under ``trump``."""
+    return tuple((suit, suit_order(suit, trump)) for suit in Suit if suit is not trump.suit)
 
 
 _PLAIN_POWER = {rank: power for power, rank in enumerate(Rank)}

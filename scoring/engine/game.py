@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from enum import Enum
 
 from .auction import SEATS, Call, Contract, auction_taker, check_seat, speaking_order
 from .cards import Card
@@ -107,6 +108,18 @@ class HandResult:
         return (0,) * SEATS if self.score is None else self.score.points
 
 
+class Ending(Enum):
+    """Where a game stands: still being played, won, or stopped before anyone won."""
+
+    PLAYING = "playing"
+    WON = "won"
+    ABANDONED = "abandoned"
+
+    @property
+    def over(self) -> bool:
+        return self is not Ending.PLAYING
+
+
 @dataclass(frozen=True, slots=True)
 class GameResult:
     first_dealer: int
@@ -129,10 +142,38 @@ class GameResult:
         return None if dealer is None else speaking_order(dealer)[0]
 
     @property
+    def deal_passes_to(self) -> int:
+        """Who deals next, or first in a rematch once the game is over: the deal passes left."""
+        return dealer_of(len(self.hands), self.first_dealer)
+
+    @property
     def leaders(self) -> tuple[int, ...]:
         """The seats with the highest total."""
         top = max(self.totals)
         return tuple(seat for seat, total in enumerate(self.totals) if total == top)
+
+    @property
+    def leading(self) -> tuple[int, ...]:
+        """The leaders, once someone has scored (at the start nobody leads)."""
+        return self.leaders if any(self.totals) else ()
+
+    @property
+    def tied_at_top(self) -> tuple[int, ...]:
+        """The seats tied at the top at or above the target: the game plays on."""
+        leaders = self.leaders
+        if len(leaders) > 1 and self.totals[leaders[0]] >= self.rules.target:
+            return leaders
+        return ()
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return ranks(self.totals)
+
+    def ending(self, *, abandoned: bool) -> Ending:
+        """Won, else abandoned when the table stopped, else still being played."""
+        if self.finished:
+            return Ending.WON
+        return Ending.ABANDONED if abandoned else Ending.PLAYING
 
     @property
     def boites(self) -> tuple[int, ...]:
@@ -168,6 +209,11 @@ def dealer_of(index: int, first_dealer: int) -> int:
     return (first_dealer + index) % SEATS
 
 
+def ranks(totals: Sequence[int]) -> tuple[int, ...]:
+    """Each player's rank: 1 + the number of players strictly higher; ties share a rank."""
+    return tuple(1 + sum(other > total for other in totals) for total in totals)
+
+
 def winner_of(totals: Sequence[int], target: int) -> int | None:
     """The player alone at the top with at least ``target``; a tie at the top plays on."""
     top = max(totals)
@@ -176,9 +222,17 @@ def winner_of(totals: Sequence[int], target: int) -> int | None:
 
 
 def score_game(
-    hands: Sequence[Hand], *, first_dealer: int = 0, rules: Rules | None = None
+    hands: Sequence[Hand],
+    *,
+    first_dealer: int = 0,
+    rules: Rules | None = None,
+    drop_after_end: bool = False,
 ) -> GameResult:
-    """Score every hand in order; refuse a hand recorded after the game was won."""
+    """Score every hand in order; refuse a hand recorded after the game was won.
+
+    With ``drop_after_end`` the hands after the winning one are left out instead,
+    so a caller can offer to discard them: ``len(result.hands)`` says where it ended.
+    """
     rules = rules or Rules()
     check_seat(first_dealer)
     totals = [0] * SEATS
@@ -187,6 +241,8 @@ def score_game(
     for index, hand in enumerate(hands):
         number = index + 1
         if winner is not None:
+            if drop_after_end:
+                break
             raise GameOver(number - 1).at("hand {number}", number=number)
         dealer = dealer_of(index, first_dealer)
         try:

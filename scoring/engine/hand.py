@@ -49,6 +49,22 @@ def check_tricks(tricks: object) -> tuple[int, ...]:
     return tuple(counted)
 
 
+def fill_tricks(counts: Sequence[int | None]) -> tuple[int | None, ...]:
+    """The tricks by seat with the blanks filled where the six tricks decide them.
+
+    Once the tricks given make six (or more: ``check_tricks`` then says by how much),
+    every blank is 0; with one blank left, it is what the others leave of the six.
+    Otherwise the blanks stay None.
+    """
+    given = sum(count for count in counts if count is not None)
+    blanks = [seat for seat, count in enumerate(counts) if count is None]
+    if given >= TRICKS_PER_HAND:
+        return tuple(0 if count is None else count for count in counts)
+    if len(blanks) == 1:
+        return tuple(TRICKS_PER_HAND - given if count is None else count for count in counts)
+    return tuple(counts)
+
+
 @dataclass(frozen=True, slots=True)
 class HandScore:
     made: bool

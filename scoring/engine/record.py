@@ -1,15 +1,19 @@
 """The portable game record, format ``boulmous/1``: parse, serialise, and score.
 
 See docs/record-format.md. Every problem in a record is reported, each with its
-place, and a record with any problem is refused as a whole.
+place, and a record with any problem is refused as a whole. The record's words
+("pass", "NT", "JD"...) are read exactly as the format writes them, where a form
+reads what people type more loosely.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import partial
+from typing import Any, TypeVar, cast
 
 from .auction import (
     SEATS,
@@ -22,21 +26,34 @@ from .auction import (
     parse_bid,
     parse_call,
 )
-from .cards import Trump
+from .cards import Card, Trump
 from .errors import RecordError, RulesError, gettext_noop
 from .game import DEFAULT_TARGET, GameResult, Hand, HandResult, Rules, dealer_of, score_game
 from .hand import FailedTaker, check_tricks
 from .money import check_currency, format_amount, parse_stake
-from .play import parse_plays
+from .play import parse_plays, play_out
 from .settlement import Settlement, settle
 
 FORMAT = "boulmous/1"
 
-_RECORD_KEYS = {"format", "players", "first_dealer", "rules", "hands"}
+_RECORD_KEYS = {"format", "players", "first_dealer", "rules", "hands"}  # and _ABOUT below
 _RULES_KEYS = {"target", "failed_taker", "stake", "currency"}
 _HAND_KEYS = {"calls", "taker", "bid", "trump", "tricks", "plays", "dealer"}
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class About:
+    """What the record says of the game beyond its rules: kept, never scored."""
+
+    id: str | None = None
+    place: str | None = None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    abandoned: bool = False
+    club: str | None = None
+    season: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +62,22 @@ class Record:
     first_dealer: int = 0
     rules: Rules = field(default_factory=Rules)
     hands: tuple[Hand, ...] = ()
+    about: About = field(default_factory=About)
 
     def score(self) -> GameResult:
         return score_game(self.hands, first_dealer=self.first_dealer, rules=self.rules)
+
+    def with_hand(self, number: int, hand: Hand) -> Record:
+        """This record with hand ``number`` (from 1) replaced, or added after the last.
+
+        Nothing is scored here: call :meth:`score` on the result, once.
+        """
+        if not 1 <= number <= len(self.hands) + 1:
+            raise RulesError(
+                gettext_noop("hand {number} is not a recorded hand or the next one"),
+                number=number,
+            )
+        return replace(self, hands=(*self.hands[: number - 1], hand, *self.hands[number:]))
 
 
 class _Problems:
@@ -84,7 +114,7 @@ def parse_record(data: object) -> Record:
     if not isinstance(data, dict):
         problems.add("record", gettext_noop("a JSON object is expected"))
         raise RecordError(problems.found)
-    for key in sorted(set(data) - _RECORD_KEYS, key=str):
+    for key in sorted(set(data) - _RECORD_KEYS - _ABOUT.keys(), key=str):
         problems.add("record", gettext_noop("unknown key {key!r}"), key=key)
     if data.get("format") != FORMAT:
         problems.add(
@@ -93,10 +123,11 @@ def parse_record(data: object) -> Record:
     players = problems.check("", lambda: check_players(data.get("players")))
     first_dealer = problems.check("first_dealer", lambda: check_seat(data.get("first_dealer", 0)))
     rules = _parse_rules(data.get("rules", {}), problems)
+    about = _parse_about(data, problems)
     hands = _parse_hands(data.get("hands"), first_dealer or 0, problems)
     if problems.found or players is None or first_dealer is None or rules is None:
         raise RecordError(problems.found)
-    record = Record(players, first_dealer, rules, tuple(hands))
+    record = Record(players, first_dealer, rules, tuple(hands), about)
     problems.check("", record.score)
     if problems.found:
         raise RecordError(problems.found)
@@ -152,6 +183,52 @@ def _parse_rules(value: object, problems: _Problems) -> Rules | None:
     return Rules(target, failed_taker, stake, currency)
 
 
+def _text(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    raise RulesError(gettext_noop("{value!r} is not a string"), value=value)
+
+
+def _date_time(value: object) -> datetime:
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            pass
+    raise RulesError(
+        gettext_noop('{value!r} is not an ISO 8601 date-time such as "2025-05-01T20:30:00+01:00"'),
+        value=value,
+    )
+
+
+def _flag(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise RulesError(gettext_noop("{value!r} is not true or false"), value=value)
+
+
+# The descriptive keys of a record, in About's order, each with its reader.
+_ABOUT: dict[str, Callable[[object], object]] = {
+    "id": _text,
+    "place": _text,
+    "started_at": _date_time,
+    "finished_at": _date_time,
+    "abandoned": _flag,
+    "club": _text,
+    "season": _text,
+}
+
+
+def _parse_about(data: dict[str, Any], problems: _Problems) -> About:
+    # A value refused is None here, and then the whole record is refused.
+    values: dict[str, Any] = {
+        key: problems.check(key, partial(read, data[key]))
+        for key, read in _ABOUT.items()
+        if key in data
+    }
+    return About(**values)
+
+
 def _parse_hands(value: object, first_dealer: int, problems: _Problems) -> list[Hand]:
     if not isinstance(value, list):
         problems.add("hands", gettext_noop("a list of hands is expected"))
@@ -167,6 +244,7 @@ def _parse_hands(value: object, first_dealer: int, problems: _Problems) -> list[
 
 def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> Hand | None:
     place = gettext_noop("hand {number}")
+    found = len(problems.found)
 
     def check(parse: Callable[[], T]) -> T | None:
         return problems.check(place, parse, number=number)
@@ -188,53 +266,59 @@ def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> 
                 dealer=dealer,
             )
 
-    calls: tuple[Call, ...] | None = None
-    taken: tuple[int, int] | None = None
+    # Each part is checked on its own, so that one run reports every problem of the
+    # hand; what needs several parts (the auction's contract, tricks against plays)
+    # waits until they are all sound.
     if "calls" in item:
         if "taker" in item or "bid" in item:
             add(gettext_noop("give the calls, or the taker and bid, not both"))
-            return None
-        calls = check(lambda: _parse_calls(item["calls"]))
-        if calls is None:
-            return None
-        try:
-            taken = auction_taker(calls, dealer)
-        except RulesError as error:
-            # A refused auction is no void deal: report it alone.
-            problems.found.append(error.at(place, number=number))
-            return None
-        if taken is None:
-            # Unknown keys are reported above already.
-            extra = sorted(item.keys() & _HAND_KEYS - {"calls", "dealer"})
-            if extra:
-                add(
-                    gettext_noop("a void deal has only calls and dealer, not {keys}"),
-                    keys=", ".join(extra),
-                )
-                return None
-            return Hand(calls=calls)
-    elif "taker" in item and "bid" in item:
-        taker = check(lambda: check_seat(item["taker"]))
-        bid = check(lambda: parse_bid(item["bid"]))
-        if taker is None or bid is None:
-            return None
-        taken = (taker, bid)
-    else:
+    elif "taker" not in item or "bid" not in item:
         add(gettext_noop("a hand needs its calls, or its taker and bid"))
-        return None
+    calls = check(lambda: _parse_calls(item["calls"])) if "calls" in item else None
+    taker = check(lambda: check_seat(item["taker"])) if "taker" in item else None
+    bid = check(lambda: parse_bid(item["bid"], exact=True)) if "bid" in item else None
+    # Whether the hand has a contract: None while its calls or keys leave it unknown.
+    has_contract: bool | None = None
+    taken: tuple[int, int] | None = None
+    if calls is not None:
+        try:
+            by_calls = auction_taker(calls, dealer)
+        except RulesError as error:
+            problems.found.append(error.at(place, number=number))
+        else:
+            if item.keys().isdisjoint({"taker", "bid"}):
+                has_contract, taken = by_calls is not None, by_calls
+    elif "calls" not in item and "taker" in item and "bid" in item:
+        has_contract = True
+        if taker is not None and bid is not None:
+            taken = (taker, bid)
 
-    if "trump" not in item:
+    if has_contract is False:
+        # Unknown keys are reported above already.
+        extra = sorted(item.keys() & _HAND_KEYS - {"calls", "dealer"})
+        if extra:
+            add(
+                gettext_noop("a void deal has only calls and dealer, not {keys}"),
+                keys=", ".join(extra),
+            )
+        return None if len(problems.found) > found else Hand(calls=calls)
+
+    trump = None
+    if "trump" in item:
+        trump = check(lambda: Trump.parse(item["trump"], exact=True))
+    elif has_contract:
         add(gettext_noop("trump is missing"))
-        return None
-    trump = check(lambda: Trump.parse(item["trump"]))
-    plays = check(lambda: parse_plays(item["plays"])) if "plays" in item else None
+    plays = check(lambda: _parse_plays(item["plays"])) if "plays" in item else None
     tricks = check(lambda: check_tricks(item["tricks"])) if "tricks" in item else None
-    if "tricks" not in item and "plays" not in item:
+    has_result = "plays" in item or "tricks" in item
+    if has_contract and not has_result:
         add(gettext_noop("a contract needs its tricks or its plays"))
+    unread = ("plays" in item and plays is None) or ("tricks" in item and tricks is None)
+    if taken is None or trump is None or not has_result or unread:
+        if plays is not None:
+            check(lambda: _check_deck(plays))
         return None
-    if trump is None or (item.keys() & {"plays", "tricks"}) - _given(plays=plays, tricks=tricks):
-        return None
-    return check(
+    hand = check(
         lambda: Hand(
             Contract(taker=taken[0], bid=taken[1], trump=trump),
             tricks=tricks,
@@ -242,19 +326,19 @@ def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> 
             calls=calls,
         )
     )
+    return None if len(problems.found) > found else hand
 
 
 def hand_from_dict(data: object, dealer: int, number: int = 1) -> Hand:
-    """One hand in the record's form, dealt by ``dealer``; RecordError lists its problems."""
+    """One hand in the record's form, dealt by ``dealer``; RecordError lists its problems.
+
+    Its words are read exactly, as in a whole record (``"H"``, not ``"h"``).
+    """
     problems = _Problems()
     hand = _parse_hand(data, dealer, problems, number)
     if problems.found or hand is None:
         raise RecordError(problems.found)
     return hand
-
-
-def _given(**values: object) -> set[str]:
-    return {name for name, value in values.items() if value is not None}
 
 
 def _parse_calls(value: object) -> tuple[Call, ...]:
@@ -263,15 +347,32 @@ def _parse_calls(value: object) -> tuple[Call, ...]:
     calls = []
     for position, call in enumerate(value, start=1):
         try:
-            calls.append(parse_call(call))
+            calls.append(parse_call(call, exact=True))
         except RulesError as error:
             raise error.at(gettext_noop("calls: call {position}"), position=position) from None
     return tuple(calls)
 
 
+def _parse_plays(value: object) -> tuple[tuple[Card, ...], ...]:
+    plays = parse_plays(value)
+    # parse_plays reads cards as people type them; a record writes each exactly.
+    for number, trick in enumerate(cast("list[list[str]]", value), start=1):
+        try:
+            for text in trick:
+                Card.parse(text, exact=True)
+        except RulesError as error:
+            raise error.at(gettext_noop("plays: trick {number}"), number=number) from None
+    return plays
+
+
+def _check_deck(plays: tuple[tuple[Card, ...], ...]) -> None:
+    """Each of the 24 cards played once: play_out checks it first, whatever the contract."""
+    play_out(0, Trump.NO_TRUMP, plays)
+
+
 def record_to_dict(record: Record) -> dict[str, Any]:
     """The record as JSON-ready data; ``parse_record`` reads it back unchanged."""
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "players": list(record.players),
         "first_dealer": record.first_dealer,
@@ -281,8 +382,14 @@ def record_to_dict(record: Record) -> dict[str, Any]:
             "stake": str(record.rules.stake),
             "currency": record.rules.currency,
         },
-        "hands": [hand_to_dict(hand) for hand in record.hands],
     }
+    for key in _ABOUT:
+        value = getattr(record.about, key)
+        # What the record does not say is left out: None, and abandoned when false.
+        if value is not None and value is not False:
+            data[key] = value.isoformat() if isinstance(value, datetime) else value
+    data["hands"] = [hand_to_dict(hand) for hand in record.hands]
+    return data
 
 
 def hand_to_dict(hand: Hand) -> dict[str, Any]:

@@ -1,21 +1,31 @@
-// Progressive enhancement for the hand form: the six tricks add up, so once three
-// players' tricks are tapped, the fourth is filled in. The server does the same
-// when the form is sent without JavaScript.
+// Progressive enhancement for the hand form: the tricks add up to the hand's six
+// (data-tricks), so the rows that sum decides are filled in as the others are tapped,
+// exactly as the engine's fill_tricks does on the server when the form is sent without
+// JavaScript: once the tapped rows make six, the others are 0; with one row left, it is
+// what the others leave. A test checks that the two agree.
+function fillTricks(counts, total) {
+  const given = counts.reduce((sum, count) => sum + (count ?? 0), 0);
+  const blanks = counts.filter((count) => count === null).length;
+  if (given >= total) return counts.map((count) => count ?? 0);
+  if (blanks === 1) return counts.map((count) => count ?? total - given);
+  return counts;
+}
+
 document.addEventListener("change", (event) => {
   const fieldset = event.target.closest("fieldset.tricks");
   if (!fieldset) return;
   const rows = [...fieldset.querySelectorAll(".trick-row")];
   event.target.closest(".trick-row").dataset.auto = "";
-  const tapped = rows.filter((row) => row.querySelector("input:checked") && !row.dataset.auto);
-  if (tapped.length !== 3) return;
-  const rest = rows.find((row) => !tapped.includes(row));
-  const left = 6 - tapped.reduce((sum, row) => sum + Number(row.querySelector("input:checked").value), 0);
-  rest.querySelectorAll("input").forEach((input) => { input.checked = false; });
-  const input = rest.querySelector(`input[value="${left}"]`);
-  if (input) {
-    input.checked = true;
-    rest.dataset.auto = "1";
-  }
+  const tapped = (row) => !row.dataset.auto && row.querySelector("input:checked");
+  const counts = rows.map((row) => (tapped(row) ? Number(tapped(row).value) : null));
+  const filled = fillTricks(counts, Number(fieldset.dataset.tricks));
+  rows.forEach((row, seat) => {
+    if (counts[seat] !== null) return;
+    row.querySelectorAll("input").forEach((input) => { input.checked = false; });
+    const input = filled[seat] === null ? null : row.querySelector(`input[value="${filled[seat]}"]`);
+    if (input) input.checked = true;
+    row.dataset.auto = input ? "1" : "";
+  });
 });
 
 // New game: the first-dealer choices take the names as they are typed.

@@ -49,7 +49,7 @@ MEASURE = """elements => elements.map(element => {
 
 @pytest.fixture
 def game(transactional_db):
-    return services.create_game(names=NAMES, rules=Rules(), first_dealer=0)
+    return services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
 
 
 def trump_key(page, name):

@@ -35,7 +35,7 @@ def start_hand_by_card(page, game_url):
 
 @pytest.mark.parametrize(("cards", "revokes"), [(LEGAL, 0), (REVOKED, 1)])
 def test_hand_card_by_card_matches_the_engine(phone, db, cards, revokes):
-    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=3)
+    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=3).game
     engine_hand = Hand(Contract(0, 3, Trump.HEARTS), plays=in_tricks(parse_cards(cards)))
     page = phone("en")
 
@@ -55,7 +55,7 @@ def test_hand_card_by_card_matches_the_engine(phone, db, cards, revokes):
 
 
 def test_hand_card_by_card_shows_each_trick_winner_with_its_reason(phone, db):
-    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=3)
+    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=3).game
     page = phone("en")
     start_hand_by_card(page, f"/games/{game.pk}/")
 

@@ -19,11 +19,11 @@ def forty_hands():
     """Bilal (seat 1) wins at hand 40 with 120 points; Amina misses a 4 every seventh hand."""
     game = services.create_game(
         names=NAMES, rules=Rules(target=120, stake=Decimal("0.50")), first_dealer=0, place="Café"
-    )
+    ).game
     for number in range(1, 41):
         taker, bid = (0, 4) if number % 7 == 0 else (1, 3)
         hand = Hand(Contract(taker, bid, TRUMPS[number % 5]), tricks=(1, 3, 1, 1))
-        services.record_hand(game=game, number=number, hand=hand, token=None)
+        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
     return game
 
 

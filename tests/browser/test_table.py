@@ -9,6 +9,7 @@ from scoring import services
 from scoring.engine import Contract, Rules, Trump
 from scoring.engine import Hand as EngineHand
 from scoring.models import Hand
+from scoring.state import load_game
 from tests.browser.phone import PHONE_WIDTH, TAP, Taps, mark_document, same_document, scroll_width
 from tests.site.factories import NAMES
 
@@ -109,18 +110,18 @@ def totals_shown(page):
 
 def recorded_game(hands, target=21):
     """A game recorded through the services, Amina dealing first."""
-    game = services.create_game(names=NAMES, rules=Rules(target=target), first_dealer=0)
+    game = services.create_game(names=NAMES, rules=Rules(target=target), first_dealer=0).game
     for number, deal in enumerate(hands, start=1):
         contract = Contract(deal.taker, deal.bid, Trump(deal.trump))
         hand = EngineHand(contract, tricks=deal.tricks)
-        services.record_hand(game=game, number=number, hand=hand, token=None)
+        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
     return game
 
 
 @pytest.fixture
 def game(transactional_db):
     """A new game at 21 with no money; Amina deals first."""
-    return services.create_game(names=NAMES, rules=Rules(), first_dealer=0)
+    return services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
 
 
 # --- A whole game ---------------------------------------------------------------------
@@ -248,7 +249,7 @@ def test_edit_of_a_past_hand_changes_the_winner(phone):
     expect(page.locator(".winner h1")).to_have_text("Bilal wins!")
     assert before == "Amina wins!"
     assert totals_shown(page) == [14, 21, 2, 0]
-    assert services.load_game(game).result.winner == 1
+    assert load_game(game).result.winner == 1
     assert scroll_width(page) == PHONE_WIDTH
 
 

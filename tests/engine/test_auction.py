@@ -15,6 +15,7 @@ from scoring.engine import (
     legal_calls,
     parse_bid,
     parse_call,
+    seats_from,
     speaking_order,
 )
 from scoring.engine.auction import check_seat
@@ -230,3 +231,10 @@ def test_contract_refuses_a_bad_seat_bid_or_trump(taker, bid, trump, message):
     with pytest.raises(RulesError) as error:
         Contract(taker, bid, trump)
     assert str(error.value) == message
+
+
+@pytest.mark.parametrize(
+    ("first", "order"), [(0, (0, 1, 2, 3)), (1, (1, 2, 3, 0)), (3, (3, 0, 1, 2))]
+)
+def test_seats_from_goes_clockwise_from_the_first(first, order):
+    assert seats_from(first) == order

@@ -13,6 +13,7 @@ from scoring.engine import (
     effective_suit,
     is_trump,
     legal_cards,
+    plain_orders,
     suit_order,
     trick_winner,
     trump_order,
@@ -408,3 +409,15 @@ def test_card_built_again_equals_the_deck_card_with_its_index():
         Card.parse("JD").index,
         hash(Card.parse("JD")),
     )
+
+
+def test_plain_orders_at_hearts_leave_out_hearts_and_the_jack_of_diamonds():
+    assert plain_orders(Trump.HEARTS) == (
+        (Suit.SPADES, cards("AS KS QS JS TS 9S")),
+        (Suit.DIAMONDS, cards("AD KD QD TD 9D")),
+        (Suit.CLUBS, cards("AC KC QC JC TC 9C")),
+    )
+
+
+def test_plain_orders_at_no_trump_list_the_four_suits():
+    assert [suit for suit, _order in plain_orders(Trump.NO_TRUMP)] == list(Suit)

@@ -8,6 +8,7 @@ from scoring.engine import (
     DEFAULT_TARGET,
     Card,
     Contract,
+    Ending,
     FailedTaker,
     GameResult,
     Hand,
@@ -16,6 +17,7 @@ from scoring.engine import (
     RulesError,
     Trump,
     dealer_of,
+    ranks,
     score_game,
     winner_of,
 )
@@ -422,3 +424,58 @@ def test_hand_score_of_each_hand_is_kept():
     result = score_game([deal(0, 4, 3, 1, 1, 1)])
 
     assert result.hands[0].score == HandScore(made=False, points=(-1, 1, 1, 1))
+
+
+@pytest.mark.parametrize(
+    ("totals", "expected"),
+    [
+        ((25, 10, 10, 3), (1, 2, 2, 4)),
+        ((0, 0, 0, 0), (1, 1, 1, 1)),
+        ((-3, 5, 5, 5), (4, 1, 1, 1)),
+        ((4, 3, 2, 1), (1, 2, 3, 4)),
+    ],
+)
+def test_ranks_count_the_players_strictly_higher(totals, expected):
+    assert ranks(totals) == expected
+
+
+def test_game_result_ending_says_playing_won_or_abandoned():
+    playing = score_game([deal(0, 3, 3, 1, 1, 1)])
+    won = score_game([deal(0, 3, 3, 1, 1, 1)], rules=Rules(target=3))
+
+    assert (
+        playing.ending(abandoned=False),
+        playing.ending(abandoned=True),
+        won.ending(abandoned=True),
+        Ending.PLAYING.over,
+        Ending.ABANDONED.over,
+    ) == (Ending.PLAYING, Ending.ABANDONED, Ending.WON, False, True)
+
+
+def test_game_result_leading_is_nobody_before_anyone_scores():
+    start = score_game([VOID])
+    later = score_game([deal(0, 3, 3, 1, 1, 1)])
+
+    assert (start.leading, later.leading, later.ranks) == ((), (0,), (1, 2, 2, 2))
+
+
+def test_game_result_tied_at_top_only_at_or_above_the_target():
+    tied = score_game([deal(0, 3, 3, 3, 0, 0)], rules=Rules(target=3))
+    below = score_game([deal(0, 3, 3, 3, 0, 0)], rules=Rules(target=4))
+
+    assert (tied.tied_at_top, tied.finished, below.tied_at_top) == ((0, 1), False, ())
+
+
+@pytest.mark.parametrize(("first_dealer", "played", "passes_to"), [(0, 0, 0), (0, 1, 1), (3, 2, 1)])
+def test_game_result_deal_passes_to_the_left_even_after_the_end(first_dealer, played, passes_to):
+    result = score_game([VOID] * played, first_dealer=first_dealer)
+
+    assert result.deal_passes_to == passes_to
+
+
+def test_score_game_drop_after_end_leaves_out_the_hands_after_the_win():
+    hands = [deal(0, 3, 3, 1, 1, 1), deal(1, 3, 0, 6, 0, 0)]
+
+    result = score_game(hands, rules=Rules(target=3), drop_after_end=True)
+
+    assert (len(result.hands), result.winner) == (1, 0)

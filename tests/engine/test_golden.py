@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from scoring.engine import RecordError, dumps, loads, score
+from scoring.engine import About, RecordError, dumps, loads, parse_record, score
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 VALID = sorted(
     path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
 )
 INVALID = sorted((DATA / "invalid").glob("*.json"))
+ABOUT_KEYS = {"id", "place", "started_at", "finished_at", "abandoned", "club", "season"}
 
 
 def test_golden_folders_hold_the_records_and_their_expectations():
@@ -22,8 +23,8 @@ def test_golden_folders_hold_the_records_and_their_expectations():
     invalid_expected = {path.name for path in (DATA / "invalid").glob("*.errors.txt")}
 
     assert (
-        len(VALID) >= 6,
-        len(INVALID) >= 35,
+        len(VALID) >= 8,
+        len(INVALID) >= 60,
         valid_expected == {path.stem + ".expected.json" for path in VALID},
         invalid_expected == {path.stem + ".errors.txt" for path in INVALID},
     ) == (True, True, True, True)
@@ -45,6 +46,22 @@ def test_valid_record_survives_export_and_import(path):
     again = loads(dumps(record))
 
     assert (again, score(again)) == (record, score(record))
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda path: path.stem)
+def test_valid_record_scores_the_same_without_its_descriptive_keys(path):
+    data = json.loads(path.read_bytes())
+    bare = {key: value for key, value in data.items() if key not in ABOUT_KEYS}
+
+    record, without = parse_record(data), parse_record(bare)
+
+    assert (score(without), without.about, record.hands) == (score(record), About(), without.hands)
+
+
+def test_golden_records_use_every_descriptive_key():
+    used = {key for path in VALID for key in json.loads(path.read_bytes())}
+
+    assert used >= ABOUT_KEYS
 
 
 @pytest.mark.parametrize("path", INVALID, ids=lambda path: path.stem)

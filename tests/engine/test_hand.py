@@ -10,6 +10,7 @@ from scoring.engine import (
     RulesError,
     Trump,
     check_tricks,
+    fill_tricks,
     score_hand,
 )
 
@@ -110,3 +111,21 @@ def test_score_hand_checks_the_tricks():
     with pytest.raises(RulesError) as error:
         score_hand(Contract(0, 3, Trump.SPADES), [3, 3, 1, 0], TMB)
     assert (TRICKS_PER_HAND, str(error.value)) == (6, "tricks add up to 7, not 6")
+
+
+@pytest.mark.parametrize(
+    ("counts", "filled"),
+    [
+        ((1, 4, 0, None), (1, 4, 0, 1)),
+        ((None, 2, 2, 2), (0, 2, 2, 2)),
+        ((6, None, None, None), (6, 0, 0, 0)),
+        ((3, 3, None, None), (3, 3, 0, 0)),
+        ((4, 3, None, None), (4, 3, 0, 0)),
+        ((2, None, 1, None), (2, None, 1, None)),
+        ((None, None, None, None), (None, None, None, None)),
+        ((1, 1, 1, 1), (1, 1, 1, 1)),
+        ((5, 0, 0, None), (5, 0, 0, 1)),
+    ],
+)
+def test_fill_tricks_fills_what_the_six_tricks_decide(counts, filled):
+    assert fill_tricks(counts) == filled

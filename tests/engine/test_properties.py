@@ -7,6 +7,7 @@ points, the end of the game, the money, and the fewest transfers (by brute force
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from datetime import UTC, timedelta, timezone
 from decimal import Decimal
 
 from hypothesis import assume, given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import (
     DECK,
+    About,
     Card,
     Contract,
     FailedTaker,
@@ -366,6 +368,22 @@ NAMES = st.lists(
     unique_by=str.casefold,
 )
 PLACES = {"EUR": 2, "TND": 3, "JPY": 0, "USD": 2}
+# Naive, UTC, and offsets with minutes and seconds: each must come back as it was.
+ZONES = st.sampled_from(
+    [None, UTC, timezone(timedelta(hours=1)), timezone(-timedelta(hours=3, minutes=30, seconds=7))]
+)
+DATE_TIMES = st.none() | st.datetimes(timezones=ZONES)
+WORDS = st.none() | st.text(max_size=20)
+ABOUT = st.builds(
+    About,
+    id=WORDS,
+    place=WORDS,
+    started_at=DATE_TIMES,
+    finished_at=DATE_TIMES,
+    abandoned=st.booleans(),
+    club=WORDS,
+    season=WORDS,
+)
 
 
 @st.composite
@@ -431,7 +449,7 @@ def record(draw: st.DrawFn) -> Record:
         top = max(totals)
         if top >= rules.target and totals.count(top) == 1:
             break
-    return Record(players, first_dealer, rules, tuple(hands))
+    return Record(players, first_dealer, rules, tuple(hands), draw(ABOUT))
 
 
 @PROPERTY

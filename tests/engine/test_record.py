@@ -1,15 +1,18 @@
 """The boulmous/1 game record: parse, serialise, score (the folders in tests/data do the rest)."""
 
 import json
+from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
 
 from scoring.engine import (
     FORMAT,
+    About,
     Card,
     Contract,
     FailedTaker,
+    GameOver,
     Hand,
     Record,
     RecordError,
@@ -21,6 +24,8 @@ from scoring.engine import (
     hand_from_dict,
     hand_to_dict,
     loads,
+    parse_bid,
+    parse_call,
     parse_record,
     record_to_dict,
     result_to_dict,
@@ -86,21 +91,21 @@ def test_loads_applies_the_defaults_and_trims_names():
     assert loads(text.encode()) == Record(("Élise", "Bilal", "Chafik", "Dalila"), 0, Rules(), ())
 
 
-def test_loads_accepts_what_the_spec_allows_loosely():
+def test_loads_accepts_ten_written_10_and_boulmous_as_a_call():
     text = json.dumps(
         {
             "format": "boulmous/1",
             "players": ["A", "B", "C", "D"],
             "hands": [
                 {
-                    "calls": ["PASS", "boulmous", "pass", "pass"],
-                    "trump": "nt",
+                    "calls": ["pass", "boulmous", "pass", "pass"],
+                    "trump": "NT",
                     "tricks": [0, 0, 6, 0],
                 },
                 {
                     "taker": 2,
                     "bid": 3,
-                    "trump": "h",
+                    "trump": "H",
                     "plays": [["10H" if c == "TH" else c for c in t] for t in CLEAN_TEXT],
                 },
             ],
@@ -111,6 +116,355 @@ def test_loads_accepts_what_the_spec_allows_loosely():
     assert loads(text).hands == (
         Hand(Contract(2, 6, Trump.NO_TRUMP), tricks=(0, 0, 6, 0), calls=(None, 6, None, None)),
         Hand(Contract(2, 3, Trump.HEARTS), plays=CLEAN),
+    )
+
+
+# --- Strings are exact --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "message"),
+    [
+        ({"trump": "h"}, 'trump "h" must be written "H"'),
+        ({"trump": "nt"}, 'trump "nt" must be written "NT"'),
+        ({"trump": " NT"}, 'trump " NT" must be written "NT"'),
+        ({"trump": "S "}, 'trump "S " must be written "S"'),
+        ({"bid": "Boulmous"}, 'bid "Boulmous" must be written "boulmous"'),
+        ({"bid": " boulmous"}, 'bid " boulmous" must be written "boulmous"'),
+    ],
+)
+def test_hand_from_dict_refuses_a_word_not_written_exactly(hand, message):
+    data = {"taker": 0, "bid": 3, "trump": "H", "plays": CLEAN_TEXT, **hand}
+
+    with pytest.raises(RecordError) as error:
+        hand_from_dict(data, 0)
+
+    assert str(error.value) == f"hand 1: {message}"
+
+
+@pytest.mark.parametrize(
+    ("number", "trick", "message"),
+    [
+        (1, ["jh", "9H", "QH", "TH"], 'card "jh" must be written "JH"'),
+        (6, ["KS", "TC", "10s", "JC"], 'card "10s" must be written "TS"'),
+        (6, ["KS", "TC", " TS", "JC"], 'card " TS" must be written "TS"'),
+    ],
+)
+def test_hand_from_dict_refuses_a_card_not_written_exactly(number, trick, message):
+    plays = [trick if index == number else cards for index, cards in enumerate(CLEAN_TEXT, 1)]
+
+    with pytest.raises(RecordError) as error:
+        hand_from_dict({"taker": 0, "bid": 3, "trump": "H", "plays": plays}, 0)
+
+    assert str(error.value) == f"hand 1: plays: trick {number}: {message}"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        ("PASS", 'call "PASS" must be written "pass"'),
+        ("Pass", 'call "Pass" must be written "pass"'),
+        ("pass ", 'call "pass " must be written "pass"'),
+        ("BOULMOUS", 'call "BOULMOUS" must be written "boulmous"'),
+        ("4", 'call "4" is not "pass", a bid from 3 to 6 or "boulmous"'),
+    ],
+)
+def test_hand_from_dict_refuses_a_call_not_written_exactly(call, message):
+    data = {"calls": [call, "pass", "pass", "pass"]}
+
+    with pytest.raises(RecordError) as error:
+        hand_from_dict(data, 0)
+
+    assert str(error.value) == f"hand 1: calls: call 1: {message}"
+
+
+def test_parse_record_refuses_a_currency_not_in_capitals():
+    with pytest.raises(RecordError) as error:
+        parse_record(dict(RECORD_DATA, rules={"currency": "eur"}))
+
+    assert str(error.value) == 'rules: currency "eur" is not an ISO 4217 code such as "EUR"'
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "expected"),
+    [
+        (Trump.parse, " h", Trump.HEARTS),
+        (Trump.parse, "nt", Trump.NO_TRUMP),
+        (Card.parse, " jd ", Card.parse("JD")),
+        (Card.parse, "10s", Card.parse("TS")),
+        (parse_bid, "Boulmous", 6),
+        (parse_call, " PASS", None),
+        (parse_call, "BOULMOUS", 6),
+    ],
+)
+def test_parsers_read_what_people_type_unless_exact(parse, text, expected):
+    with pytest.raises(RulesError):
+        parse(text, exact=True)
+
+    assert parse(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "expected"),
+    [
+        (Trump.parse, "NT", Trump.NO_TRUMP),
+        (Card.parse, "10S", Card.parse("TS")),
+        (Card.parse, "TS", Card.parse("TS")),
+        (parse_bid, "boulmous", 6),
+        (parse_call, "pass", None),
+        (parse_call, "boulmous", 6),
+        (parse_call, 4, 4),
+    ],
+)
+def test_parsers_read_exactly_the_words_the_record_writes(parse, text, expected):
+    assert parse(text, exact=True) == expected
+
+
+# --- Every problem of a hand ---------------------------------------------------------------
+
+
+def test_hand_from_dict_reports_every_part_that_is_wrong():
+    data = {"dealer": 1, "taker": 4, "bid": 2, "trump": "X", "tricks": [6, 1, 0, 0], "why": 1}
+
+    with pytest.raises(RecordError) as error:
+        hand_from_dict(data, 0, 3)
+
+    assert str(error.value).splitlines() == [
+        'hand 3: unknown key "why"',
+        "hand 3: dealer is 1, but the rotation gives 0",
+        "hand 3: seat 4 is not 0, 1, 2 or 3",
+        'hand 3: bid 2 is not 3, 4, 5, 6 or "boulmous"',
+        'hand 3: trump "X" is not one of S H D C NT',
+        "hand 3: tricks add up to 7, not 6",
+    ]
+
+
+def test_hand_from_dict_checks_the_cards_whatever_the_contract():
+    plays = [*CLEAN_TEXT[:5], ["KS", "TC", "TS", "JH"]]
+
+    with pytest.raises(RecordError) as error:
+        hand_from_dict({"taker": 9, "bid": 3, "trump": "H", "plays": plays}, 0)
+
+    assert str(error.value).splitlines() == [
+        "hand 1: seat 9 is not 0, 1, 2 or 3",
+        "hand 1: plays: JH played more than once",
+    ]
+
+
+def test_hand_from_dict_checks_the_cards_when_the_tricks_are_wrong():
+    plays = [*CLEAN_TEXT[:5], ["KS", "TC", "TS", "JH"]]
+
+    with pytest.raises(RecordError) as error:
+        hand_from_dict({"taker": 0, "bid": 3, "trump": "H", "plays": plays, "tricks": [6]}, 0)
+
+    assert str(error.value).splitlines() == [
+        "hand 1: tricks: four numbers expected, one per seat",
+        "hand 1: plays: JH played more than once",
+    ]
+
+
+def test_hand_from_dict_compares_tricks_and_plays_despite_an_unknown_key():
+    data = {"taker": 0, "bid": 3, "trump": "H", "plays": CLEAN_TEXT, "tricks": [6, 0, 0, 0]}
+
+    with pytest.raises(RecordError) as error:
+        hand_from_dict({**data, "why": 1}, 0)
+
+    assert str(error.value).splitlines() == [
+        'hand 1: unknown key "why"',
+        "hand 1: tricks [6, 0, 0, 0] disagree with the plays, which give [3, 2, 1, 0]",
+    ]
+
+
+def test_hand_from_dict_checks_calls_taker_and_bid_given_together():
+    data = {"calls": ["pass", 3, "pass", 3], "taker": "x", "trump": "h", "tricks": [1, 1, 1, 3]}
+
+    with pytest.raises(RecordError) as error:
+        hand_from_dict(data, 0)
+
+    assert str(error.value).splitlines() == [
+        "hand 1: give the calls, or the taker and bid, not both",
+        'hand 1: seat "x" is not 0, 1, 2 or 3',
+        "hand 1: calls: call 4 (seat 0) bids 3, which must be higher than the 3 already bid",
+        'hand 1: trump "h" must be written "H"',
+    ]
+
+
+def test_hand_from_dict_checks_trump_and_tricks_of_a_hand_without_a_contract():
+    with pytest.raises(RecordError) as error:
+        hand_from_dict({"bid": 9, "trump": "Z", "tricks": [7, 0, 0, 0]}, 0)
+
+    assert str(error.value).splitlines() == [
+        "hand 1: a hand needs its calls, or its taker and bid",
+        'hand 1: bid 9 is not 3, 4, 5, 6 or "boulmous"',
+        'hand 1: trump "Z" is not one of S H D C NT',
+        "hand 1: tricks add up to 7, not 6",
+    ]
+
+
+def test_hand_from_dict_reports_a_missing_trump_and_result_together():
+    with pytest.raises(RecordError) as error:
+        hand_from_dict({"taker": 0, "bid": 3}, 0)
+
+    assert str(error.value).splitlines() == [
+        "hand 1: trump is missing",
+        "hand 1: a contract needs its tricks or its plays",
+    ]
+
+
+def test_hand_from_dict_refuses_a_void_deal_given_with_a_wrong_dealer():
+    with pytest.raises(RecordError) as error:
+        hand_from_dict({"calls": ["pass"] * 4, "dealer": 2}, 1)
+
+    assert str(error.value) == "hand 1: dealer is 2, but the rotation gives 1"
+
+
+# --- What the record says of the game --------------------------------------------------------
+
+NOT_A_DATE_TIME = ' is not an ISO 8601 date-time such as "2025-05-01T20:30:00+01:00"'
+ABOUT_DATA = {
+    "id": "sfax-3",
+    "place": "Café des Délices",
+    "started_at": "2025-05-01T20:30:00+01:00",
+    "finished_at": "2025-05-01T22:05:30",
+    "abandoned": True,
+    "club": "Club de Sfax",
+    "season": "2025",
+}
+ABOUT = About(
+    id="sfax-3",
+    place="Café des Délices",
+    started_at=datetime(2025, 5, 1, 20, 30, tzinfo=timezone(timedelta(hours=1))),
+    finished_at=datetime(2025, 5, 1, 22, 5, 30),
+    abandoned=True,
+    club="Club de Sfax",
+    season="2025",
+)
+
+
+def test_parse_record_keeps_the_descriptive_keys():
+    record = parse_record({**RECORD_DATA, **ABOUT_DATA})
+
+    assert record == Record(RECORD.players, RECORD.first_dealer, RECORD.rules, RECORD.hands, ABOUT)
+
+
+def test_parse_record_without_descriptive_keys_says_nothing_of_the_game():
+    assert parse_record(RECORD_DATA).about == About()
+
+
+def test_descriptive_keys_do_not_change_the_score():
+    assert score(parse_record({**RECORD_DATA, **ABOUT_DATA})) == score(RECORD)
+
+
+def test_record_to_dict_writes_the_descriptive_keys_after_the_rules():
+    data = record_to_dict(Record(("A", "B", "C", "D"), about=ABOUT))
+
+    assert list(data.items())[3:] == [
+        ("rules", data["rules"]),
+        *ABOUT_DATA.items(),
+        ("hands", []),
+    ]
+
+
+def test_record_to_dict_leaves_out_what_the_record_does_not_say():
+    about = About(started_at=datetime(2025, 5, 1, 20, 30, tzinfo=UTC))
+
+    data = record_to_dict(Record(("A", "B", "C", "D"), about=about))
+
+    assert (list(data), data["started_at"]) == (
+        ["format", "players", "first_dealer", "rules", "started_at", "hands"],
+        "2025-05-01T20:30:00+00:00",
+    )
+
+
+def test_dumps_then_loads_keeps_the_descriptive_keys():
+    record = Record(RECORD.players, 1, RECORD.rules, RECORD.hands, ABOUT)
+
+    assert loads(dumps(record)) == record
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("id", 3, "id: 3 is not a string"),
+        ("place", None, "place: null is not a string"),
+        ("club", {"name": "x"}, 'club: {"name": "x"} is not a string'),
+        ("season", 2025, "season: 2025 is not a string"),
+        ("abandoned", 1, "abandoned: 1 is not true or false"),
+        ("abandoned", "true", 'abandoned: "true" is not true or false'),
+        ("started_at", "yesterday", 'started_at: "yesterday"' + NOT_A_DATE_TIME),
+        ("started_at", "2025-05-01T20:30+1", 'started_at: "2025-05-01T20:30+1"' + NOT_A_DATE_TIME),
+        ("finished_at", 1746131130, "finished_at: 1746131130" + NOT_A_DATE_TIME),
+    ],
+)  # fmt: skip
+def test_parse_record_refuses_a_descriptive_key_of_the_wrong_type(key, value, message):
+    with pytest.raises(RecordError) as error:
+        parse_record({**RECORD_DATA, key: value})
+
+    assert str(error.value) == message
+
+
+def test_parse_record_reports_the_descriptive_keys_between_rules_and_hands():
+    data = {**RECORD_DATA, "rules": {"target": 0}, "id": 1, "season": 2, "hands": None}
+
+    with pytest.raises(RecordError) as error:
+        parse_record(data)
+
+    assert str(error.value).splitlines() == [
+        "rules: target 0 is not a whole number of 1 or more",
+        "id: 1 is not a string",
+        "season: 2 is not a string",
+        "hands: a list of hands is expected",
+    ]
+
+
+# --- One hand replaced or added ----------------------------------------------------------------
+
+NEW_HAND = Hand(Contract(3, 5, Trump.CLUBS), tricks=(0, 1, 0, 5))
+
+
+def test_with_hand_replaces_the_hand_of_that_number():
+    record = RECORD.with_hand(2, NEW_HAND)
+
+    assert record == Record(
+        RECORD.players,
+        RECORD.first_dealer,
+        RECORD.rules,
+        (RECORD.hands[0], NEW_HAND, *RECORD.hands[2:]),
+    )
+
+
+def test_with_hand_adds_the_next_hand_and_keeps_the_rest():
+    about = About(id="x")
+    record = Record(RECORD.players, 1, RECORD.rules, RECORD.hands, about)
+
+    added = record.with_hand(5, NEW_HAND)
+
+    assert (added.hands, added.about, added.score().totals) == (
+        (*RECORD.hands, NEW_HAND),
+        about,
+        (4, 7, 8, 5),
+    )
+
+
+@pytest.mark.parametrize("number", [0, -1, 6, 9])
+def test_with_hand_refuses_a_number_neither_recorded_nor_next(number):
+    with pytest.raises(RulesError) as error:
+        RECORD.with_hand(number, NEW_HAND)
+
+    assert str(error.value) == f"hand {number} is not a recorded hand or the next one"
+
+
+def test_with_hand_does_not_score_so_a_hand_after_the_end_fails_when_scored():
+    won = Hand(Contract(0, 6, Trump.SPADES), tricks=(6, 0, 0, 0))
+    record = Record(("A", "B", "C", "D"), rules=Rules(target=6), hands=(won,))
+
+    added = record.with_hand(2, won)
+
+    with pytest.raises(GameOver) as error:
+        added.score()
+    assert (str(error.value), error.value.won_at) == (
+        "hand 2: the game was already won at hand 1",
+        1,
     )
 
 

@@ -15,4 +15,4 @@ def _collected_static():
 @pytest.fixture
 def game(db):
     """A new game at 21 with no money; Amina deals first."""
-    return services.create_game(names=NAMES, rules=Rules(), first_dealer=0)
+    return services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game

@@ -4,8 +4,12 @@ NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
 
 
 def hand_data(number, taker=1, bid=4, trump="H", tricks=(1, 4, 0), **extra):
-    """The hand form's POST data: tricks for the first three seats, the fourth left blank."""
-    data = {"number": number, "taker": taker, "bid": bid, "trump": trump}
+    """The hand form's POST data: tricks for the first three seats, the fourth left blank.
+
+    The dealer is the one of a game whose first dealer is Amina (seat 0).
+    """
+    data = {"number": number, "dealer": (number - 1) % 4, "taker": taker, "bid": bid}
+    data["trump"] = trump
     data.update({f"tricks_{seat}": count for seat, count in enumerate(tricks)})
     data.update(extra)
     return data

@@ -215,13 +215,13 @@ def make_game(hands: int, finished: bool, names: tuple[str, ...] = NAMES) -> Gam
     empty_tables()
     game = services.create_game(
         names=names, rules=Rules(target=1 if finished else 21), first_dealer=0
-    )
+    ).game
     for number in range(1, hands + 1):
         if number == hands and finished:
             hand = Hand(Contract(taker=0, bid=3, trump=Trump.SPADES), tricks=(3, 1, 1, 1))
         else:
             hand = Hand()
-        services.record_hand(game=game, number=number, hand=hand, token=None)
+        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
     return game
 
 

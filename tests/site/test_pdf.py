@@ -11,8 +11,10 @@ from pypdf import PdfReader
 
 from scoring import services
 from scoring.engine import Contract, Hand, Rules, Trump
-from scoring.pdf import settlement_sheet_pdf
-from scoring.sheet import score_sheet, settle_up
+from scoring.pages.game import score_sheet
+from scoring.pages.pdf import settlement_sheet_pdf
+from scoring.pages.settlement import settle_up
+from scoring.state import load_game
 
 pytestmark = pytest.mark.django_db
 
@@ -43,9 +45,9 @@ def forty_hands():
 
 
 def new_game(rules, hands, place="Café Français"):
-    game = services.create_game(names=NAMES, rules=rules, first_dealer=0, place=place)
+    game = services.create_game(names=NAMES, rules=rules, first_dealer=0, place=place).game
     for number, hand in enumerate(hands, start=1):
-        services.record_hand(game=game, number=number, hand=hand, token=None)
+        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
     return game
 
 
@@ -71,7 +73,7 @@ def plain(text):
 
 def settle_up_in(game, language):
     with translation.override(language):
-        return settle_up(services.load_game(game))
+        return settle_up(load_game(game))
 
 
 def test_settlement_pdf_answers_with_an_attachment(client, won_game):
@@ -144,7 +146,7 @@ def test_pdf_without_money_counts_in_stakes_on_one_page(client):
 
 def test_pdf_of_abandoned_game_says_so_on_one_page(client):
     game = new_game(Rules(target=1000, stake=Decimal("0.50")), forty_hands())
-    services.abandon_game(game=game)
+    services.abandon_game(game_id=game.pk)
     reader = download(client, game)
     text = text_of(reader)
 
@@ -163,7 +165,7 @@ def test_pdf_of_new_game_says_no_hand_yet(client, db):
 
 def test_pdf_of_longer_game_carries_the_sheet_over_with_its_head(db):
     game = new_game(Rules(target=1000), forty_hands() + forty_hands()[:30])
-    state = services.load_game(game)
+    state = load_game(game)
     pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
     pages = PdfReader(io.BytesIO(pdf)).pages
 

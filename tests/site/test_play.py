@@ -8,6 +8,7 @@ import pytest
 from scoring import services
 from scoring.engine import Rules, loads, score
 from scoring.models import Hand
+from scoring.state import load_game
 from tests.site.factories import NAMES
 
 # Hearts trump, Amina (seat 0) takes 3 and leads. Bilal (seat 1) discards the nine of
@@ -20,7 +21,7 @@ CONTRACT = {"taker": 0, "bid": 3, "trump": "H"}
 
 @pytest.fixture
 def game(db):
-    return services.create_game(names=NAMES, rules=Rules(), first_dealer=3)
+    return services.create_game(names=NAMES, rules=Rules(), first_dealer=3).game
 
 
 def play_url(game, number=1):
@@ -108,7 +109,7 @@ def test_play_of_a_recorded_hand_corrects_it(client, game):
         == play_url(game) + f"?taker=0&bid=3&trump=H&cards={REVOKED.replace(',', '%2C')}"
     )
     assert response.status_code == 302
-    assert services.load_game(game).record.hands[0].play.revokes == ()
+    assert load_game(game).record.hands[0].play.revokes == ()
 
 
 def test_play_from_the_hand_form_goes_to_its_own_address(client, game):

@@ -38,7 +38,7 @@ def options_game():
         names=NAMES,
         rules=Rules(target=31, failed_taker=FailedTaker.MINUS_BID, stake=Decimal("0.50")),
         first_dealer=0,
-    )
+    ).game
 
 
 @pytest.mark.parametrize(
@@ -211,17 +211,17 @@ def test_rules_page_with_game_shows_tricks_minus_bid_rule_by_default(client, gam
 def test_rules_page_with_game_shows_stake(client, options_game):
     page = rules_page(client, f"?game={options_game.pk}").content.decode()
 
-    assert "<dd>0.50 EUR</dd>" in page
+    assert "<dd>€0.50</dd>" in page
 
 
 def test_rules_page_with_game_shows_three_decimal_stake(client):
     tunis = services.create_game(
         names=NAMES, rules=Rules(stake=Decimal("0.250"), currency="TND"), first_dealer=0
-    )
+    ).game
 
     page = rules_page(client, f"?game={tunis.pk}").content.decode()
 
-    assert "<dd>0.250 TND</dd>" in page
+    assert "<dd>TND0.250</dd>" in page
 
 
 def test_rules_page_with_game_without_money_says_so(client, game):
@@ -242,11 +242,22 @@ def test_rules_page_french_with_game_shows_its_options(client, options_game):
     assert (
         "Les règles de cette partie" in page,
         "Ses levées ne comptent pas" in page,
-        "<dd>0,50 EUR</dd>" in page,
+        "<dd>0,50\xa0€</dd>" in page,
     ) == (True, True, True)
 
 
-@pytest.mark.parametrize("query", ["?game=999999", "?game=abc", "?game=", "?game=-1", "?game=1.5"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "?game=999999",
+        "?game=abc",
+        "?game=",
+        "?game=-1",
+        "?game=1.5",
+        "?game=²",
+        "?game=" + "9" * 30,
+    ],
+)
 def test_rules_page_unknown_game_is_ignored(client, query):
     response = rules_page(client, query)
 

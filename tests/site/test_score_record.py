@@ -1,4 +1,4 @@
-"""The command-line scorer agrees with the golden records, and fails cleanly."""
+"""``manage.py score_record`` agrees with the golden records and with ``boulmous-score``."""
 
 import io
 import json
@@ -10,12 +10,16 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from scoring.engine.cli import main
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 VALID = sorted(
     path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
 )
 INVALID = sorted((DATA / "invalid").glob("*.json"))
+# The command needs nothing from the environment: no DEBUG, no SECRET_KEY.
+BARE = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 
 
 def score_record(path):
@@ -38,7 +42,7 @@ def run_command(*args, stdin=""):
         capture_output=True,
         text=True,
         check=False,
-        env={**os.environ, "SECRET_KEY": "x"},
+        env=BARE,
     )
 
 
@@ -100,7 +104,34 @@ def test_score_record_binary_input_fails_cleanly():
         input=b"\xff\xfe\x00garbage",
         capture_output=True,
         check=False,
-        env={**os.environ, "SECRET_KEY": "x"},
+        env=BARE,
     )
 
     assert (result.returncode, result.stdout, b"Traceback" in result.stderr) == (1, b"", False)
+
+
+@pytest.mark.parametrize("path", VALID + INVALID, ids=lambda path: path.stem)
+def test_score_record_prints_what_boulmous_score_prints(path, capsys):
+    by_console = (main([str(path)]), *capsys.readouterr())
+
+    by_command = score_record(path)
+
+    assert by_command == by_console
+
+
+def test_score_record_and_boulmous_score_print_the_same_bytes():
+    script = Path(sys.executable).with_name("boulmous-score")
+
+    for path in (VALID[0], INVALID[0], DATA / "missing.json"):
+        command, console = (
+            subprocess.run(
+                [*program, str(path)], cwd=ROOT, capture_output=True, check=False, env=BARE
+            )
+            for program in ([sys.executable, "manage.py", "score_record"], [str(script)])
+        )
+
+        assert (command.returncode, command.stdout, command.stderr) == (
+            console.returncode,
+            console.stdout,
+            console.stderr,
+        )

@@ -10,7 +10,7 @@ from django.utils import translation
 from scoring import services
 from scoring.engine import Contract, Hand, Rules, Trump, loads, settle
 from scoring.models import Change, Game
-from scoring.money import format_money
+from scoring.words import format_money
 from tests.site.factories import NAMES, new_game_data
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -29,7 +29,7 @@ def record(game, hands):
     for number, (taker, bid, trump, tricks) in enumerate(hands, start=1):
         contract = None if taker is None else Contract(taker, bid, trump)
         hand = Hand() if contract is None else Hand(contract, tricks=tricks)
-        services.record_hand(game=game, number=number, hand=hand, token=None)
+        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
 
 
 # Chafik makes a boulmous at hand 2, Dalila a boîte at hand 3, Bilal a boulmous at
@@ -50,7 +50,9 @@ WON = [
 
 @pytest.fixture
 def won(db):
-    game = services.create_game(names=NAMES, rules=Rules(stake=Decimal("0.50")), first_dealer=0)
+    game = services.create_game(
+        names=NAMES, rules=Rules(stake=Decimal("0.50")), first_dealer=0
+    ).game
     record(game, WON)
     return game
 
@@ -86,7 +88,7 @@ def test_settlement_of_a_won_game_says_who_pays_whom(client, won, language, paym
 
 
 def test_settlement_without_money_counts_stakes(client, db):
-    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0)
+    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     record(game, WON)
 
     response = client.get(f"/games/{game.pk}/settlement")
@@ -101,7 +103,7 @@ def test_settlement_without_money_counts_stakes(client, db):
 def test_settlement_in_dinars_has_three_decimals(client, db):
     game = services.create_game(
         names=NAMES, rules=Rules(stake=Decimal("0.250"), currency="TND"), first_dealer=0
-    )
+    ).game
     record(game, WON)
 
     response = client.get(f"/games/{game.pk}/settlement", HTTP_ACCEPT_LANGUAGE="fr")
@@ -145,7 +147,7 @@ def test_settlement_page_of_golden_game_shows_the_engine_settlement(client, db, 
 
 
 def test_abandoned_game_settles_boulmous_only_and_closes_entry(client, won, db):
-    game = services.create_game(names=NAMES, rules=Rules(stake=Decimal("1")), first_dealer=0)
+    game = services.create_game(names=NAMES, rules=Rules(stake=Decimal("1")), first_dealer=0).game
     record(game, WON[:3])
 
     client.post(f"/games/{game.pk}/abandon")
@@ -165,7 +167,7 @@ def test_abandoned_game_settles_boulmous_only_and_closes_entry(client, won, db):
 
 
 def test_resume_reopens_an_abandoned_game(client, db):
-    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0)
+    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     record(game, WON[:1])
     client.post(f"/games/{game.pk}/abandon")
 
@@ -186,7 +188,9 @@ def test_abandon_a_won_game_changes_nothing(client, won):
 
 
 def test_game_page_shows_boulmous_paid_at_once_and_money_so_far(client, db):
-    game = services.create_game(names=NAMES, rules=Rules(stake=Decimal("0.50")), first_dealer=0)
+    game = services.create_game(
+        names=NAMES, rules=Rules(stake=Decimal("0.50")), first_dealer=0
+    ).game
     record(game, WON[:2])
 
     response = client.get(f"/games/{game.pk}/")
@@ -202,7 +206,7 @@ def test_game_page_shows_boulmous_paid_at_once_and_money_so_far(client, db):
 
 
 def test_game_page_without_money_shows_no_money_panel(client, db):
-    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0)
+    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     record(game, WON[:2])
 
     response = client.get(f"/games/{game.pk}/")

@@ -1,12 +1,11 @@
-"""``manage.py score_record FILE``: score a ``boulmous/1`` game record (``-`` for stdin)."""
+"""``manage.py score_record FILE``: ``boulmous-score`` as a Django command (``-`` for stdin)."""
 
-import json
+import io
 import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.engine import RecordError, loads, score
+from scoring.engine.cli import score_file
 
 
 class Command(BaseCommand):
@@ -14,6 +13,7 @@ class Command(BaseCommand):
         "Score a boulmous/1 game record and print the result as JSON. "
         "An invalid record prints one problem per line on standard error and exits 1."
     )
+    # It reads a file and needs no database, settings check or SECRET_KEY.
     requires_system_checks: tuple[str, ...] = ()
     requires_migrations_checks = False
 
@@ -21,18 +21,12 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the record's path, or - for standard input")
 
     def handle(self, *args: object, **options: str) -> None:
-        path = options["file"]
-        try:
-            text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-        except OSError as error:
-            self._fail([f"{path}: {error.strerror}"])
-        try:
-            result = score(loads(text))
-        except RecordError as error:
-            self._fail(str(error).splitlines())
-        self.stdout.write(json.dumps(result, ensure_ascii=False, indent=2))
-
-    def _fail(self, lines: list[str]) -> None:
-        for line in lines:
-            self.stderr.write(line, style_func=lambda text: text)
-        sys.exit(1)
+        # The console scorer does the work, so that both print the same bytes; its
+        # output goes through the command's streams (call_command may capture them),
+        # unstyled: an error line is not coloured.
+        stdout, stderr = io.StringIO(), io.StringIO()
+        status = score_file(options["file"], stdout=stdout, stderr=stderr)
+        self.stdout.write(stdout.getvalue(), ending="")
+        self.stderr.write(stderr.getvalue(), style_func=lambda text: text, ending="")
+        if status:
+            sys.exit(status)

@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from .engine import DECK, SEATS, Card, Colour, Suit, Trump, card_name, explain_trick, suit_name
-from .forms import TRUMP_NAMES
+from ..engine import DECK, SEATS, Card, Suit, Trump, card_name, explain_trick, suit_name
+from ..words import TRUMP_NAMES, is_red, red_card
 
 
 def trick_href(trump: Trump | None, cards: tuple[Card, ...]) -> str:
@@ -29,7 +29,7 @@ def calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str
             "code": str(card),
             "label": card.label,
             "name": card_name(card).translate(gettext),
-            "red": card.suit.colour is Colour.RED,
+            "red": red_card(card),
         }
 
     trumps = [
@@ -37,7 +37,7 @@ def calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str
             "value": choice.value,
             "name": TRUMP_NAMES[choice],
             "symbol": choice.suit.symbol if choice.suit else "∅",
-            "red": choice.suit is not None and choice.suit.colour is Colour.RED,
+            "red": is_red(choice),
             "current": choice is trump,
             "href": trick_href(choice, cards),
         }

@@ -7,6 +7,7 @@ carries its score sheet over to further pages, with its column heads.
 """
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 from django.utils import formats, timezone
@@ -14,11 +15,12 @@ from django.utils.translation import get_language, gettext, ngettext
 from fpdf import FPDF
 from fpdf.enums import Align, XPos, YPos
 
-from .engine import FailedTaker
-from .services import GameState
-from .sheet import PlayerLine, Row, SettleUp, Sheet, Standing
+from ..engine import FailedTaker
+from ..state import GameState
+from .game import PlayerLine, Row, Sheet
+from .settlement import SettleUp, Standing
 
-FONTS = Path(__file__).parent / "fonts"
+FONTS = Path(__file__).parent.parent / "fonts"
 FAMILY = "DejaVu"
 MINUS = "−"
 
@@ -120,6 +122,7 @@ def _standings(pdf: FPDF, standings: Sequence[Standing], total_balance: str) -> 
     widths, height = STANDING_WIDTHS, TABLE_ROW
     pdf.set_line_width(0.2)
     pdf.set_font(FAMILY, "B", TABLE_PT)
+    titles: tuple[str, ...]
     titles = ("#", gettext("Player"), gettext("Points"), gettext("Game"), gettext("Boulmous"))
     titles += (gettext("Boîtes"), gettext("Balance"))
     for index, (width, title) in enumerate(zip(widths, titles, strict=True)):
@@ -131,7 +134,7 @@ def _standings(pdf: FPDF, standings: Sequence[Standing], total_balance: str) -> 
         pdf.cell(widths[0], height, str(player.rank))
         _player_cell(pdf, player, widths[1], height)
         pdf.set_font(FAMILY, "", TABLE_PT)
-        figures = (player.game, player.boulmous, player.boites_paid)
+        figures: tuple[str, ...] = (player.game, player.boulmous, player.boites_paid)
         figures = (_number(player.total), *map(_minus, figures))
         for width, figure in zip(widths[2:6], figures, strict=True):
             pdf.cell(width, height, figure, align=Align.R)
@@ -226,7 +229,7 @@ def _chart(pdf: FPDF, sheet: Sheet, target: int, left: float, top: float) -> Non
     pdf.set_line_width(LINE_W)
     for player in sheet.players:
         points = [at(*map(float, pair.split(","))) for pair in player.points.split()]
-        _dashed(pdf, player, scale_x, lambda points=points: pdf.polyline(points))
+        _dashed(pdf, player, scale_x, partial(pdf.polyline, points))
     _legend(pdf, sheet.players, scale_x, left, top + CHART_H + 1)
     pdf.set_dash_pattern()
 
@@ -238,7 +241,7 @@ def _legend(
     x = left
     for player in players:
         name = _fit(pdf, player.name, CHART_W / len(players) - 12)
-        _dashed(pdf, player, scale, lambda x=x: pdf.line(x, top + 2, x + 9, top + 2))
+        _dashed(pdf, player, scale, partial(pdf.line, x, top + 2, x + 9, top + 2))
         pdf.set_xy(x + 10, top)
         pdf.cell(pdf.get_string_width(name) + 1, 4, name)
         x = pdf.get_x() + 3
@@ -314,7 +317,7 @@ def _sheet_row(pdf: FPDF, row: Row, height: float, *, shaded: bool) -> None:
     pdf.cell(NUMBER_W, height, str(row.number))
     pdf.cell(DEALER_W, height, _fit(pdf, row.dealer, DEALER_W - 1))
     pdf.cell(CONTRACT_W, height, _contract(pdf, row, CONTRACT_W - 1))
-    scored = row.result.score is not None
+    scored = not row.void
     for cell in row.cells:
         pdf.set_font(FAMILY, "", SMALL_PT + 0.5)
         pdf.cell(TRICKS_W, height, str(cell.tricks) if scored else "", align=Align.R)
@@ -339,14 +342,12 @@ def _player_rules(pdf: FPDF, players: int, top: float, bottom: float) -> None:
 
 def _contract(pdf: FPDF, row: Row, width: float) -> str:
     """``Bilal 4♥ · boîte``; the taker's name gives way when space is short."""
-    score = row.result.score
-    if score is None:
+    if row.void:
         return _fit(pdf, gettext("all passed"), width)
-    contract = row.result.hand.contract
     marks = f" {row.bid}{row.trump}"
-    if contract is not None and contract.is_boulmous:
+    if row.boulmous:
         marks += f" · {gettext('boulmous')}"
-    if score.boite:
+    if row.boite:
         marks += f" · {gettext('boîte')}"
     return _fit(pdf, row.taker, width - pdf.get_string_width(marks)) + marks
 

@@ -4,14 +4,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from .engine import (
+from ..engine import (
     DECK,
-    SEATS,
     Card,
-    Colour,
     Contract,
     Hand,
     PlayInProgress,
@@ -23,9 +22,11 @@ from .engine import (
     format_cards,
     in_tricks,
     score_hand,
+    seats_from,
 )
-from .services import GameState
-from .sheet import TRUMP_SYMBOLS
+from ..models import Game
+from ..state import GameState
+from ..words import contract_words, red_card
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def play_sheet(
             Key(
                 label=card.label,
                 code=str(card),
-                red=_red(card),
+                red=red_card(card),
                 href=None if card in played or play.complete else href((*play.cards, card)),
             )
             for card in DECK
@@ -101,8 +102,8 @@ def play_sheet(
         for number, trick in enumerate(play.tricks)
     ]
     current = [
-        Played(names[(play.leader + index) % SEATS], card.label, _red(card), False)
-        for index, card in enumerate(play.current)
+        Played(names[seat], card.label, red_card(card), False)
+        for seat, card in zip(seats_from(play.leader), play.current, strict=False)
     ]
     led = effective_suit(play.current[0], contract.trump).symbol if play.current else ""
     outcome, revokes, won = "", [], []
@@ -124,7 +125,7 @@ def play_sheet(
     return PlaySheet(
         number=number,
         taker=names[contract.taker],
-        contract=f"{names[contract.taker]} {contract.bid}{TRUMP_SYMBOLS[contract.trump]}",
+        contract=contract_words(contract, names),
         to_play=None if play.to_play is None else names[play.to_play],
         led=led,
         current=current,
@@ -139,23 +140,30 @@ def play_sheet(
     )
 
 
-def _red(card: Card) -> bool:
-    return card.suit.colour is Colour.RED
-
-
 def _trick_line(
     number: int, leader: int, cards: Sequence[Card], trump: Trump, names: Sequence[str]
 ) -> TrickLine:
     verdict = explain_trick(cards, trump)
+    seats = seats_from(leader)
     reason = " ".join(
         capfirst(phrase.translate(gettext)) for phrase in (verdict.reason, *verdict.notes)
     )
     return TrickLine(
         number=number,
         cards=[
-            Played(names[(leader + index) % SEATS], card.label, _red(card), index == verdict.winner)
-            for index, card in enumerate(cards)
+            Played(names[seat], card.label, red_card(card), index == verdict.winner)
+            for index, (seat, card) in enumerate(zip(seats, cards, strict=False))
         ],
-        winner=names[(leader + verdict.winner) % SEATS],
+        winner=names[seats[verdict.winner]],
         reason=reason,
     )
+
+
+def replay_url(game: Game, number: int, hand: Hand) -> str | None:
+    """The card-by-card page of a hand recorded card by card, to correct its play."""
+    if hand.plays is None or hand.contract is None:
+        return None
+    contract = hand.contract
+    query = {"taker": contract.taker, "bid": contract.bid, "trump": contract.trump.value}
+    query["cards"] = format_cards([card for trick in hand.plays for card in trick])
+    return reverse("play_hand", args=[game.pk, number]) + "?" + urlencode(query)

@@ -1,0 +1,82 @@
+"""The referee: a hand entered card by card, the trick calculator, the rules."""
+
+import uuid
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseClientRedirect
+
+from ..engine import Trump, plain_orders, trump_order
+from ..forms import PlayForm, RulesQueryForm, TrickForm
+from ..models import Game
+from ..pages.calculator import calculator_context
+from ..pages.play import play_sheet
+from ..state import load_game, rules_of
+from ..words import format_money
+from .preconditions import HtmxHttpRequest, with_game
+
+PLAY_QUERY = ("taker", "bid", "trump", "cards")
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules, in the project's words; with ?game=<id>, that game's own options too."""
+    query = RulesQueryForm(request.GET)
+    game = None
+    if query.is_valid() and query.cleaned_data["game"] is not None:
+        game = Game.objects.filter(pk=query.cleaned_data["game"]).first()
+    stake = None
+    if game is not None and game.stake:
+        rules = rules_of(game)
+        stake = format_money(rules.stake, rules.currency)
+    orders = [(trump, trump_order(trump), plain_orders(trump)) for trump in Trump]
+    context = {"orders": orders, "game": game, "stake": stake}
+    return render(request, "scoring/rules.html", context)
+
+
+@require_GET
+def calculator(request: HtmxHttpRequest) -> HttpResponse:
+    """The trick calculator: a trump, four cards in the order played, and which wins, and why."""
+    form = TrickForm(request.GET)
+    form.is_valid()  # a question with its bad parts left out; each one says why
+    context = calculator_context(form.cleaned_data["trump"], form.cleaned_data["cards"])
+    context["problems"] = [str(error) for errors in form.errors.values() for error in errors]
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "scoring/calculator.html#calc" if partial else "scoring/calculator.html"
+    # Text too long to be a question is not one: a 400, and the page with what could be read.
+    garbage = form.has_error("trump") or form.has_error("cards")
+    response = render(request, template, context, status=400 if garbage else 200)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_GET
+@with_game
+def play_hand(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
+    """Hand ``number`` entered card by card: each tap is a link with one card more."""
+    state = load_game(game)
+    if not 1 <= number <= state.next_number:
+        raise Http404
+    # Coming from the hand form, which sends all its fields: go to the play's own address.
+    query = {name: request.GET[name] for name in PLAY_QUERY if name in request.GET}
+    if set(request.GET) - set(PLAY_QUERY):
+        url = f"{request.path}?{urlencode(query)}"
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    form = PlayForm(request.GET)
+    if not form.is_valid():
+        context = {"state": state, "form": form, "number": number}
+        return render(request, "scoring/play.html", context, status=400)
+    sheet = play_sheet(state, number, form.cleaned_data["contract"], form.cleaned_data["play"])
+    context = {
+        "state": state,
+        "form": form,
+        "number": number,
+        "play": sheet,
+        "token": uuid.uuid4(),
+        "editing": number < state.next_number,
+    }
+    template = "scoring/play.html#play" if request.htmx else "scoring/play.html"
+    return render(request, template, context)

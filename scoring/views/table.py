@@ -1,0 +1,226 @@
+"""At the table: games and their hands. Each view reads a form, calls one service, and
+draws the page from the state the service returns."""
+
+import uuid
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import retarget
+
+from .. import services
+from ..engine import Trump, trump_order
+from ..forms import HandForm, NewGameForm, hand_initial, rules_error
+from ..models import Game, Player
+from ..pages.game import score_sheet
+from ..pages.home import game_summaries
+from ..pages.pdf import settlement_sheet_pdf
+from ..pages.play import replay_url
+from ..pages.settlement import settle_up
+from ..state import GameState, load_game, load_games
+from .preconditions import HtmxHttpRequest, with_game, writes_game
+
+HISTORY_LENGTH = 30
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    summaries = game_summaries(load_games(Game.objects.all()[:30]))
+    return render(
+        request,
+        "scoring/home.html",
+        {
+            "playing": [summary for summary in summaries if not summary.finished],
+            "finished": [summary for summary in summaries if summary.finished][:10],
+            "heart_trumps": trump_order(Trump.HEARTS),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        state = services.create_game(
+            names=form.cleaned_data["names"],
+            rules=form.cleaned_data["rules"],
+            first_dealer=form.cleaned_data["first_dealer_seat"],
+            place=form.cleaned_data["place"],
+        )
+        return redirect("game", pk=state.game.pk)
+    known = Player.objects.order_by("name").values_list("name", flat=True)
+    return render(
+        request,
+        "scoring/new_game.html",
+        {"form": form, "known_names": known},
+        status=422 if form.errors else 200,
+    )
+
+
+def _game_page(
+    request: HtmxHttpRequest,
+    state: GameState,
+    form: HandForm | None = None,
+    *,
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The game page, or its swapped part under htmx, drawn from ``state``."""
+    if form is None:
+        initial = hand_initial(state.next_number, state.game.first_dealer)
+        form = HandForm(names=state.names, initial={**initial, "token": uuid.uuid4()})
+    template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
+    sheet = score_sheet(state, state.game.changes.all()[:HISTORY_LENGTH])
+    context = {"state": state, "sheet": sheet, "form": form, "notice": notice}
+    return render(request, template, context, status=status)
+
+
+def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:
+    """A write the game no longer allows: a 409 with the game as it now stands."""
+    if isinstance(refused, services.GameClosed):
+        notice = gettext("This game was abandoned: resume it to change it.")
+    elif isinstance(refused, services.GameWon):
+        notice = gettext("The game was won meanwhile: here is the game now.")
+    elif isinstance(refused, services.HandTaken) and refused.number > len(refused.state.hands):
+        notice = gettext(
+            "Hand %(number)s was just changed by someone else: here is the game now."
+        ) % {"number": refused.number}
+    else:
+        notice = gettext(
+            "Hand %(number)s was just recorded by someone else: here is the game now."
+        ) % {"number": getattr(refused, "number", "")}
+    response = _game_page(request, refused.state, notice=notice, status=409)
+    return retarget(response, "#game") if request.htmx else response
+
+
+@require_GET
+@with_game
+def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    return _game_page(request, load_game(game))
+
+
+@require_POST
+@writes_game
+def add_hand(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    form = HandForm(request.POST)
+    if form.is_valid():
+        try:
+            state = services.record_hand(
+                game_id=pk,
+                number=form.cleaned_data["number"],
+                hand=form.cleaned_data["hand"],
+                token=form.cleaned_data["token"],
+            )
+        except services.WriteRefused as refused:
+            return _refused(request, refused)
+        except services.RulesBroken as broken:
+            form.add_error(None, rules_error(broken.error))
+        else:
+            if not request.htmx:
+                return redirect("game", pk=pk)
+            return _game_page(request, state)
+    state = load_game(get_object_or_404(Game, pk=pk))
+    form.name_seats(state.names)
+    if request.htmx:
+        context = {"form": form, "state": state}
+        response = render(request, "scoring/game.html#hand-form", context, status=422)
+        return retarget(response, "#entry")
+    return _game_page(request, state, form, status=422)
+
+
+@require_http_methods(["GET", "POST"])
+@writes_game
+def edit_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    form = None
+    if request.method == "POST":
+        data = request.POST.copy()
+        data["number"] = str(number)  # the hand is the one in the address
+        form = HandForm(data)
+        if form.is_valid():
+            try:
+                services.edit_hand(
+                    game_id=pk,
+                    number=number,
+                    hand=form.cleaned_data["hand"],
+                    discard_after_end=form.cleaned_data["discard_after_end"],
+                )
+            except services.WriteRefused as refused:
+                return _refused(request, refused)
+            except services.RulesBroken as broken:
+                form.add_error(None, rules_error(broken.error))
+            except services.EndsEarly as early:
+                # An edit that ends the game before its last hand is not applied silently.
+                form.ends_at = early.won_at
+                message = gettext(
+                    "With this change the game is won at hand %(won)s, before the last "
+                    "hand recorded (%(last)s). Save it and discard the hands after hand "
+                    "%(won)s (they stay in the history), or change it again."
+                ) % {"won": early.won_at, "last": early.last}
+                form.add_error(None, message)
+            else:
+                return redirect("game", pk=pk)
+    state = load_game(get_object_or_404(Game, pk=pk))
+    if not 1 <= number <= len(state.hands):
+        raise Http404
+    hand = state.record.hands[number - 1]
+    if form is None:
+        form = HandForm(initial=hand_initial(number, state.game.first_dealer, hand))
+    form.name_seats(state.names)
+    context = {
+        "form": form,
+        "state": state,
+        "number": number,
+        "play_url": replay_url(state.game, number, hand),
+    }
+    return render(request, "scoring/edit_hand.html", context, status=422 if form.errors else 200)
+
+
+@require_POST
+@writes_game
+def undo_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    try:
+        state = services.undo_hand(game_id=pk, number=number)
+    except services.WriteRefused as refused:
+        return _refused(request, refused)
+    if not request.htmx:
+        return redirect("game", pk=pk)
+    return _game_page(request, state)
+
+
+@require_POST
+@writes_game
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    return redirect("game", pk=services.rematch(game_id=pk).pk)
+
+
+@require_POST
+@writes_game
+def abandon(request: HttpRequest, pk: int) -> HttpResponse:
+    services.abandon_game(game_id=pk)
+    return redirect("settlement", pk=pk)
+
+
+@require_POST
+@writes_game
+def resume(request: HttpRequest, pk: int) -> HttpResponse:
+    services.resume_game(game_id=pk)
+    return redirect("game", pk=pk)
+
+
+@require_GET
+@with_game
+def settlement(request: HttpRequest, game: Game) -> HttpResponse:
+    state = load_game(game)
+    context = {"state": state, "sheet": score_sheet(state), "settle": settle_up(state)}
+    return render(request, "scoring/settlement.html", context)
+
+
+@require_GET
+@with_game
+def settlement_pdf(request: HttpRequest, game: Game) -> HttpResponse:
+    state = load_game(game)
+    pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.pk}.pdf"'
+    return response
