@@ -209,11 +209,10 @@ class HandForm(forms.Form):
             self.fields[f"call_{position}"].label = names[seat]
 
     def _dealer(self) -> int:
+        """The dealer sent, to order the call fields; an unreadable one is left to clean()."""
         raw = self.data.get("dealer") if self.is_bound else self.initial.get("dealer")
-        try:
-            return int(raw) % SEATS  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return 0
+        seats = {str(seat): seat for seat in range(SEATS)}
+        return seats.get(str(raw), 0)
 
     @property
     def hand_number(self) -> int:

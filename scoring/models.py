@@ -48,8 +48,8 @@ class Game(models.Model):
     place = models.CharField(_("club or place"), max_length=80, blank=True)
     abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True)
     """Set when the table stops before anyone has won: the game is then settled as it stands."""
-    club_label = models.CharField(_("club"), max_length=80, blank=True)
-    season_label = models.CharField(_("season"), max_length=80, blank=True)
+    club_label = models.CharField(_("club name"), max_length=80, blank=True)
+    season_label = models.CharField(_("season name"), max_length=80, blank=True)
     """The club and season an imported record names, kept for its export."""
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"

@@ -19,7 +19,7 @@ from django.utils import timezone
 from .engine import SEATS, GameOver, Record, Rules, RulesError
 from .engine import Hand as EngineHand
 from .models import Change, Game, Hand, Player, Seat
-from .state import GameRows, GameState, columns, lock_game, score, snapshot
+from .state import GameState, columns, lock_game, score, snapshot
 
 
 class WriteRefused(Exception):
@@ -162,11 +162,6 @@ def import_record(*, record: Record) -> GameState:
     return GameState(game, record.players, tuple(rows), record, result)
 
 
-def _state(rows: GameRows) -> GameState:
-    """The game as it stands, for a refusal to show."""
-    return rows.scored()
-
-
 @transaction.atomic
 def record_hand(
     *, game_id: int, number: int, hand: EngineHand, token: uuid.UUID | None
@@ -180,14 +175,14 @@ def record_hand(
     if token is not None and any(row.token == token for row in rows.hands):
         return rows.scored()
     if rows.game.abandoned_at is not None:
-        raise GameClosed(_state(rows))
+        raise GameClosed(rows.scored())
     if number != len(rows.hands) + 1:
-        raise HandTaken(_state(rows), number)
+        raise HandTaken(rows.scored(), number)
     record = rows.record.with_hand(number, hand)
     try:
         result = score(record)
     except GameOver:
-        raise GameWon(_state(rows)) from None
+        raise GameWon(rows.scored()) from None
     except RulesError as error:
         raise RulesBroken(error) from None
     row = Hand.objects.create(game=rows.game, number=number, token=token, **columns(hand))
@@ -207,9 +202,9 @@ def edit_hand(*, game_id: int, number: int, hand: EngineHand, discard_after_end:
     """
     rows = lock_game(game_id)
     if rows.game.abandoned_at is not None:
-        raise GameClosed(_state(rows))
+        raise GameClosed(rows.scored())
     if not 1 <= number <= len(rows.hands):
-        raise HandTaken(_state(rows), number)
+        raise HandTaken(rows.scored(), number)
     record = rows.record.with_hand(number, hand)
     try:
         result = score(record, drop_after_end=True)
@@ -246,11 +241,11 @@ def undo_hand(*, game_id: int, number: int) -> GameState:
     changes nothing more."""
     rows = lock_game(game_id)
     if rows.game.abandoned_at is not None:
-        raise GameClosed(_state(rows))
+        raise GameClosed(rows.scored())
     if number < 1 or number != len(rows.hands):
         if number == len(rows.hands) + 1:
             return rows.scored()  # already undone: a double tap
-        raise HandTaken(_state(rows), number)
+        raise HandTaken(rows.scored(), number)
     _discard(rows.hands[-1], rows.record.hands[-1], Change.Action.UNDONE)
     record = Record(
         players=rows.record.players,

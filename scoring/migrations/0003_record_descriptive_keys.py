@@ -37,11 +37,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="game",
             name="club_label",
-            field=models.CharField(blank=True, max_length=80, verbose_name="club"),
+            field=models.CharField(blank=True, max_length=80, verbose_name="club name"),
         ),
         migrations.AddField(
             model_name="game",
             name="season_label",
-            field=models.CharField(blank=True, max_length=80, verbose_name="season"),
+            field=models.CharField(blank=True, max_length=80, verbose_name="season name"),
         ),
     ]

@@ -217,9 +217,7 @@ def report(figures: Figures) -> None:
     for label, (response, count), ms in rows:
         raw, packed = sizes(response)
         budget = f"≤ {BUDGETS[label]}" if label in BUDGETS else ""
-        print(
-            f"  {label:30} {ms:6.1f} ms {count:8} {budget:>7} {kb(raw):>10} {kb(packed):>10}"
-        )
+        print(f"  {label:30} {ms:6.1f} ms {count:8} {budget:>7} {kb(raw):>10} {kb(packed):>10}")
     print("  (the redirect's line counts the POST and the GET together, in time and queries)")
 
     plain_saved = sizes(rows[1][1][0])[1] + sizes(rows[2][1][0])[1]

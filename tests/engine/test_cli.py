@@ -10,19 +10,11 @@ from pathlib import Path
 import pytest
 
 from scoring.engine.cli import USAGE, main, score_file
+from tests.golden import INVALID, VALID, expected_output
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data"
-VALID = sorted(
-    path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
-)
-INVALID = sorted((DATA / "invalid").glob("*.json"))
 # Nothing from the environment but where the programs are: no DEBUG, no SECRET_KEY.
 BARE = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-
-
-def expected_output(path):
-    return json.loads(path.with_name(path.stem + ".expected.json").read_text("utf-8"))
 
 
 def expected_problems(path):

@@ -4,17 +4,12 @@ Every expected file there was worked out by hand, not written by the scorer.
 """
 
 import json
-from pathlib import Path
 
 import pytest
 
 from scoring.engine import About, RecordError, dumps, loads, parse_record, score
+from tests.golden import DATA, INVALID, VALID, expected_output
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-VALID = sorted(
-    path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
-)
-INVALID = sorted((DATA / "invalid").glob("*.json"))
 ABOUT_KEYS = {"id", "place", "started_at", "finished_at", "abandoned", "club", "season"}
 
 
@@ -32,7 +27,7 @@ def test_golden_folders_hold_the_records_and_their_expectations():
 
 @pytest.mark.parametrize("path", VALID, ids=lambda path: path.stem)
 def test_valid_record_scores_as_worked_out_by_hand(path):
-    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text("utf-8"))
+    expected = expected_output(path)
 
     result = score(loads(path.read_bytes()))
 

@@ -3,7 +3,6 @@
 import json
 import re
 import threading
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -14,9 +13,8 @@ from scoring import services
 from scoring.engine import Rules, loads, score
 from scoring.models import Change, Game, Hand, Player
 from scoring.state import load_game
+from tests.golden import DATA, VALID, expected_output
 from tests.site.factories import NAMES, hand_data, new_game_data
-
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def game_url(game, suffix=""):
@@ -369,7 +367,7 @@ def test_export_record_is_the_engine_record(client, game):
 
 @pytest.mark.parametrize(
     "path",
-    sorted(p for p in (DATA / "valid").glob("*.json") if not p.name.endswith(".expected.json")),
+    VALID,
     ids=lambda path: path.stem,
 )
 def test_import_pasted_record_scores_as_score_record(client, db, path):
@@ -378,7 +376,7 @@ def test_import_pasted_record_scores_as_score_record(client, db, path):
     game = Game.objects.get()
     exported = client.get(game_url(game, "record.json")).content
     assert response.status_code == 302
-    assert score(loads(exported)) == json.loads(path.with_suffix(".expected.json").read_text())
+    assert score(loads(exported)) == expected_output(path)
 
 
 def test_import_invalid_record_lists_problems_and_stores_nothing(client, db):

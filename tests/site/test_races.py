@@ -208,7 +208,8 @@ def test_edit_vs_undo_of_the_last_hand_both_apply_or_one_is_refused():
             assert (undone["taker"], undone["bid"], undone["tricks"]) == (2, 4, [1, 0, 4, 1])
         elif statuses == (409, 302):  # the undo, then the edit of a hand gone
             assert (stored, history(game)[-1]) == ([first], ("undone", 2))
-            assert_refused_with_the_game(edit, game, 1)
+            notice = assert_refused_with_the_game(edit, game, 1)
+            assert notice == "Hand 2 was just changed by someone else: here is the game now."
         else:  # the undo refused: hand 2 stays, as edited
             assert stored == [first, EDITED_2_ROW]
             assert_refused_with_the_game(undo, game, 2)
@@ -249,6 +250,7 @@ def test_save_vs_winning_edit_never_leaves_a_hand_after_the_win(discard):
         assert len(state.result.hands) == len(state.hands)
         if statuses == (409, 302):  # the edit won first
             assert (len(state.hands), state.result.winner) == (1, 1)
+            assert history(game)[-1] == ("edited", 1)
             notice = assert_refused_with_the_game(save, game, 1)
             assert notice == "The game was won meanwhile: here is the game now."
         elif discard:  # the save, then the edit discarding it
@@ -258,6 +260,7 @@ def test_save_vs_winning_edit_never_leaves_a_hand_after_the_win(discard):
         else:  # the save, then the edit asked to discard it
             assert statuses == (302, 422), statuses
             assert (len(state.hands), state.result.winner) == (2, None)
+            assert rows(game)[0] == (1, 1, 4, "H", [1, 4, 0, 1])  # hand 1 as it was
             assert list(edit.context["form"].non_field_errors()) == [ENDS_EARLY]
             assert escape(ENDS_EARLY) in edit.content.decode()
     report(outcomes)

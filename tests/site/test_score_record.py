@@ -11,13 +11,9 @@ import pytest
 from django.core.management import call_command
 
 from scoring.engine.cli import main
+from tests.golden import DATA, INVALID, VALID
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "data"
-VALID = sorted(
-    path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
-)
-INVALID = sorted((DATA / "invalid").glob("*.json"))
 # The command needs nothing from the environment: no DEBUG, no SECRET_KEY.
 BARE = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 

@@ -2,7 +2,6 @@
 
 import json
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from django.utils import translation
@@ -11,12 +10,9 @@ from scoring import services
 from scoring.engine import Contract, Hand, Rules, Trump, loads, settle
 from scoring.models import Change, Game
 from scoring.words import format_money
+from tests.golden import VALID
 from tests.site.factories import NAMES, new_game_data
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-GOLDEN = sorted(
-    path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
-)
 # An independent reading of how a payment is said, in each language.
 PAYS = {"en": "{payer} pays {payee} {amount}", "fr": "{payer} paie {amount} à {payee}"}
 OWES = {
@@ -112,7 +108,7 @@ def test_settlement_in_dinars_has_three_decimals(client, db):
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda path: path.stem)
+@pytest.mark.parametrize("path", VALID, ids=lambda path: path.stem)
 def test_settlement_page_of_golden_game_shows_the_engine_settlement(client, db, path, language):
     client.post("/games/import", {"text": path.read_text()})
     game = Game.objects.get()

@@ -1,0 +1,18 @@
+"""The golden records of tests/data (see its README): every expectation worked out by hand."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parent / "data"
+VALID = sorted(
+    path for path in (DATA / "valid").glob("*.json") if not path.name.endswith(".expected.json")
+)
+"""The valid records, each beside its ``.expected.json``."""
+INVALID = sorted((DATA / "invalid").glob("*.json"))
+"""The invalid records, each beside its ``.errors.txt``."""
+
+
+def expected_output(path: Path) -> Any:
+    """What the scorer must print for the valid record at ``path``."""
+    return json.loads(path.with_name(path.stem + ".expected.json").read_text("utf-8"))
