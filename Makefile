@@ -20,8 +20,10 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 	$(PIP) install -e '.[dev]'
 	@touch $(VENV)/.installed $@
 
+# Static files as in production: collected, compressed, served by WhiteNoise.
 run: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py migrate --no-input
+	DEBUG=1 $(PY) manage.py collectstatic --no-input
 	DEBUG=1 $(PY) manage.py runserver $(HOST)
 
 test: lint pytest
@@ -41,8 +43,8 @@ bench: $(VENV)/.installed-dev
 
 # Needs GNU gettext (xgettext, msgfmt): a translator's tool, not needed to run.
 messages: $(VENV)/.installed-dev
-	$(PY) manage.py makemessages --locale fr --no-obsolete --ignore '.venv/*' --ignore 'tests/*'
-	$(PY) manage.py compilemessages --locale fr
+	$(PY) manage.py makemessages --locale fr --locale ar --no-obsolete --ignore '.venv/*' --ignore 'tests/*'
+	$(PY) manage.py compilemessages --locale fr --locale ar --ignore '.venv/*'
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage

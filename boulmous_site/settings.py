@@ -48,6 +48,8 @@ CSRF_TRUSTED_ORIGINS = [
 
 INSTALLED_APPS = [
     "django.contrib.contenttypes",
+    # Before staticfiles: runserver leaves /static/ to WhiteNoise, as in production.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
@@ -97,7 +99,7 @@ DATABASES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("fr", _("French"))]
+LANGUAGES = [("en", _("English")), ("fr", _("French")), ("ar", _("Arabic"))]
 LOCALE_PATHS = [BASE_DIR / "scoring" / "locale"]
 USE_I18N = True
 USE_TZ = True
@@ -106,14 +108,16 @@ TIME_ZONE = "UTC"
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Static files are served as in production, debugging or not: collected (`make run`
+# collects them first), compressed, by WhiteNoise from STATIC_ROOT only. Under DEBUG,
+# pages link the unhashed names and WhiteNoise looks files up on each request, so
+# collecting again is enough to see an edit.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
-    },
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+WHITENOISE_USE_FINDERS = False
+WHITENOISE_AUTOREFRESH = DEBUG
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

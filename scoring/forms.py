@@ -176,10 +176,16 @@ class HandForm(forms.Form):
     discard_after_end = forms.BooleanField(required=False, widget=forms.HiddenInput)
     plays = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
     """The 24 cards in the order played (``AH,9H,...``), for a hand recorded card by card."""
+    # Where the errors about the tricks together, and about the auction, are shown:
+    # beside those controls. Nothing is sent under these names.
+    tricks = forms.CharField(required=False, widget=forms.HiddenInput, max_length=0)
+    calls = forms.CharField(required=False, widget=forms.HiddenInput, max_length=0)
 
     def __init__(self, *args: Any, names: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ends_at: int | None = None
+        self.outbid: RulesError | None = None
+        """A bid refused by the auction, to be said with the players' names."""
         for seat in range(SEATS):
             self.fields[f"tricks_{seat}"] = forms.TypedChoiceField(
                 coerce=int,
@@ -199,7 +205,7 @@ class HandForm(forms.Form):
         self.name_seats(names or [f"{seat + 1}" for seat in range(SEATS)])
 
     def name_seats(self, names: Sequence[str]) -> None:
-        """Label the seats' fields with the players' names."""
+        """Label the seats' fields with the players' names, and name them in errors."""
         taker = self.fields["taker"]
         assert isinstance(taker, forms.TypedChoiceField)
         taker.choices = list(enumerate(names))
@@ -207,6 +213,21 @@ class HandForm(forms.Form):
             self.fields[f"tricks_{seat}"].label = name
         for position, seat in enumerate(self.speakers):
             self.fields[f"call_{position}"].label = names[seat]
+        if self.outbid is not None:  # set by clean(): the errors are there
+            params = self.outbid.params
+            self.errors["calls"] = self.error_class(
+                [
+                    gettext(
+                        "%(name)s bid %(bid)s, which must be higher than %(other)s’s %(highest)s."
+                    )
+                    % {
+                        "name": names[params["seat"]],
+                        "bid": params["bid"],
+                        "other": names[params["by"]],
+                        "highest": params["highest"],
+                    }
+                ]
+            )
 
     def _dealer(self) -> int:
         """The dealer sent, to order the call fields; an unreadable one is left to clean()."""
@@ -252,13 +273,14 @@ class HandForm(forms.Form):
             try:
                 taken = auction_taker(calls, self.speakers[-1])
             except RulesError as error:
-                self.add_error(None, rules_error(error))
+                self.outbid = error if "by" in error.params else None
+                self.add_error("calls", rules_error(error))
                 return None
             if taken is None:
                 return Hand(calls=calls)
             taker, bid = data.get("taker"), data.get("bid")
             if (taker is not None and taker != taken[0]) or (bid is not None and bid != taken[1]):
-                self.add_error(None, gettext("The calls give a different taker or bid."))
+                self.add_error("calls", gettext("The calls give a different taker or bid."))
                 return None
             data["taker"], data["bid"] = taken
         missing = [
@@ -298,10 +320,10 @@ class HandForm(forms.Form):
         if not any(given):
             return None
         if not all(given):
-            self.add_error(None, gettext("Give the four calls, or none."))
+            self.add_error("calls", gettext("Give the four calls, or none."))
             return None
         if self.cleaned_data.get("dealer") is None:
-            self.add_error(None, gettext("Reload the page: it did not say who dealt this hand."))
+            self.add_error("calls", gettext("Reload the page: it did not say who dealt this hand."))
             return None
         return tuple(parse_call(call if call == "pass" else int(call)) for call in given)
 
@@ -309,12 +331,12 @@ class HandForm(forms.Form):
         """Tricks by seat; the blanks the six tricks decide are filled by the engine."""
         counts = fill_tricks([data.get(f"tricks_{seat}") for seat in range(SEATS)])
         if None in counts:
-            self.add_error(None, gettext("Give the tricks of at least three players."))
+            self.add_error("tricks", gettext("Give the tricks of at least three players."))
             return None
         try:
             return check_tricks(counts)
         except RulesError as error:
-            self.add_error(None, rules_error(error))
+            self.add_error("tricks", rules_error(error))
             return None
 
 
@@ -457,5 +479,78 @@ class TrickForm(forms.Form):
 
 class RulesQueryForm(forms.Form):
     """The rules page's query: the game whose options it shows, if any."""
+
+    game = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+
+
+# --- The contract of a hand to play card by card, and the calculator's way back ---
+
+
+class PlayContractForm(forms.Form):
+    """The contract chosen on the card-by-card page, when its address lacks one: the taker,
+    the bid and the trump, each kept once chosen, and the cards already played, if any.
+
+    With none of the three, the page simply asks; once one is given, each one missing or
+    not a choice is said once, plainly. ``contract`` is in cleaned_data once all three are.
+    """
+
+    taker = forms.TypedChoiceField(
+        label=_("Taker"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": _("This taker is not one of the four players.")},
+    )
+    bid = forms.TypedChoiceField(
+        label=_("Bid"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        choices=[(bid, str(bid)) for bid in range(LOWEST_BID, BOULMOUS)]
+        + [(BOULMOUS, _("6 boulmous"))],
+        error_messages={"invalid_choice": _("This bid is not 3, 4, 5 or 6.")},
+    )
+    trump = forms.ChoiceField(
+        label=_("Trump"),
+        required=False,
+        widget=forms.RadioSelect,
+        choices=[(trump.value, TRUMP_NAMES[trump]) for trump in Trump],
+        error_messages={"invalid_choice": _("This trump is not one of the five.")},
+    )
+    cards = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
+
+    CONTRACT_FIELDS = ("taker", "bid", "trump")
+
+    def __init__(self, *args: Any, names: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        taker = self.fields["taker"]
+        assert isinstance(taker, forms.TypedChoiceField)
+        taker.choices = list(enumerate(names))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
+        missing = [name for name in self.CONTRACT_FIELDS if data.get(name) in (None, "")]
+        if not missing:
+            data["contract"] = Contract(
+                taker=data["taker"], bid=data["bid"], trump=Trump(data["trump"])
+            )
+        elif any(self.data.get(name) for name in self.CONTRACT_FIELDS):
+            messages = {
+                "taker": gettext("Choose the taker."),
+                "bid": gettext("Choose the bid."),
+                "trump": gettext("Choose the trump, or no trump."),
+            }
+            for name in missing:
+                if name not in self.errors:  # a value that is not a choice: said already
+                    self.add_error(name, messages[name])
+        return data
+
+
+class CalculatorQueryForm(forms.Form):
+    """The trick calculator's query besides its question: the game it was opened from, if
+    any, for the way back. A value that is not a game's number is no game."""
 
     game = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1)

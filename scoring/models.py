@@ -130,6 +130,7 @@ class Change(models.Model):
         RECORDED = "recorded", _("hand recorded")
         EDITED = "edited", _("hand edited")
         UNDONE = "undone", _("hand undone")
+        REDONE = "redone", _("hand redone")
         DISCARDED = "discarded", _("hand discarded")
         ABANDONED = "abandoned", _("game abandoned")
         RESUMED = "resumed", _("game resumed")

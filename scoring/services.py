@@ -16,7 +16,7 @@ from django.db.models import Value
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from .engine import SEATS, GameOver, Record, Rules, RulesError
+from .engine import SEATS, GameOver, Record, Rules, RulesError, dealer_of, hand_from_dict
 from .engine import Hand as EngineHand
 from .models import Change, Game, Hand, Player, Seat
 from .state import GameState, columns, lock_game, score, snapshot
@@ -44,6 +44,10 @@ class GameClosed(WriteRefused):
 
 class GameWon(WriteRefused):
     """The game was won before this hand: it takes no more."""
+
+
+class NothingToRedo(WriteRefused):
+    """The game changed since the undo: the hand undone can no longer come back."""
 
 
 class RulesBroken(Exception):
@@ -254,6 +258,29 @@ def undo_hand(*, game_id: int, number: int) -> GameState:
         hands=rows.record.hands[:-1],
     )
     return GameState(rows.game, rows.names, rows.hands[:-1], record, score(record))
+
+
+@transaction.atomic
+def redo_hand(*, game_id: int, number: int) -> GameState:
+    """Record again hand ``number``, undone by the game's last change; a repeated tap finds
+    it back and changes nothing more."""
+    rows = lock_game(game_id)
+    if number == len(rows.hands) and rows.hands:
+        return rows.scored()  # already redone: a double tap
+    last = rows.game.changes.first()
+    before = last.before if last is not None and last.action == Change.Action.UNDONE else None
+    if not before or "record" not in before or last is None or last.hand_number != number:
+        raise NothingToRedo(rows.scored())
+    if number != rows.next_number:
+        raise NothingToRedo(rows.scored())
+    hand = hand_from_dict(before["record"], dealer_of(number - 1, rows.game.first_dealer))
+    record = rows.record.with_hand(number, hand)
+    result = score(record)  # it was legal where it stood, and nothing changed since
+    row = Hand.objects.create(game=rows.game, number=number, **columns(hand))
+    Change.objects.create(
+        game=rows.game, action=Change.Action.REDONE, hand_number=number, after=snapshot(hand)
+    )
+    return GameState(rows.game, rows.names, (*rows.hands, row), record, result)
 
 
 def _discard(row: Hand, facts: EngineHand, action: str) -> None:

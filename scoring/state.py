@@ -23,6 +23,7 @@ from .engine import (
     decimals,
     format_call,
     hand_from_dict,
+    hand_to_dict,
     score_game,
 )
 from .engine import Hand as EngineHand
@@ -56,6 +57,10 @@ class GameRows:
     names: tuple[str, ...]
     hands: tuple[Hand, ...]
     record: Record
+
+    @property
+    def next_number(self) -> int:
+        return len(self.hands) + 1
 
     def scored(self) -> GameState:
         return GameState(self.game, self.names, self.hands, self.record, score(self.record))
@@ -204,13 +209,15 @@ def columns(hand: EngineHand) -> dict[str, Any]:
 
 
 def snapshot(hand: EngineHand) -> dict[str, Any]:
-    """A hand as the history shows it: its contract and tricks, as the engine reads them."""
+    """A hand as the history shows it (its contract and tricks, as the engine reads them),
+    and as it was recorded, in the game record's form, so that an undo can be redone."""
     if hand.contract is None:
-        return {"taker": None}
+        return {"taker": None, "record": hand_to_dict(hand)}
     return {
         "taker": hand.contract.taker,
         "bid": hand.contract.bid,
         "trump": hand.contract.trump.value,
         "tricks": list(hand.tricks or ()),
         "by_card": hand.plays is not None,
+        "record": hand_to_dict(hand),
     }

@@ -10,10 +10,10 @@ from typing import Any
 
 from babel.numbers import format_currency
 from django.utils.functional import Promise
-from django.utils.translation import get_language, gettext, to_locale
+from django.utils.translation import get_language, gettext, pgettext_lazy, to_locale
 from django.utils.translation import gettext_lazy as _
 
-from .engine import Card, Colour, Contract, Trump
+from .engine import Card, Colour, Contract, Rank, Trump
 
 TRUMP_NAMES: dict[Trump, Promise] = {
     Trump.SPADES: _("spades"),
@@ -39,8 +39,13 @@ def contract_words(contract: Contract, names: Sequence[str]) -> str:
 
 
 def format_money(amount: Decimal, currency: str) -> str:
-    """``1,50 €`` in French, ``€1.50`` in English, ``1,500 TND`` with three decimals."""
-    return format_currency(amount, currency, locale=to_locale(get_language() or "en"))
+    """``1,50 €`` in French, ``€1.50`` in English, ``1,500 TND`` with three decimals.
+
+    Arabic is formatted as in Tunisia (``1,500 د.ت.``): Western digits, a decimal comma.
+    """
+    language = get_language() or "en"
+    locale = {"ar": "ar_TN"}.get(language, to_locale(language))
+    return format_currency(amount, currency, locale=locale, numbering_system="latn")
 
 
 def describe_hand(snapshot: dict[str, Any], names: Sequence[str]) -> str:
@@ -57,3 +62,23 @@ def describe_hand(snapshot: dict[str, Any], names: Sequence[str]) -> str:
 
 def red_card(card: Card) -> bool:
     return card.suit.colour is Colour.RED
+
+
+# As printed in the corners of the cards: French cards read V, D, R (valet, dame, roi).
+_RANK_LETTERS: dict[Rank, Promise | str] = {
+    Rank.NINE: "9",
+    Rank.TEN: "10",
+    # Translators: the letter printed on a jack (V for valet in French).
+    Rank.JACK: pgettext_lazy("card rank", "J"),
+    # Translators: the letter printed on a queen (D for dame in French).
+    Rank.QUEEN: pgettext_lazy("card rank", "Q"),
+    # Translators: the letter printed on a king (R for roi in French).
+    Rank.KING: pgettext_lazy("card rank", "K"),
+    # Translators: the letter printed on an ace (A in French too).
+    Rank.ACE: pgettext_lazy("card rank", "A"),
+}
+
+
+def card_label(card: Card) -> str:
+    """``J♦`` in English, ``V♦`` in French, ``10♠``: how a card is shown to people."""
+    return f"{_RANK_LETTERS[card.rank]}{card.suit.symbol}"

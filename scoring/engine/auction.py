@@ -123,6 +123,7 @@ def auction_taker(calls: Sequence[Call], dealer: int) -> tuple[int, int] | None:
             continue
         parse_bid(call)
         if call not in legal_calls(calls[:position]):
+            assert result is not None  # a bid is refused only above an earlier one
             raise RulesError(
                 gettext_noop(
                     "calls: call {position} (seat {seat}) bids {bid}, "
@@ -131,7 +132,8 @@ def auction_taker(calls: Sequence[Call], dealer: int) -> tuple[int, int] | None:
                 position=position + 1,
                 seat=seat,
                 bid=call,
-                highest=max(earlier for earlier in calls[:position] if earlier is not None),
+                highest=result[1],
+                by=result[0],
             )
         result = (seat, call)
     return result

@@ -152,8 +152,13 @@ def follow_play(taker: int, trump: Trump, cards: Sequence[Card]) -> PlayInProgre
     return PlayInProgress(tuple(tricks), current, leader)
 
 
-def explain_revoke(revoke: Revoke, player: str) -> Phrase:
-    """``Dalila did not follow hearts in trick 2: ...``, naming what he could have played."""
+def explain_revoke(
+    revoke: Revoke, player: str, label: Callable[[Card], str] = lambda card: card.label
+) -> Phrase:
+    """``Dalila did not follow hearts in trick 2: ...``, naming what he could have played.
+
+    ``label`` shows each card held; the web layer passes its own, in the user's language.
+    """
     return Phrase(
         gettext_noop(
             "{player} did not follow {suit} in trick {trick}: {player} played {card} "
@@ -164,7 +169,7 @@ def explain_revoke(revoke: Revoke, player: str) -> Phrase:
             "suit": suit_name(revoke.led),
             "trick": revoke.trick,
             "card": card_name(revoke.card),
-            "held": " ".join(card.label for card in revoke.held),
+            "held": " ".join(map(label, revoke.held)),
         },
     )
 

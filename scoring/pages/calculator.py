@@ -8,26 +8,37 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext
 
 from ..engine import DECK, SEATS, Card, Suit, Trump, card_name, explain_trick, suit_name
-from ..words import TRUMP_NAMES, is_red, red_card
+from ..words import TRUMP_NAMES, card_label, is_red, red_card
 
 
-def trick_href(trump: Trump | None, cards: tuple[Card, ...]) -> str:
-    """The calculator's address for this question: ``/referee/trick?trump=H&cards=JD,AD``."""
-    params = {"trump": trump.value if trump else "", "cards": ",".join(map(str, cards))}
+def trick_href(trump: Trump | None, cards: tuple[Card, ...], game: int | None = None) -> str:
+    """The calculator's address for this question: ``/referee/trick?trump=H&cards=JD,AD``,
+    then ``&game=7`` when it was opened from game 7, to find the way back."""
+    params = {
+        "trump": trump.value if trump else "",
+        "cards": ",".join(map(str, cards)),
+        "game": str(game) if game else "",
+    }
     query = urlencode({name: value for name, value in params.items() if value}, safe=",")
     return reverse("calculator") + (f"?{query}" if query else "")
 
 
-def calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str, Any]:
-    """What the calculator shows: trump keys, the cards played, the 24 card keys, the verdict."""
+def calculator_context(
+    trump: Trump | None, cards: tuple[Card, ...], game: int | None = None
+) -> dict[str, Any]:
+    """What the calculator shows: trump keys, the cards played, the 24 card keys, the verdict;
+    opened from a game, the way back to it, and every link keeps it."""
     full = len(cards) == SEATS
     verdict = explain_trick(cards, trump) if full and trump else None
     positions = [gettext("1st"), gettext("2nd"), gettext("3rd"), gettext("4th")]
 
+    def ask(trump: Trump | None, cards: tuple[Card, ...]) -> str:
+        return trick_href(trump, cards, game)
+
     def shown(card: Card) -> dict[str, Any]:
         return {
             "code": str(card),
-            "label": card.label,
+            "label": card_label(card),
             "name": card_name(card).translate(gettext),
             "red": red_card(card),
         }
@@ -39,7 +50,7 @@ def calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str
             "symbol": choice.suit.symbol if choice.suit else "∅",
             "red": is_red(choice),
             "current": choice is trump,
-            "href": trick_href(choice, cards),
+            "href": ask(choice, cards),
         }
         for choice in Trump
     ]
@@ -58,7 +69,7 @@ def calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str
                 {
                     **shown(card),
                     "played": card in cards,
-                    "href": None if full or card in cards else trick_href(trump, (*cards, card)),
+                    "href": None if full or card in cards else ask(trump, (*cards, card)),
                 }
                 for card in DECK
                 if card.suit is suit
@@ -80,6 +91,7 @@ def calculator_context(trump: Trump | None, cards: tuple[Card, ...]) -> dict[str
             "reason": capfirst(verdict.reason.translate(gettext)),
             "notes": [capfirst(note.translate(gettext)) for note in verdict.notes],
         },
-        "new_href": trick_href(trump, ()),
-        "back_href": trick_href(trump, cards[:-1]),
+        "new_href": ask(trump, ()),
+        "back_href": ask(trump, cards[:-1]),
+        "game_href": reverse("game", args=[game]) if game else None,
     }

@@ -1,6 +1,6 @@
 """What the game page shows, laid out from the engine's result: no rules here."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from ..engine import SEATS, Ending, GameResult, HandResult, Settlement, boulmous_payments, settle
 from ..models import Change
 from ..state import GameState
-from ..words import describe_hand, format_money, is_red, trump_symbol
+from ..words import contract_words, describe_hand, format_money, is_red, trump_symbol
 
 SEAT_COLOURS = ("#1f6feb", "#c2410c", "#15803d", "#7e22ce")
 # Dashes tell the lines apart in black and white, on paper.
@@ -63,6 +63,7 @@ class Row:
 @dataclass(frozen=True)
 class Chart:
     label_x: int
+    label_y: float
     width: int
     height: int
     target: int
@@ -85,12 +86,19 @@ class Sheet:
     abandoned: bool
     undo_number: int | None
     """The last hand, which can be undone."""
+    redo_number: int | None
+    """The hand just undone, which can come back while nothing else has changed."""
+    last: str
+    """The last hand in one line, ``Hand 5: Chafik 4♥ made``; empty before the first."""
+    tie: str
+    """Why play goes on at or above the target with a tie at the top; empty otherwise."""
     money: Sequence[tuple[str, str]]
     """Each player's money so far, formatted, for a game with a stake."""
     history: Sequence[Event]
 
 
-def score_sheet(state: GameState, changes: Iterable[Change] = ()) -> Sheet:
+def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
+    """The game page's content; ``changes`` are the newest first, for the history."""
     result, names = state.result, state.names
     chart, lines = _chart(result)
     leading = result.leading
@@ -121,6 +129,9 @@ def score_sheet(state: GameState, changes: Iterable[Change] = ()) -> Sheet:
         playing=ending is Ending.PLAYING,
         abandoned=ending is Ending.ABANDONED,
         undo_number=len(result.hands) or None,
+        redo_number=_redo_number(state, changes),
+        last=_last_hand(result.hands[-1], names) if result.hands else "",
+        tie=_tie(result, names),
         money=[
             (name, format_money(balance, settlement.currency))
             for name, balance in zip(names, settlement.balances, strict=True)
@@ -129,6 +140,44 @@ def score_sheet(state: GameState, changes: Iterable[Change] = ()) -> Sheet:
         else [],
         history=[_event(change, names) for change in changes],
     )
+
+
+def _redo_number(state: GameState, changes: Sequence[Change]) -> int | None:
+    latest = changes[0] if changes else None
+    if latest is None or latest.action != Change.Action.UNDONE or state.ending.over:
+        return None
+    return latest.hand_number if latest.hand_number == state.next_number else None
+
+
+def _last_hand(hand: HandResult, names: Sequence[str]) -> str:
+    """``Hand 5: Chafik 4♥ made``, ``Hand 6: Amina 5♠ missed``, ``Hand 7: all passed``."""
+    contract, score = hand.hand.contract, hand.score
+    if contract is None or score is None:
+        what = gettext("all passed")
+    elif score.made:
+        what = gettext("%(contract)s made") % {"contract": contract_words(contract, names)}
+    else:
+        what = gettext("%(contract)s missed") % {
+            "contract": contract_words(contract, names)
+        }
+    return gettext("Hand %(number)s: %(what)s") % {"number": hand.number, "what": what}
+
+
+def _tie(result: GameResult, names: Sequence[str]) -> str:
+    tied = [names[seat] for seat in result.tied_at_top]
+    if not tied:
+        return ""
+    return gettext("%(names)s are tied at %(total)s: play on until one is alone at the top.") % {
+        "names": _and(tied),
+        "total": result.totals[result.tied_at_top[0]],
+    }
+
+
+def _and(names: Sequence[str]) -> str:
+    """``Amina and Dalila``, ``Amina, Bilal and Dalila``."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(some)s and %(last)s") % {"some": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def _event(change: Change, names: Sequence[str]) -> Event:
@@ -210,5 +259,8 @@ def _chart(result: GameResult) -> tuple[Chart, list[str]]:
         )
         for seat in range(SEATS)
     ]
-    chart = Chart(width - pad, width, height, target, y(target), y(0), top, bottom)
+    target_y = y(target)
+    # The target's label sits above its line, or below it where the line runs along the top.
+    label_y = target_y - 3 if target_y > 18 else target_y + 12
+    chart = Chart(width - pad, label_y, width, height, target, target_y, y(0), top, bottom)
     return chart, lines

@@ -48,6 +48,8 @@ PAYMENTS_W = 70.0
 CHART_GAP = 6.0
 CHART_W = WIDTH - PAYMENTS_W - CHART_GAP
 CHART_H = 40.0
+LABEL_H, LABEL_GAP = 3.0, 0.8
+"""The chart's value labels: their height, and their distance from its frame (mm)."""
 LINE_W = 0.35
 
 
@@ -218,20 +220,32 @@ def _chart(pdf: FPDF, sheet: Sheet, target: int, left: float, top: float) -> Non
     pdf.set_draw_color(0)
     pdf.set_line_width(0.2)
     pdf.line(*at(0, chart.target_y), *at(chart.width, chart.target_y))
-    pdf.set_font(FAMILY, "", SMALL_PT + 0.5)
-    label_x, label_y = at(chart.label_x, chart.target_y)
-    above = label_y - top >= 3.5  # the label sits on the line, or under it at the very top
-    pdf.set_xy(label_x - 20, label_y - 3 if above else label_y + 0.3)
-    pdf.cell(20, 3, str(target), align=Align.R)
-    zero_x, zero_y = at(0, chart.zero_y)
-    pdf.set_xy(zero_x + 0.5, zero_y - 3)
-    pdf.cell(10, 3, "0")
+    # The target's and zero's values stand left of the frame, facing their lines, where
+    # no line is drawn: inside, the players' lines start at 0 and end near the target.
+    target_y, zero_y = at(0, chart.target_y)[1], at(0, chart.zero_y)[1]
+    if zero_y - target_y < LABEL_H:  # too close to be read apart: each moves off the other
+        middle = (target_y + zero_y) / 2
+        target_y, zero_y = middle - LABEL_H / 2, middle + LABEL_H / 2
+    _axis_label(pdf, str(target), left, target_y)
+    _axis_label(pdf, "0", left, zero_y)
     pdf.set_line_width(LINE_W)
     for player in sheet.players:
         points = [at(*map(float, pair.split(","))) for pair in player.points.split()]
         _dashed(pdf, player, scale_x, partial(pdf.polyline, points))
     _legend(pdf, sheet.players, scale_x, left, top + CHART_H + 1)
     pdf.set_dash_pattern()
+
+
+def _axis_label(pdf: FPDF, text: str, left: float, y: float) -> None:
+    """``text`` in the gap left of the chart at ``left``, right-aligned, centred on ``y``;
+    smaller if it would not fit in the gap."""
+    room = CHART_GAP - LABEL_GAP
+    pdf.set_font(FAMILY, "", SMALL_PT + 0.5)
+    width = pdf.get_string_width(text)
+    if width > room:
+        pdf.set_font_size((SMALL_PT + 0.5) * room / width)
+    pdf.set_xy(left - CHART_GAP, y - LABEL_H / 2)
+    pdf.cell(room, LABEL_H, text, align=Align.R)
 
 
 def _legend(

@@ -16,6 +16,7 @@ from ..engine import (
     PlayInProgress,
     Suit,
     Trump,
+    card_name,
     effective_suit,
     explain_revoke,
     explain_trick,
@@ -26,7 +27,7 @@ from ..engine import (
 )
 from ..models import Game
 from ..state import GameState
-from ..words import contract_words, red_card
+from ..words import card_label, contract_words, red_card
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Key:
     """One of the 24 cards, as a key to tap."""
 
     label: str
+    name: str
+    """``the jack of diamonds``: what a screen reader says."""
     code: str
     red: bool
     href: str | None
@@ -87,7 +90,8 @@ def play_sheet(
     keys = [
         [
             Key(
-                label=card.label,
+                label=card_label(card),
+                name=card_name(card).translate(gettext),
                 code=str(card),
                 red=red_card(card),
                 href=None if card in played or play.complete else href((*play.cards, card)),
@@ -102,7 +106,7 @@ def play_sheet(
         for number, trick in enumerate(play.tricks)
     ]
     current = [
-        Played(names[seat], card.label, red_card(card), False)
+        Played(names[seat], card_label(card), red_card(card), False)
         for seat, card in zip(seats_from(play.leader), play.current, strict=False)
     ]
     led = effective_suit(play.current[0], contract.trump).symbol if play.current else ""
@@ -119,7 +123,7 @@ def play_sheet(
             else gettext("%(name)s misses the contract (a boîte): %(points)s points.")
         ) % {"name": names[contract.taker], "points": score.points[contract.taker]}
         revokes = [
-            capfirst(explain_revoke(revoke, names[revoke.seat]).translate(gettext))
+            capfirst(explain_revoke(revoke, names[revoke.seat], card_label).translate(gettext))
             for revoke in hand.play.revokes
         ]
     return PlaySheet(
@@ -151,7 +155,7 @@ def _trick_line(
     return TrickLine(
         number=number,
         cards=[
-            Played(names[seat], card.label, red_card(card), index == verdict.winner)
+            Played(names[seat], card_label(card), red_card(card), index == verdict.winner)
             for index, (seat, card) in enumerate(zip(seats, cards, strict=False))
         ],
         winner=names[seats[verdict.winner]],

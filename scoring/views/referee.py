@@ -9,13 +9,13 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
-from ..engine import Trump, plain_orders, trump_order
-from ..forms import PlayForm, RulesQueryForm, TrickForm
+from ..engine import Card, Suit, Trump, plain_orders, trump_order
+from ..forms import CalculatorQueryForm, PlayContractForm, PlayForm, RulesQueryForm, TrickForm
 from ..models import Game
 from ..pages.calculator import calculator_context
 from ..pages.play import play_sheet
 from ..state import load_game, rules_of
-from ..words import format_money
+from ..words import card_label, format_money
 from .preconditions import HtmxHttpRequest, with_game
 
 PLAY_QUERY = ("taker", "bid", "trump", "cards")
@@ -32,17 +32,37 @@ def rules(request: HttpRequest) -> HttpResponse:
     if game is not None and game.stake:
         rules = rules_of(game)
         stake = format_money(rules.stake, rules.currency)
-    orders = [(trump, trump_order(trump), plain_orders(trump)) for trump in Trump]
+    orders = [_card_order(trump) for trump in Trump]
     context = {"orders": orders, "game": game, "stake": stake}
     return render(request, "scoring/rules.html", context)
 
 
+CardList = list[dict[str, str]]
+
+
+def _card_order(trump: Trump) -> tuple[Trump, CardList, list[tuple[Suit, CardList]]]:
+    """The card order under ``trump`` as the rules page lists it: the trumps, then each other
+    suit, strongest first; each card as the language shows it, with its suit's colour."""
+
+    def shown(cards: tuple[Card, ...]) -> CardList:
+        return [{"label": card_label(card), "colour": card.suit.colour.value} for card in cards]
+
+    plain = [(suit, shown(cards)) for suit, cards in plain_orders(trump)]
+    return trump, shown(trump_order(trump)), plain
+
+
 @require_GET
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
-    """The trick calculator: a trump, four cards in the order played, and which wins, and why."""
+    """The trick calculator: a trump, four cards in the order played, and which wins, and why.
+
+    With ?game=<id> of a game that exists, a way back to it, kept in every link."""
     form = TrickForm(request.GET)
     form.is_valid()  # a question with its bad parts left out; each one says why
-    context = calculator_context(form.cleaned_data["trump"], form.cleaned_data["cards"])
+    query = CalculatorQueryForm(request.GET)
+    game = query.cleaned_data["game"] if query.is_valid() else None
+    if game is not None and not Game.objects.filter(pk=game).exists():
+        game = None
+    context = calculator_context(form.cleaned_data["trump"], form.cleaned_data["cards"], game)
     context["problems"] = [str(error) for errors in form.errors.values() for error in errors]
     partial = request.htmx and not request.htmx.history_restore_request
     template = "scoring/calculator.html#calc" if partial else "scoring/calculator.html"
@@ -56,19 +76,27 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
 @require_GET
 @with_game
 def play_hand(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
-    """Hand ``number`` entered card by card: each tap is a link with one card more."""
+    """Hand ``number`` entered card by card: each tap is a link with one card more.
+
+    Without a contract, the page asks for it first: a form that comes back here."""
     state = load_game(game)
     if not 1 <= number <= state.next_number:
         raise Http404
     # Coming from the hand form, which sends all its fields: go to the play's own address.
     query = {name: request.GET[name] for name in PLAY_QUERY if name in request.GET}
     if set(request.GET) - set(PLAY_QUERY):
-        url = f"{request.path}?{urlencode(query)}"
+        url = f"{request.path}?{urlencode(query)}" if query else request.path
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "scoring/play.html#play" if partial else "scoring/play.html"
+    choice = PlayContractForm(request.GET, names=state.names)
+    if not choice.is_valid() or "contract" not in choice.cleaned_data:
+        context = {"state": state, "choice": choice, "number": number}
+        return render(request, template, context, status=422 if choice.errors else 200)
     form = PlayForm(request.GET)
     if not form.is_valid():
         context = {"state": state, "form": form, "number": number}
-        return render(request, "scoring/play.html", context, status=400)
+        return render(request, template, context, status=400)
     sheet = play_sheet(state, number, form.cleaned_data["contract"], form.cleaned_data["play"])
     context = {
         "state": state,
@@ -78,5 +106,4 @@ def play_hand(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse
         "token": uuid.uuid4(),
         "editing": number < state.next_number,
     }
-    template = "scoring/play.html#play" if request.htmx else "scoring/play.html"
     return render(request, template, context)

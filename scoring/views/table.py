@@ -64,15 +64,27 @@ def _game_page(
     form: HandForm | None = None,
     *,
     notice: str = "",
+    announce: str = "",
+    announce_last: bool = False,
     status: int = 200,
 ) -> HttpResponse:
-    """The game page, or its swapped part under htmx, drawn from ``state``."""
+    """The game page, or its swapped part under htmx, drawn from ``state``.
+
+    ``announce`` is said by screen readers after a swap; with ``announce_last``, the
+    last hand in one line is.
+    """
     if form is None:
         initial = hand_initial(state.next_number, state.game.first_dealer)
         form = HandForm(names=state.names, initial={**initial, "token": uuid.uuid4()})
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
-    sheet = score_sheet(state, state.game.changes.all()[:HISTORY_LENGTH])
-    context = {"state": state, "sheet": sheet, "form": form, "notice": notice}
+    sheet = score_sheet(state, list(state.game.changes.all()[:HISTORY_LENGTH]))
+    context = {
+        "state": state,
+        "sheet": sheet,
+        "form": form,
+        "notice": notice,
+        "announce": sheet.last if announce_last else announce,
+    }
     return render(request, template, context, status=status)
 
 
@@ -80,6 +92,8 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
     """A write the game no longer allows: a 409 with the game as it now stands."""
     if isinstance(refused, services.GameClosed):
         notice = gettext("This game was abandoned: resume it to change it.")
+    elif isinstance(refused, services.NothingToRedo):
+        notice = gettext("The game changed since the undo: that hand cannot come back.")
     elif isinstance(refused, services.GameWon):
         notice = gettext("The game was won meanwhile: here is the game now.")
     elif isinstance(refused, services.HandTaken) and refused.number > len(refused.state.hands):
@@ -90,7 +104,7 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
         notice = gettext(
             "Hand %(number)s was just recorded by someone else: here is the game now."
         ) % {"number": getattr(refused, "number", "")}
-    response = _game_page(request, refused.state, notice=notice, status=409)
+    response = _game_page(request, refused.state, notice=notice, announce=notice, status=409)
     return retarget(response, "#game") if request.htmx else response
 
 
@@ -119,11 +133,11 @@ def add_hand(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         else:
             if not request.htmx:
                 return redirect("game", pk=pk)
-            return _game_page(request, state)
+            return _game_page(request, state, announce_last=True)
     state = load_game(get_object_or_404(Game, pk=pk))
     form.name_seats(state.names)
     if request.htmx:
-        context = {"form": form, "state": state}
+        context = {"form": form, "state": state, "sheet": score_sheet(state)}
         response = render(request, "scoring/game.html#hand-form", context, status=422)
         return retarget(response, "#entry")
     return _game_page(request, state, form, status=422)
@@ -185,7 +199,21 @@ def undo_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         return _refused(request, refused)
     if not request.htmx:
         return redirect("game", pk=pk)
-    return _game_page(request, state)
+    return _game_page(
+        request, state, announce=gettext("Hand %(number)s undone.") % {"number": number}
+    )
+
+
+@require_POST
+@writes_game
+def redo_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    try:
+        state = services.redo_hand(game_id=pk, number=number)
+    except services.WriteRefused as refused:
+        return _refused(request, refused)
+    if not request.htmx:
+        return redirect("game", pk=pk)
+    return _game_page(request, state, announce_last=True)
 
 
 @require_POST

@@ -41,3 +41,36 @@ document.addEventListener("input", (event) => {
 document.addEventListener("click", (event) => {
   if (event.target.closest("[data-print]")) window.print();
 });
+
+// After the game is swapped in place: what needs reading first (an error, a notice) is
+// brought into view and focused; otherwise the page is back at the top, the new totals
+// in view, and focus is on the new hand's first control (or the winner).
+document.addEventListener("htmx:afterSettle", (event) => {
+  const target = event.detail.target;
+  if (!target || (target.id !== "game" && target.id !== "entry")) return;
+  const message = target.querySelector("[data-focus]");
+  if (message) {
+    message.scrollIntoView({ block: "center" });
+    message.focus({ preventScroll: true });
+    return;
+  }
+  window.scrollTo(0, 0);
+  const first = target.querySelector("#entry input[name=taker], .winner h1");
+  if (first && first.matches("h1")) first.tabIndex = -1;
+  if (first) first.focus({ preventScroll: true });
+});
+
+// A save that fails (the server's error, no connection, a timeout) keeps everything
+// tapped, says so, and offers to send the same form again: its token records it once.
+function saveFailed(event, message) {
+  const form = event.detail.elt && event.detail.elt.closest("form.hand");
+  if (!form) return;
+  const box = form.querySelector(".save-failed");
+  box.textContent = form.dataset[message];
+  box.hidden = false;
+  form.querySelector("button.save").textContent = form.dataset.retry;
+  box.scrollIntoView({ block: "center" });
+}
+document.addEventListener("htmx:responseError", (event) => saveFailed(event, "failedServer"));
+document.addEventListener("htmx:sendError", (event) => saveFailed(event, "failedNetwork"));
+document.addEventListener("htmx:timeout", (event) => saveFailed(event, "failedNetwork"));

@@ -36,6 +36,8 @@ TEXT = {
     },
 }
 QUESTION = ["J♦", "A♦", "K♦", "Q♦"]
+# French cards read V, D, R: valet, dame, roi.
+QUESTIONS = {"en": QUESTION, "fr": ["V♦", "A♦", "R♦", "D♦"]}
 # Each key's box, and whether its text overflows it.
 MEASURE = """elements => elements.map(element => {
     const box = element.getBoundingClientRect();
@@ -87,17 +89,18 @@ def test_from_the_game_page_one_tap_then_five_give_the_verdict(phone, game, lang
     page.goto(f"/games/{game.pk}/")
     taps = Taps()
 
-    taps.tap(page.get_by_role("link", name=text["link"], exact=True))
-    expect(page).to_have_url(re.compile(r"/referee/trick$"))
+    taps.tap(page.get_by_role("link", name=text["link"], exact=True).first)
+    expect(page).to_have_url(re.compile(rf"/referee/trick\?game={game.pk}$"))
     mark_document(page)
     empty = page.locator(".calc .key").evaluate_all(MEASURE)
-    ask(taps, page, text["hearts"], QUESTION)
+    question = QUESTIONS[lang]
+    ask(taps, page, text["hearts"], question)
 
     expect(verdict(page)).to_have_text(text["wins"])
     page.screenshot(path=f"/tmp/calc-{lang}.png", full_page=True)
     assert page.locator(".verdict p").first.inner_text() == text["why"]
-    assert page.locator(".calc-played .winner .card").inner_text() == "J♦"
-    assert page.url.endswith("/referee/trick?trump=H&cards=JD,AD,KD,QD")
+    assert page.locator(".calc-played .winner .card").inner_text() == question[0]
+    assert page.url.endswith(f"/referee/trick?trump=H&cards=JD,AD,KD,QD&game={game.pk}")
     assert taps.count == 1 + 5
     assert same_document(page)  # htmx swapped the area, no page was loaded
     assert errors == []
@@ -107,7 +110,7 @@ def test_from_the_game_page_one_tap_then_five_give_the_verdict(phone, game, lang
     keys = page.locator(".calc .key, .calc-actions .button").evaluate_all(MEASURE)
     assert [key["text"] for key in keys if key["height"] < TAP] == []
     assert [key["text"] for key in keys if key["overflows"] or key["right"] > PHONE_WIDTH] == []
-    cards = [key for key in empty if key["text"] in {*QUESTION, "9♠"}]
+    cards = [key for key in empty if key["text"] in {*question, "9♠"}]
     assert all(key["top"] + key["height"] <= PHONE_HEIGHT for key in cards), "no scroll to tap"
     rows = page.locator(".calc-suit").evaluate_all(
         "rows => rows.map(row => new Set([...row.children].map(li => li.offsetTop)).size)"
@@ -198,3 +201,24 @@ def test_left_bower_cases_are_settled(phone, live_server, trump, cards, winner, 
 
     expect(page.locator(".calc-played .winner .card")).to_have_text(winner)
     assert page.locator(".verdict p").first.inner_text() == reason
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_the_way_back_to_the_game_survives_every_tap(phone, game, javascript):
+    page = phone("en", javascript=javascript)
+    page.goto(f"/referee/trick?game={game.pk}")
+    taps = Taps()
+
+    ask(taps, page, "hearts", QUESTION)
+    taps.tap(page.get_by_role("link", name="Take back the last card", exact=True))
+    expect(played(page)).to_have_count(3)
+    taps.tap(page.get_by_role("link", name="New question", exact=True))
+    expect(played(page)).to_have_count(0)
+    page.screenshot(path=f"/tmp/calc-way-back-{'js' if javascript else 'nojs'}.png", full_page=True)
+    back = page.get_by_role("link", name="Back to the game", exact=True)
+    assert back.bounding_box()["y"] > page.locator(".calc-deck").bounding_box()["y"]
+    assert page.url.endswith(f"/referee/trick?trump=H&game={game.pk}")
+    taps.tap(back)
+
+    expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    assert taps.count == 1 + 4 + 3

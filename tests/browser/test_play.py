@@ -11,8 +11,12 @@ from tests.site.test_play import LEGAL, REVOKED
 pytestmark = pytest.mark.browser
 
 
-def label(code):
-    return Card.parse(code).label
+FRENCH_RANKS = {"J": "V", "Q": "D", "K": "R"}  # valet, dame, roi
+
+
+def label(code, lang="en"):
+    text = Card.parse(code).label
+    return FRENCH_RANKS.get(text[0], text[0]) + text[1:] if lang == "fr" else text
 
 
 def play_by_taps(page, codes):
@@ -68,3 +72,58 @@ def test_hand_card_by_card_shows_each_trick_winner_with_its_reason(phone, db):
     page.get_by_role("link", name="Take back the last card").click()
     expect(page.locator(".verdict")).to_have_count(0)
     expect(page.locator("a.key", has_text="J♦")).to_have_count(1)
+
+
+# Names as long as a game allows, or nearly: whatever they are, nothing above the keys
+# may grow or shrink when it is someone else's turn.
+LONG_NAMES = ("Amina", "Bilal", "Chafik", "Dalila-Maria de la Fuente y Rodríguez")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_card_keys_stay_put_through_a_whole_hand(phone, db, lang):
+    game = services.create_game(names=LONG_NAMES, rules=Rules(), first_dealer=3).game
+    page = phone(lang)
+    page.goto(f"/games/{game.pk}/hands/1/play?taker=0&bid=3&trump=H")
+    deck = page.locator(".deck")
+    start = deck.bounding_box()["y"]
+    tops = []
+
+    for count, code in enumerate(LEGAL.split(","), start=1):
+        page.locator("a.key", has_text=label(code, lang)).click()
+        if count == 24:
+            expect(page.locator(".result")).to_have_count(1)
+            break
+        expect(page.locator("span.key.played", has_text=label(code, lang))).to_have_count(1)
+        tops.append(deck.bounding_box()["y"])
+        if count in (3, 4, 5):
+            page.screenshot(path=f"/tmp/play-keys-{lang}-{count}.png")
+
+    assert tops == [start] * 23
+    assert page.evaluate("window.scrollY") == 0
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_card_by_card_without_a_contract_asks_for_it_then_plays(phone, db, javascript):
+    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=3).game
+    page = phone("en", javascript=javascript)
+    page.goto(f"/games/{game.pk}/")
+
+    page.get_by_role("button", name="Or record the play card by card").click()
+    page.wait_for_url(f"**/games/{game.pk}/hands/1/play")
+    page.screenshot(path=f"/tmp/play-contract-{'js' if javascript else 'nojs'}.png", full_page=True)
+    form = page.locator("form.contract-choice")
+    form.locator("label", has_text="Chafik").click()
+    form.locator(".bids label", has_text="4").click()
+    page.get_by_role("button", name="Start the play").click()
+
+    expect(page.locator(".errors li")).to_have_text(["Choose the trump, or no trump."])
+    assert form.locator("input:checked").evaluate_all("inputs => inputs.map(i => i.value)") == [
+        "2",
+        "4",
+    ]
+    form.locator(".trumps label", has_text="clubs").click()
+    page.get_by_role("button", name="Start the play").click()
+    expect(page.locator(".play-status")).to_contain_text("Chafik 4♣")
+    assert page.url.endswith(f"/games/{game.pk}/hands/1/play?taker=2&bid=4&trump=C")
+    page.locator("a.key", has_text="A♣").click()
+    expect(page.locator("span.key.played", has_text="A♣")).to_have_count(1)

@@ -20,10 +20,10 @@ TEXT = {
         "new_game": "New game",
         "start": "Start the game",
         "save": "Save the hand",
-        "void": "All passed: no contract",
+        "void": "All passed",
         "save_change": "Save the change",
         "hand": "Hand {}",
-        "first": "Hand 1 · Amina deals · Bilal speaks first",
+        "first": "Hand 1\nAmina deals · Bilal speaks first",
         "wins": "{} wins!",
         "no_trump": "Choose the trump, or no trump.",
         "over_six": "tricks add up to {}, not 6",
@@ -32,10 +32,10 @@ TEXT = {
         "new_game": "Nouvelle partie",
         "start": "Commencer la partie",
         "save": "Enregistrer la donne",
-        "void": "Tout le monde passe : pas de contrat",
+        "void": "Tous passent",
         "save_change": "Enregistrer la correction",
         "hand": "Donne {}",
-        "first": "Donne 1 · Amina donne · Bilal parle en premier",
+        "first": "Donne 1\nAmina donne · Bilal parle en premier",
         "wins": "{} gagne !",
         "no_trump": "Choisissez l’atout, ou sans atout.",
         "over_six": "les levées font {} en tout, et non 6",
@@ -213,7 +213,9 @@ def test_hand_with_four_trick_rows_over_six_is_refused(phone, game):
 
     save_button(page, "en").click()
 
-    expect(page.locator("#entry .errors")).to_contain_text(TEXT["en"]["over_six"].format(8))
+    expect(page.locator("#entry .tricks .field-errors")).to_contain_text(
+        TEXT["en"]["over_six"].format(8)
+    )
     assert [checked(page, f"tricks_{seat}") for seat in range(4)] == ["1", "4", "0", "3"]
     assert (Hand.objects.count(), status(page).inner_text()) == (0, "Hand 1")
 

@@ -238,3 +238,10 @@ def test_contract_refuses_a_bad_seat_bid_or_trump(taker, bid, trump, message):
 )
 def test_seats_from_goes_clockwise_from_the_first(first, order):
     assert seats_from(first) == order
+
+
+def test_auction_taker_refusal_names_the_bidder_to_beat():
+    with pytest.raises(RulesError) as refused:
+        auction_taker((3, None, 5, 4), 3)
+
+    assert refused.value.params == {"position": 4, "seat": 3, "bid": 4, "highest": 5, "by": 2}

@@ -144,19 +144,17 @@ def test_follow_play_refuses_a_card_played_twice():
     assert str(error.value) == "a card cannot be played twice"
 
 
+def first_revoke():
+    """Hearts trump; Bilal (seat 1) discards the 9 of clubs on a heart at trick 1, and
+    plays the king of hearts at trick 2: he held it."""
+    plays = in_tricks(
+        cards("AH 9C QH JH JD TH KH 9H AC QC KC TC KD AD QD TD AS KS QS 9S 9D JS TS JC")
+    )
+    return Hand(Contract(0, 3, Trump.HEARTS), plays=plays).play.revokes[0]
+
+
 def test_explain_revoke_names_the_player_suit_and_cards_held():
-    # Hearts trump; Bilal (seat 1) discards the 9 of clubs on a heart at trick 1, and
-    # plays the king of hearts at trick 2: he held it.
-    plays = [
-        cards("AH 9C QH JH"),
-        cards("JD TH KH 9H"),
-        cards("AC QC KC TC"),
-        cards("KD AD QD TD"),
-        cards("AS KS QS 9S"),
-        cards("9D JS TS JC"),
-    ]
-    hand = Hand(Contract(0, 3, Trump.HEARTS), plays=tuple(tuple(trick) for trick in plays))
-    revoke = hand.play.revokes[0]
+    revoke = first_revoke()
 
     assert str(explain_revoke(revoke, "Bilal")) == (
         "Bilal did not follow hearts in trick 1: Bilal played the nine of clubs while holding K♥."
@@ -181,3 +179,11 @@ def test_in_tricks_groups_four_by_four():
         tuple(cards("AH KH QH JH")),
         tuple(cards("TH 9H")),
     )
+
+
+def test_explain_revoke_shows_the_cards_held_with_the_labels_given():
+    revoke = first_revoke()
+
+    explained = explain_revoke(revoke, "Bilal", label=str)
+
+    assert explained.params["held"] == "KH"

@@ -152,13 +152,14 @@ NO_TRUMP_JACK_IS_PLAIN = {
     ],
 }
 POSITIONS = {"en": ("1st", "2nd"), "fr": ("1re", "2e")}
+JACK_OF_DIAMONDS = {"en": "J♦", "fr": "V♦"}  # French cards read V, D, R: valet, dame, roi
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_other_jack_led_wins_as_the_second_trump(client, language):
     root = page(ask(client, "?trump=H&cards=JD,AD,KD,QD", language))
 
-    assert winner(root) == (POSITIONS[language][0], "J♦")
+    assert winner(root) == (POSITIONS[language][0], JACK_OF_DIAMONDS[language])
     assert verdict(root) == LEFT_BOWER_LED[language]
 
 
@@ -166,7 +167,7 @@ def test_the_other_jack_led_wins_as_the_second_trump(client, language):
 def test_the_other_jack_played_second_trumps_the_ace_led(client, language):
     root = page(ask(client, "?trump=H&cards=AS,JD,KS,QS", language))
 
-    assert winner(root) == (POSITIONS[language][1], "J♦")
+    assert winner(root) == (POSITIONS[language][1], JACK_OF_DIAMONDS[language])
     assert verdict(root) == LEFT_BOWER_TRUMPS[language]
 
 
@@ -382,7 +383,8 @@ def test_any_question_is_answered_with_a_sane_page(trump, cards):
 def test_game_page_links_to_the_calculator(client, game):
     root = page(client.get(f"/games/{game.pk}/"))
 
-    (link,) = [link for link in root.find("p", "links").find_all("a") if link.attrs["href"] == URL]
+    links = root.find("p", "links").find_all("a")
+    (link,) = [link for link in links if link.attrs["href"] == f"{URL}?game={game.pk}"]
     assert link.text == "Who wins the trick?"
 
 
@@ -405,3 +407,56 @@ def test_calculator_with_htmx_announces_the_verdict_outside_the_swapped_area(cli
         '<p id="calc-announce" class="visually-hidden" aria-live="polite" hx-swap-oob="true">'
         "The jack of diamonds wins. The jack of diamonds is the second-highest trump"
     ) in response.content.decode()
+
+
+# --- French cards -------------------------------------------------------------------------
+
+
+def test_french_card_keys_read_v_d_r(client):
+    root = page(ask(client, language="fr"))
+
+    assert [link.text for link in card_links(root)][:6] == ["9♠", "10♠", "V♠", "D♠", "R♠", "A♠"]
+
+
+# --- The way back to the game ---------------------------------------------------------------
+
+
+def question_links(root):
+    """The links that ask a question: trumps, cards, take back, new question."""
+    area = root.find("div", id="calc")
+    return [link for link in area.find_all("a") if "calc-leave" not in link.parent.classes]
+
+
+def test_calculator_opened_from_a_game_links_back_to_it(client, game):
+    root = page(ask(client, f"?game={game.pk}"))
+
+    (back,) = root.find("p", "calc-leave").find_all("a")
+    assert (back.text, back.attrs["href"]) == ("Back to the game", f"/games/{game.pk}/")
+
+
+def test_calculator_links_keep_the_game(client, game):
+    root = page(ask(client, f"?trump=H&cards=JD,AD&game={game.pk}"))
+
+    hrefs = [link.attrs["href"] for link in question_links(root)]
+    assert len(hrefs) == 5 + 22 + 2
+    assert [query_of(href).get("game") for href in hrefs] == [str(game.pk)] * len(hrefs)
+    assert f"{URL}?trump=H&cards=JD&game={game.pk}" in hrefs  # take back the last card
+
+
+def test_calculator_with_htmx_keeps_the_game_and_the_way_back(client, game):
+    root = page(ask(client, f"?trump=H&game={game.pk}", HTTP_HX_REQUEST="true"))
+
+    assert root.find("p", "calc-leave").find("a").attrs["href"] == f"/games/{game.pk}/"
+    assert card_links(root)[0].attrs["href"] == f"{URL}?trump=H&cards=9S&game={game.pk}"
+
+
+@pytest.mark.parametrize(
+    "value", ["abc", "", "-1", "0", "1.5", "²", "9" * 30, "999999", "1%00", "%3Cb%3E"]
+)
+def test_calculator_bad_game_is_ignored(client, game, value):
+    response = ask(client, f"?trump=H&cards=JD&game={value}")
+    root = page(response)
+
+    assert response.status_code == 200
+    assert root.find_all("p", "calc-leave") == []
+    assert [link for link in question_links(root) if "game" in query_of(link.attrs["href"])] == []

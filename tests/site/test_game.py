@@ -97,9 +97,9 @@ def test_game_page_shows_hand_dealer_speaker_and_totals(client, game):
     response = client.get(game_url(game))
 
     status = re.sub(
-        r"\s+", " ", re.search(r'<p class="status".*?</p>', response.content.decode(), re.S)[0]
+        r"\s+", " ", re.search(r'<h1 class="status".*?</h1>', response.content.decode(), re.S)[0]
     )
-    assert "Hand 1</strong> · Amina deals · Bilal speaks first" in status
+    assert "Hand 1</strong> <span>Amina deals · Bilal speaks first</span>" in status
 
 
 def test_add_hand_plain_post_records_it_and_redirects(client, game):
@@ -140,13 +140,13 @@ def test_add_hand_invalid_with_htmx_retargets_the_form(client, game):
 def test_add_hand_all_four_tricks_must_add_up(client, game):
     response = client.post(game_url(game, "hands"), hand_data(1, tricks=(1, 1, 1), tricks_3=1))
 
-    assert response.context["form"].non_field_errors() == ["tricks add up to 4, not 6"]
+    assert response.context["form"].errors["tricks"] == ["tricks add up to 4, not 6"]
 
 
 def test_add_hand_two_blank_tricks_are_refused(client, game):
     response = client.post(game_url(game, "hands"), hand_data(1, tricks=(1, 4)))
 
-    assert response.context["form"].non_field_errors() == [
+    assert response.context["form"].errors["tricks"] == [
         "Give the tricks of at least three players."
     ]
 
@@ -169,13 +169,13 @@ def test_add_hand_with_auction_takes_taker_and_bid_from_calls(client, game):
     assert (hand.contract.taker, hand.contract.bid) == (0, 5)
 
 
-def test_add_hand_with_auction_refuses_a_bid_not_higher(client, game):
+def test_add_hand_with_auction_refuses_a_bid_not_higher_naming_the_players(client, game):
     data = hand_data(1, call_0="4", call_1="3", call_2="pass", call_3="pass")
 
     response = client.post(game_url(game, "hands"), data)
 
-    assert response.context["form"].non_field_errors() == [
-        "calls: call 2 (seat 2) bids 3, which must be higher than the 4 already bid"
+    assert response.context["form"].errors["calls"] == [
+        "Chafik bid 3, which must be higher than Bilal’s 4."
     ]
 
 
@@ -184,9 +184,7 @@ def test_add_hand_with_auction_disagreeing_with_taker_is_refused(client, game):
 
     response = client.post(game_url(game, "hands"), data)
 
-    assert response.context["form"].non_field_errors() == [
-        "The calls give a different taker or bid."
-    ]
+    assert response.context["form"].errors["calls"] == ["The calls give a different taker or bid."]
 
 
 def test_add_hand_error_in_french(client, game):
@@ -194,7 +192,7 @@ def test_add_hand_error_in_french(client, game):
         game_url(game, "hands"), hand_data(1, tricks=(5, 4, 0)), HTTP_ACCEPT_LANGUAGE="fr"
     )
 
-    assert response.context["form"].non_field_errors() == ["les levées font 9 en tout, et non 6"]
+    assert response.context["form"].errors["tricks"] == ["les levées font 9 en tout, et non 6"]
 
 
 # --- Never lose or double a hand ------------------------------------------------------

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from scoring import services
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.pages.game import score_sheet
-from scoring.pages.pdf import settlement_sheet_pdf
+from scoring.pages.pdf import CHART_GAP, MARGIN, PAYMENTS_W, settlement_sheet_pdf
 from scoring.pages.settlement import settle_up
 from scoring.state import load_game
 
@@ -174,3 +174,25 @@ def test_pdf_of_longer_game_carries_the_sheet_over_with_its_head(db):
     assert len(pages) == 2
     assert second.startswith(f"{head} ")
     assert "70 Bilal Chafik 6♥ · boulmous · boîte" in second
+
+
+def chart_values(reader):
+    """The chart's value labels, drawn alone in 6 points: (text, left edge in mm)."""
+    found = []
+
+    def visit(text, _cm, matrix, _font, size):
+        if size == 6.0 and text.strip() and text == text.strip():
+            found.append((text, round(matrix[4] * 25.4 / 72, 1)))
+
+    reader.pages[0].extract_text(visitor_text=visit)
+    return found
+
+
+def test_pdf_chart_values_stand_left_of_the_chart_clear_of_its_lines(client, won_game):
+    values = chart_values(download(client, won_game))
+
+    gap = (MARGIN + PAYMENTS_W, MARGIN + PAYMENTS_W + CHART_GAP)  # between payments and chart
+    assert [(text, gap[0] < left < gap[1]) for text, left in values] == [
+        ("60", True),
+        ("0", True),
+    ]

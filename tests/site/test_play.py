@@ -129,7 +129,6 @@ def test_play_from_the_hand_form_with_htmx_loads_the_page(client, game):
     [
         ({**CONTRACT, "cards": "AH,AH"}, "a card cannot be played twice"),
         ({**CONTRACT, "cards": "AH,XX"}, 'card "XX" is not a card'),
-        ({"taker": 0, "bid": 3}, "This field is required."),
     ],
 )
 def test_play_page_bad_play_is_explained(client, game, query, message):
@@ -160,3 +159,138 @@ def test_play_page_with_htmx_announces_the_trick_winner_outside_the_swapped_area
         '<p id="play-announce" class="visually-hidden" aria-live="polite" hx-swap-oob="true">'
         "Trick 1: Dalila wins. The jack of diamonds"
     ) in response.content.decode()
+
+
+# --- Without a contract, the page asks for it -------------------------------------------
+
+
+def choices(page, name):
+    """The radio buttons named ``name``: (value, label, checked), in order."""
+    pattern = (
+        rf'<input type="radio" name="{name}" value="([^"]*)"[^>]*?( checked)?>'
+        r"<span>([^<]*)</span>"
+    )
+    return [(value, label, bool(checked)) for value, checked, label in re.findall(pattern, page)]
+
+
+def errors(page):
+    box = re.search(r'<div class="errors" role="alert">(.*?)</div>', page, re.DOTALL)
+    return re.findall(r"<li>([^<]*)</li>", box.group(1)) if box else []
+
+
+def test_play_page_without_a_contract_offers_to_choose_it(client, game):
+    response = client.get(play_url(game))
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert choices(page, "taker") == [(str(seat), name, False) for seat, name in enumerate(NAMES)]
+    assert [label for _value, label, _checked in choices(page, "bid")] == [
+        "3",
+        "4",
+        "5",
+        "6 boulmous",
+    ]
+    assert [(value, label) for value, label, _checked in choices(page, "trump")] == [
+        ("S", "spades"),
+        ("H", "hearts"),
+        ("D", "diamonds"),
+        ("C", "clubs"),
+        ("NT", "no trump"),
+    ]
+    assert (errors(page), "This field is required." in page) == ([], False)
+
+
+def test_play_page_contract_form_comes_back_to_the_play_page(client, game):
+    page = client.get(play_url(game)).content.decode()
+
+    form = re.search(r'<form class="contract-choice" ([^>]*)>', page).group(1)
+    assert form == (
+        f'method="get" action="{play_url(game)}" hx-get="{play_url(game)}" '
+        'hx-target="#play" hx-replace-url="true"'
+    )
+
+
+def test_play_page_incomplete_contract_keeps_the_choices_and_asks_for_the_rest(client, game):
+    response = client.get(play_url(game), {"taker": 2, "bid": 6})
+
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert [value for value, _label, checked in choices(page, "taker") if checked] == ["2"]
+    assert [value for value, _label, checked in choices(page, "bid") if checked] == ["6"]
+    assert [value for value, _label, checked in choices(page, "trump") if checked] == []
+    assert errors(page) == ["Choose the trump, or no trump."]
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({**CONTRACT, "taker": 9}, "This taker is not one of the four players."),
+        ({**CONTRACT, "bid": 7}, "This bid is not 3, 4, 5 or 6."),
+        ({**CONTRACT, "bid": "x"}, "This bid is not 3, 4, 5 or 6."),
+        ({**CONTRACT, "trump": "Z"}, "This trump is not one of the five."),
+    ],
+)
+def test_play_page_invalid_contract_value_is_said_once(client, game, query, message):
+    response = client.get(play_url(game), query)
+
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert (errors(page), page.count(message)) == ([message], 1)
+
+
+def test_play_page_contract_form_keeps_the_cards_played(client, game):
+    page = client.get(play_url(game), {"taker": 0, "bid": 3, "cards": "AH,KH"}).content.decode()
+
+    assert '<input type="hidden" name="cards" value="AH,KH" id="id_cards">' in page
+
+
+def test_play_page_contract_chosen_starts_the_play(client, game):
+    response = client.get(play_url(game), {"taker": "1", "bid": "4", "trump": "NT"})
+
+    play = response.context["play"]
+    assert (response.status_code, play.contract, play.to_play) == (200, "Bilal 4NT", "Bilal")
+
+
+def test_play_page_contract_form_with_htmx_is_swapped_in_place(client, game):
+    response = client.get(play_url(game), {"taker": 0}, HTTP_HX_REQUEST="true")
+
+    page = response.content.decode()
+    assert (response.status_code, "<html" in page, 'class="contract-choice"' in page) == (
+        422,
+        False,
+        True,
+    )
+
+
+def test_play_from_an_empty_hand_form_goes_to_the_bare_play_page(client, game):
+    response = client.get(play_url(game), {"number": 1, "token": ""})
+
+    assert response.headers["Location"] == play_url(game)
+
+
+# --- French cards ------------------------------------------------------------------------
+
+
+def test_play_page_in_french_shows_french_card_letters(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "cards": "JH"}, HTTP_ACCEPT_LANGUAGE="fr")
+
+    keys = [key.label for row in response.context["play"].keys for key in row]
+    assert keys[:12] == [
+        "9♠", "10♠", "V♠", "D♠", "R♠", "A♠", "9♥", "10♥", "V♥", "D♥", "R♥", "A♥",
+    ]  # fmt: skip
+    assert '<span class="key played" aria-disabled="true">V♥</span>' in response.content.decode()
+
+
+def test_play_page_in_french_names_the_cards_held_in_a_revoke_in_french(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "cards": REVOKED}, HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert response.context["play"].revokes == [
+        "Bilal n’a pas fourni à cœur à la levée 1 : Bilal a joué le neuf de trèfle "
+        "en ayant en main R♥."
+    ]
+
+
+def test_play_page_keys_name_the_card_for_screen_readers(client, game):
+    page = client.get(play_url(game), CONTRACT).content.decode()
+
+    assert 'aria-label="Amina plays the jack of diamonds">J♦</a>' in page

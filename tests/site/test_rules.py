@@ -174,14 +174,43 @@ def test_rules_page_french_labels_the_card_lists(client):
     lists = labels_by_list(rules_page(client, language="fr").content.decode())
 
     assert lists["Les atouts quand cœur est atout, du plus fort au plus faible"] == [
-        "J♥",
-        "J♦",
+        "V♥",
+        "V♦",
         "A♥",
-        "K♥",
-        "Q♥",
+        "R♥",
+        "D♥",
         "10♥",
         "9♥",
     ]
+
+
+def test_rules_page_french_cards_read_v_d_r_in_every_order(client):
+    lists = card_lists(rules_page(client, language="fr").content.decode())
+
+    letters = {card[:-1] for _label, cards in lists for card, _colour in cards}
+    assert letters == {"A", "R", "D", "V", "10", "9"}
+
+
+@pytest.mark.parametrize(
+    ("language", "option", "word"),
+    [
+        (
+            "en",
+            "<strong>Tricks minus bid</strong>: the taker marks the tricks he won, minus his bid.",
+            "usual",
+        ),
+        (
+            "fr",
+            "<strong>Levées moins l’enchère</strong> : le preneur marque les levées qu’il a "
+            "faites, moins son enchère.",
+            "habituel",
+        ),
+    ],
+)
+def test_rules_page_presents_the_failed_taker_options_alike(client, language, option, word):
+    page = rules_page(client, language=language).content.decode()
+
+    assert (option in page, word in page) == (True, False)
 
 
 def test_rules_page_with_game_shows_its_target(client, options_game):
