@@ -58,10 +58,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Pages are compressed here (CSRF tokens are masked per response, against BREACH);
-    # static files come precompressed from WhiteNoise.
-    "django.middleware.gzip.GZipMiddleware",
+    # Static files come precompressed from WhiteNoise, which answers before the rest.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages are compressed here (CSRF tokens are masked per response, against BREACH).
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

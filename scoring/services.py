@@ -265,13 +265,11 @@ def redo_hand(*, game_id: int, number: int) -> GameState:
     """Record again hand ``number``, undone by the game's last change; a repeated tap finds
     it back and changes nothing more."""
     rows = lock_game(game_id)
-    if number == len(rows.hands) and rows.hands:
-        return rows.scored()  # already redone: a double tap
     last = rows.game.changes.first()
+    if last is not None and last.action == Change.Action.REDONE and last.hand_number == number:
+        return rows.scored()  # already redone: a double tap
     before = last.before if last is not None and last.action == Change.Action.UNDONE else None
     if not before or "record" not in before or last is None or last.hand_number != number:
-        raise NothingToRedo(rows.scored())
-    if number != rows.next_number:
         raise NothingToRedo(rows.scored())
     hand = hand_from_dict(before["record"], dealer_of(number - 1, rows.game.first_dealer))
     record = rows.record.with_hand(number, hand)

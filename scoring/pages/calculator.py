@@ -32,8 +32,9 @@ def calculator_context(
     verdict = explain_trick(cards, trump) if full and trump else None
     positions = [gettext("1st"), gettext("2nd"), gettext("3rd"), gettext("4th")]
 
-    def ask(trump: Trump | None, cards: tuple[Card, ...]) -> str:
-        return trick_href(trump, cards, game)
+    def ask(choice: Trump | None, question: tuple[Card, ...]) -> str:
+        """A link to another question, from the same game if any."""
+        return trick_href(choice, question, game)
 
     def shown(card: Card) -> dict[str, Any]:
         return {

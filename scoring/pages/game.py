@@ -157,9 +157,7 @@ def _last_hand(hand: HandResult, names: Sequence[str]) -> str:
     elif score.made:
         what = gettext("%(contract)s made") % {"contract": contract_words(contract, names)}
     else:
-        what = gettext("%(contract)s missed") % {
-            "contract": contract_words(contract, names)
-        }
+        what = gettext("%(contract)s missed") % {"contract": contract_words(contract, names)}
     return gettext("Hand %(number)s: %(what)s") % {"number": hand.number, "what": what}
 
 

@@ -9,16 +9,17 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
-from ..engine import Card, Suit, Trump, plain_orders, trump_order
 from ..forms import CalculatorQueryForm, PlayContractForm, PlayForm, RulesQueryForm, TrickForm
 from ..models import Game
 from ..pages.calculator import calculator_context
 from ..pages.play import play_sheet
+from ..pages.rules import card_orders
 from ..state import load_game, rules_of
-from ..words import card_label, format_money
+from ..words import format_money
 from .preconditions import HtmxHttpRequest, with_game
 
 PLAY_QUERY = ("taker", "bid", "trump", "cards")
+"""Cards as the rules page lists them: each one's label, and its suit's colour."""
 
 
 @require_GET
@@ -32,23 +33,8 @@ def rules(request: HttpRequest) -> HttpResponse:
     if game is not None and game.stake:
         rules = rules_of(game)
         stake = format_money(rules.stake, rules.currency)
-    orders = [_card_order(trump) for trump in Trump]
-    context = {"orders": orders, "game": game, "stake": stake}
+    context = {"orders": card_orders(), "game": game, "stake": stake}
     return render(request, "scoring/rules.html", context)
-
-
-CardList = list[dict[str, str]]
-
-
-def _card_order(trump: Trump) -> tuple[Trump, CardList, list[tuple[Suit, CardList]]]:
-    """The card order under ``trump`` as the rules page lists it: the trumps, then each other
-    suit, strongest first; each card as the language shows it, with its suit's colour."""
-
-    def shown(cards: tuple[Card, ...]) -> CardList:
-        return [{"label": card_label(card), "colour": card.suit.colour.value} for card in cards]
-
-    plain = [(suit, shown(cards)) for suit, cards in plain_orders(trump)]
-    return trump, shown(trump_order(trump)), plain
 
 
 @require_GET

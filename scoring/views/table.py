@@ -17,6 +17,7 @@ from ..pages.game import score_sheet
 from ..pages.home import game_summaries
 from ..pages.pdf import settlement_sheet_pdf
 from ..pages.play import replay_url
+from ..pages.rules import shown
 from ..pages.settlement import settle_up
 from ..state import GameState, load_game, load_games
 from .preconditions import HtmxHttpRequest, with_game, writes_game
@@ -33,7 +34,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "playing": [summary for summary in summaries if not summary.finished],
             "finished": [summary for summary in summaries if summary.finished][:10],
-            "heart_trumps": trump_order(Trump.HEARTS),
+            "heart_trumps": shown(trump_order(Trump.HEARTS)),
         },
     )
 

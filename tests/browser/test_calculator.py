@@ -222,3 +222,18 @@ def test_the_way_back_to_the_game_survives_every_tap(phone, game, javascript):
 
     expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
     assert taps.count == 1 + 4 + 3
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_card_keys_stay_put_while_a_trick_is_tapped(phone, live_server, lang):
+    page = phone(lang)
+    page.goto("/referee/trick?trump=H")
+    deck = page.locator(".calc-deck")
+    tops = [deck.bounding_box()["y"]]
+
+    for count, label in enumerate(QUESTIONS[lang][:3], start=1):
+        card_key(page, label).click()
+        expect(played(page)).to_have_count(count)
+        tops.append(deck.bounding_box()["y"])
+
+    assert tops == [tops[0]] * 4
