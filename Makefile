@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test lint pytest bench messages clean
+.PHONY: run serve test lint pytest bench messages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,14 @@ run: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py migrate --no-input
 	DEBUG=1 $(PY) manage.py collectstatic --no-input
 	DEBUG=1 $(PY) manage.py runserver $(HOST)
+
+# Production, behind nginx: gunicorn as boulmous_site/gunicorn.py sets it up. DEBUG is
+# off, so the environment must give SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and the
+# proxy's HTTPS header (SECURE_PROXY_SSL_HEADER): docs/deploy.md lists them all.
+serve: $(VENV)/.installed
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py collectstatic --no-input
+	exec $(VENV)/bin/gunicorn -c boulmous_site/gunicorn.py boulmous_site.wsgi
 
 test: lint pytest
 

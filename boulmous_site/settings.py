@@ -5,25 +5,63 @@
 - ``DATABASE_URL``: SQLite in the project folder unless given (PostgreSQL:
   ``postgres://user@host:5432/name``).
 - ``ALLOWED_HOSTS``: comma-separated; localhost only unless given.
+- ``EMAIL_HOST``: mail (password resets) goes out by SMTP through this host when given,
+  else it is printed on the console; with ``EMAIL_PORT`` (25 unless given),
+  ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS`` (1 or 0) and
+  ``DEFAULT_FROM_EMAIL`` (the sender; webmaster@localhost unless given).
+- HTTPS (docs/deploy.md): ``SECURE_SSL_REDIRECT`` (on unless DEBUG; 0 behind a proxy
+  that terminates TLS and cannot say so), ``SECURE_PROXY_SSL_HEADER`` (1 for
+  X-Forwarded-Proto, or the header's name as in ``request.META``, e.g.
+  ``HTTP_X_FORWARDED_PROTO``), ``SECURE_HSTS_SECONDS`` (a year unless DEBUG),
+  ``SECURE_HSTS_INCLUDE_SUBDOMAINS`` and ``SECURE_HSTS_PRELOAD`` (1 or 0),
+  ``SECURE_COOKIES`` (cookies over HTTPS only: on unless DEBUG).
 """
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_flag(name: str) -> bool:
+def env_flag(name: str, default: bool = False) -> bool:
     value = os.environ.get(name, "").strip().lower()
-    if value in ("", "0", "false", "no", "off"):
+    if not value:
+        return default
+    if value in ("0", "false", "no", "off"):
         return False
     if value in ("1", "true", "yes", "on"):
         return True
     raise ImproperlyConfigured(f"{name}={value!r}: use 1 or 0")
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: use a number") from None
+
+
+def proxy_ssl_header(name: str) -> tuple[str, str] | None:
+    """The header by which the proxy in front says a request came over HTTPS, if any."""
+    value = os.environ.get(name, "").strip()
+    if re.fullmatch(r"HTTP_[A-Z0-9_]+", value):
+        return (value, "https")
+    if value.lower() in ("", "0", "false", "no", "off"):
+        return None
+    if value.lower() in ("1", "true", "yes", "on"):
+        return ("HTTP_X_FORWARDED_PROTO", "https")
+    raise ImproperlyConfigured(
+        f"{name}={value!r}: use 1, 0 or a header's name such as HTTP_X_FORWARDED_PROTO"
+    )
 
 
 DEBUG = env_flag("DEBUG")
@@ -47,24 +85,31 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 INSTALLED_APPS = [
+    "django.contrib.auth",
     "django.contrib.contenttypes",
+    "django.contrib.sessions",
     # Before staticfiles: runserver leaves /static/ to WhiteNoise, as in production.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "csp",
     "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header, on pages and static files alike.
+    "csp.middleware.CSPMiddleware",
     # Static files come precompressed from WhiteNoise, which answers before the rest.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Pages are compressed here (CSRF tokens are masked per response, against BREACH).
     "django.middleware.gzip.GZipMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -81,6 +126,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
             ],
             "builtins": [
                 "django.templatetags.i18n",
@@ -97,6 +143,33 @@ DATABASES = {
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Accounts are optional: nobody needs one to score a game at a table.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
+]
+
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS")
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "webmaster@localhost"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("fr", _("French")), ("ar", _("Arabic"))]
@@ -119,13 +192,67 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = False
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# HTTPS. In production a proxy terminates TLS in front of gunicorn (docs/deploy.md);
+# DEBUG (`make run`) serves plain http, and so do the tests (SECURE_SSL_REDIRECT=0).
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", default=not DEBUG)
+# A monitor may ask gunicorn itself, over plain http on the loopback.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_PROXY_SSL_HEADER = proxy_ssl_header("SECURE_PROXY_SSL_HEADER")
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 60 * 60)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES")
 
+# Every cookie the site sets (session, CSRF token, language) is HttpOnly, SameSite=Lax,
+# and Secure unless DEBUG. htmx sends the CSRF token from the page (hx-headers on
+# <body>), never reading the cookie.
+SECURE_COOKIES = env_flag("SECURE_COOKIES", default=not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax"
+
+# No inline script, no eval: scripts are files from this site (htmx, table.js). The
+# pages' style="--seat: ..." attributes are the only inline CSS; htmx's own indicator
+# <style> is turned off in base.html's htmx-config.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+        "manifest-src": [SELF],
+    }
+}
+
+# In production, one line per request: gunicorn's access log on standard output
+# (boulmous_site/gunicorn.py). Django adds its warnings and errors (a 404, a refused
+# host, a 500 with its traceback) once each on standard error, with the time.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": "WARNING"},
+    "formatters": {
+        "timed": {
+            "format": "[{asctime}] [{process}] [{levelname}] {name}: {message}",
+            "datefmt": "%Y-%m-%d %H:%M:%S %z",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "timed",
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    # Without Django's own handlers (a console under DEBUG, mail to ADMINS), which would
+    # say it twice; runserver's request lines (django.server) keep theirs.
+    "loggers": {"django": {"handlers": [], "level": "WARNING"}},
 }

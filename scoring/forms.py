@@ -1,12 +1,14 @@
 """All input goes through these forms: they turn it into engine values, asking the engine
 whether each value is legal, and never re-implement a rule."""
 
+import unicodedata
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .engine import (
@@ -20,9 +22,11 @@ from .engine import (
     Contract,
     FailedTaker,
     Hand,
+    Limits,
     RecordError,
     Rules,
     RulesError,
+    TooManyProblems,
     Trump,
     auction_taker,
     check_players,
@@ -57,16 +61,33 @@ MAX_NAME = 40
 COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
 
 
+def clean_name(name: str) -> str:
+    """A player's name as the site keeps it: NFC, trimmed, with no control or invisible
+    (format) character, which would make it print oddly or not read back."""
+    name = unicodedata.normalize("NFC", name).strip()
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):
+        raise forms.ValidationError(gettext("A name cannot hold control or invisible characters."))
+    return name
+
+
+class NameField(forms.CharField):
+    def clean(self, value: Any) -> Any:
+        value = super().clean(value)
+        return clean_name(value) if value else value
+
+
 def rules_error(error: RulesError) -> forms.ValidationError:
     """An engine error, in the user's language."""
     return forms.ValidationError(error.translate(gettext))
 
 
 class NewGameForm(forms.Form):
-    player_0 = forms.CharField(label=_("Player 1"), max_length=MAX_NAME)
-    player_1 = forms.CharField(label=_("Player 2"), max_length=MAX_NAME)
-    player_2 = forms.CharField(label=_("Player 3"), max_length=MAX_NAME)
-    player_3 = forms.CharField(label=_("Player 4"), max_length=MAX_NAME)
+    token = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    """The form's one-time token: a double tap on Start starts one game."""
+    player_0 = NameField(label=_("Player 1"), max_length=MAX_NAME)
+    player_1 = NameField(label=_("Player 2"), max_length=MAX_NAME)
+    player_2 = NameField(label=_("Player 3"), max_length=MAX_NAME)
+    player_3 = NameField(label=_("Player 4"), max_length=MAX_NAME)
     place = forms.CharField(label=_("Club or place (optional)"), max_length=80, required=False)
     first_dealer = forms.ChoiceField(
         label=_("First dealer"),
@@ -364,6 +385,12 @@ class ImportForm(forms.Form):
     file = forms.FileField(label=_("or choose a file"), required=False)
 
     MAX_BYTES = 1_000_000
+    # Checked while the record is read, so that a large or hostile one costs little: its
+    # size (uploaded or pasted), its nesting (a valid record nests 5 deep), its number of
+    # hands before any is read; and the problems listed, the hands after them not read.
+    LIMITS = Limits(max_bytes=MAX_BYTES, max_depth=10, max_hands=MAX_HANDS, max_problems=20)
+    # The record's descriptive keys that the game keeps in columns of these lengths.
+    ABOUT_LENGTHS = {"id": 64, "place": 80, "club": 80, "season": 80}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -378,20 +405,20 @@ class ImportForm(forms.Form):
         if not text:
             raise forms.ValidationError(gettext("Paste a record or choose a file."))
         try:
-            record = loads(text)
+            record = loads(text, limits=self.LIMITS)
         except RecordError as error:
-            raise forms.ValidationError(
-                [problem.translate(gettext) for problem in error.problems]
-            ) from None
+            raise forms.ValidationError(self._problems(error)) from None
         # What the record allows but this site does not keep.
         if record.rules.target > MAX_TARGET:
             raise forms.ValidationError(
                 gettext("This site keeps games of up to %(max)s points.") % {"max": MAX_TARGET}
             )
-        if len(record.hands) > MAX_HANDS:
-            raise forms.ValidationError(
-                gettext("This site keeps games of up to %(max)s hands.") % {"max": MAX_HANDS}
-            )
+        for key, length in self.ABOUT_LENGTHS.items():
+            if len(getattr(record.about, key) or "") > length:
+                raise forms.ValidationError(
+                    gettext("%(key)s: this site keeps up to %(max)s characters.")
+                    % {"key": key, "max": length}
+                )
         for name in record.players:
             if len(name) > MAX_NAME or not name.isprintable():
                 raise forms.ValidationError(
@@ -400,6 +427,26 @@ class ImportForm(forms.Form):
                 )
         data["record"] = record
         return data
+
+    @staticmethod
+    def _problems(error: RecordError) -> list[str]:
+        """The problems of a refused record, in the user's language; past the limit, a
+        last line counts those left out."""
+        lines = [problem.translate(gettext) for problem in error.problems]
+        if isinstance(error, TooManyProblems):
+            count = error.more
+            if error.stopped:  # the hands after them were not read
+                line = ngettext(
+                    "… and at least %(count)s more problem",
+                    "… and at least %(count)s more problems",
+                    count,
+                )
+            else:
+                line = ngettext(
+                    "… and %(count)s more problem", "… and %(count)s more problems", count
+                )
+            lines.append(line % {"count": count})
+        return lines
 
 
 class PlayForm(forms.Form):
@@ -480,7 +527,7 @@ class TrickForm(forms.Form):
 class RulesQueryForm(forms.Form):
     """The rules page's query: the game whose options it shows, if any."""
 
-    game = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    game = forms.SlugField(required=False, max_length=32)
 
 
 # --- The contract of a hand to play card by card, and the calculator's way back ---
@@ -551,6 +598,33 @@ class PlayContractForm(forms.Form):
 
 class CalculatorQueryForm(forms.Form):
     """The trick calculator's query besides its question: the game it was opened from, if
-    any, for the way back. A value that is not a game's number is no game."""
+    any, for the way back. A value that is not a game's address is no game."""
 
-    game = forms.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    game = forms.SlugField(required=False, max_length=32)
+
+
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]  # generic in django-stubs only
+    """A new account: a username and a password (Django's validators check it), and an email
+    address if one wants to be able to reset a forgotten password."""
+
+    email = forms.EmailField(
+        label=_("Email address"),
+        required=False,
+        max_length=254,
+        help_text=_("Optional: only to reset a forgotten password."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class JoinForm(forms.Form):
+    """A phone taking a scorer link: the name the history will give its changes."""
+
+    label = NameField(
+        label=_("This phone is"),
+        help_text=_("For the history: Amina’s phone, the club’s tablet…"),
+        required=False,
+        max_length=40,
+    )

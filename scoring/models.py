@@ -5,22 +5,26 @@ these facts on every read, so an edit to a past hand recomputes everything.
 """
 
 import secrets
+import unicodedata
 
+from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .engine import SEATS, FailedTaker, Trump
 
 
+def name_key(name: str) -> str:
+    """A name as compared: NFC, then case-folded, in Python for every database alike
+    (``lower()`` in SQL treats ``i`` and ``İ`` otherwise)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
 class Player(models.Model):
     name = models.CharField(_("name"), max_length=40)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(Lower("name"), name="player_name_unique_ignoring_case")
-        ]
+    key = models.CharField(max_length=160, unique=True)
+    """The name as compared (:func:`name_key`): one player per name, whatever its case."""
 
     def __str__(self) -> str:
         return self.name
@@ -31,9 +35,25 @@ def new_record_id() -> str:
     return secrets.token_urlsafe(12)
 
 
+def new_public_id() -> str:
+    """The game's name in every address: random, so that nobody finds a game by counting."""
+    return secrets.token_urlsafe(16)
+
+
 class Game(models.Model):
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
     record_id = models.CharField(_("record id"), max_length=64, unique=True, default=new_record_id)
     """The record's ``id``: kept from an imported record, else drawn at random."""
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games",
+    )
+    """The account that started the game, which may score it from any device."""
+    creation_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    """The new-game form's one-time token: a double tap starts one game."""
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     target = models.PositiveSmallIntegerField(_("target"), default=21)
@@ -68,7 +88,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk}"
+        return f"Game {self.public_id}"
 
 
 class Seat(models.Model):
@@ -137,6 +157,12 @@ class Change(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(default=timezone.now)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    by_device = models.CharField(max_length=60, blank=True)
+    """The phone that made the change, as it calls itself; empty for the one that started
+    the game, or where the change came from elsewhere (an import, a command)."""
     action = models.CharField(max_length=10, choices=Action.choices)
     hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
     before = models.JSONField(null=True, blank=True)
@@ -145,3 +171,38 @@ class Change(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+
+class ScorerLink(models.Model):
+    """A link that hands the scoring of a game to another phone, until it is revoked."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scorer_links")
+    secret = models.CharField(max_length=32, unique=True, default=new_public_id)
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class Summary(models.Model):
+    """What lists show of a game, kept beside its facts: written in the same transaction as
+    every change of the game, rebuilt by ``manage.py rebuild_summaries``, and tested equal
+    to the engine's result. The one derived table, so that lists never score a game."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        WON = "won", _("won")
+        ABANDONED = "abandoned", _("abandoned")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
+    names = models.JSONField()
+    totals = models.JSONField()
+    leaders = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices)
+    hands = models.PositiveSmallIntegerField()
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["-changed_at"], name="summary_changed_at")]

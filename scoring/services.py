@@ -10,16 +10,16 @@ import random
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Value
-from django.db.models.functions import Lower
 from django.utils import timezone
 
 from .engine import SEATS, GameOver, Record, Rules, RulesError, dealer_of, hand_from_dict
 from .engine import Hand as EngineHand
-from .models import Change, Game, Hand, Player, Seat
-from .state import GameState, columns, lock_game, score, snapshot
+from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary, name_key
+from .rights import NOBODY, Actor
+from .state import GameState, columns, load_game, lock_game, score, snapshot, summary_of
 
 
 class WriteRefused(Exception):
@@ -28,6 +28,14 @@ class WriteRefused(Exception):
     def __init__(self, state: GameState) -> None:
         self.state = state
         super().__init__(state.game.pk)
+
+
+class AlreadyRecorded(WriteRefused):
+    """This form was sent before (a double tap, a retry): it recorded hand ``number``."""
+
+    def __init__(self, state: GameState, number: int) -> None:
+        self.number = number
+        super().__init__(state)
 
 
 class HandTaken(WriteRefused):
@@ -69,24 +77,36 @@ class EndsEarly(Exception):
 def _players(names: Sequence[str]) -> list[Player]:
     """The players of these names, whatever their case, created where new.
 
-    New names are created in one order (by lowered name), so that two games
-    creating the same names in crossed seat order cannot deadlock.
+    Names are compared by their key (:func:`name_key`), in Python, the same in every
+    database. New names are created in one order (by key), so that two games creating
+    the same names in crossed seat order cannot deadlock.
     """
-    lowered = [name.lower() for name in names]
+    keys = [name_key(name) for name in names]
     found: dict[str, Player] = {
-        player.lower: player
-        for player in Player.objects.annotate(lower=Lower("name")).filter(lower__in=lowered)
+        player.key: player for player in Player.objects.filter(key__in=keys)
     }
-    for name in sorted(set(names) - {p.name for p in found.values()}, key=str.lower):
-        if name.lower() in found:
+    for key, name in sorted(zip(keys, names, strict=True)):
+        if key in found:
             continue
         try:
             with transaction.atomic():
-                found[name.lower()] = Player.objects.create(name=name)
+                found[key] = Player.objects.create(name=name, key=key)
         except IntegrityError:  # created meanwhile by another game
-            same = Player.objects.annotate(lower=Lower("name")).filter(lower=Lower(Value(name)))
-            found[name.lower()] = same.get()
-    return [found[name] for name in lowered]
+            found[key] = Player.objects.get(key=key)
+    return [found[key] for key in keys]
+
+
+def _change(game: Game, by: Actor, action: str, **fields: Any) -> None:
+    """A line of the game's history, saying who made the change."""
+    Change.objects.create(
+        game=game, action=action, by_user_id=by.user_id, by_device=by.device, **fields
+    )
+
+
+def _summarise(state: GameState) -> GameState:
+    """The game's summary row, following the change just made, in the same transaction."""
+    Summary.objects.filter(game=state.game).update(changed_at=timezone.now(), **summary_of(state))
+    return state
 
 
 @transaction.atomic
@@ -97,8 +117,16 @@ def create_game(
     first_dealer: int | None,
     place: str = "",
     rematch_of: Game | None = None,
+    owner_id: int | None = None,
+    token: uuid.UUID | None = None,
+    by: Actor = NOBODY,
 ) -> GameState:
-    """A new game; ``first_dealer`` None draws the first dealer at random."""
+    """A new game; ``first_dealer`` None draws the first dealer at random. A repeated
+    ``token`` (a double tap on Start) gives the game it already started."""
+    if token is not None:
+        existing = Game.objects.filter(creation_token=token).first()
+        if existing is not None:
+            return load_game(existing)
     game = Game.objects.create(
         first_dealer=random.randrange(SEATS) if first_dealer is None else first_dealer,
         target=rules.target,
@@ -107,14 +135,18 @@ def create_game(
         currency=rules.currency,
         place=place,
         rematch_of=rematch_of,
+        owner_id=owner_id,
+        creation_token=token,
     )
     players = _players(names)
     Seat.objects.bulk_create(
         Seat(game=game, position=position, player=player) for position, player in enumerate(players)
     )
-    Change.objects.create(game=game, action=Change.Action.CREATED)
+    _change(game, by, Change.Action.CREATED)
     record = Record(players=tuple(names), first_dealer=game.first_dealer, rules=rules)
-    return GameState(game, tuple(names), (), record, score(record))
+    state = GameState(game, tuple(names), (), record, score(record))
+    Summary.objects.create(game=game, changed_at=game.created_at, **summary_of(state))
+    return state
 
 
 def _aware(moment: datetime | None) -> datetime | None:
@@ -125,7 +157,7 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 
 @transaction.atomic
-def import_record(*, record: Record) -> GameState:
+def import_record(*, record: Record, owner_id: int | None = None, by: Actor = NOBODY) -> GameState:
     """A game from a validated ``boulmous/1`` record, hands, descriptive keys and all."""
     about = record.about
     result = score(record)
@@ -141,6 +173,7 @@ def import_record(*, record: Record) -> GameState:
         created_at=started,
         club_label=about.club or "",
         season_label=about.season or "",
+        owner_id=owner_id,
     )
     if about.id and not Game.objects.filter(record_id=about.id).exists():
         game.record_id = about.id
@@ -151,7 +184,7 @@ def import_record(*, record: Record) -> GameState:
         Seat(game=game, position=position, player=player)
         for position, player in enumerate(_players(record.players))
     )
-    Change.objects.create(game=game, action=Change.Action.IMPORTED)
+    _change(game, by, Change.Action.IMPORTED)
     last = len(record.hands)
     finished_at = ended if result.finished else None
     rows = Hand.objects.bulk_create(
@@ -163,21 +196,30 @@ def import_record(*, record: Record) -> GameState:
         )
         for number, hand in enumerate(record.hands, start=1)
     )
-    return GameState(game, record.players, tuple(rows), record, result)
+    state = GameState(game, record.players, tuple(rows), record, result)
+    changed = rows[-1].recorded_at if rows else started
+    Summary.objects.create(game=game, changed_at=changed, **summary_of(state))
+    return state
 
 
 @transaction.atomic
 def record_hand(
-    *, game_id: int, number: int, hand: EngineHand, token: uuid.UUID | None
+    *,
+    public_id: str,
+    number: int,
+    hand: EngineHand,
+    token: uuid.UUID | None,
+    by: Actor = NOBODY,
 ) -> GameState:
     """Record hand ``number``, checked against the game as it now stands.
 
     A repeated token (a double tap, a retry) records nothing more. Two phones
     saving the same number: the first wins, the other gets HandTaken.
     """
-    rows = lock_game(game_id)
-    if token is not None and any(row.token == token for row in rows.hands):
-        return rows.scored()
+    rows = lock_game(public_id)
+    for row in rows.hands:
+        if token is not None and row.token == token:
+            raise AlreadyRecorded(rows.scored(), row.number)
     if rows.game.abandoned_at is not None:
         raise GameClosed(rows.scored())
     if number != len(rows.hands) + 1:
@@ -190,21 +232,26 @@ def record_hand(
     except RulesError as error:
         raise RulesBroken(error) from None
     row = Hand.objects.create(game=rows.game, number=number, token=token, **columns(hand))
-    Change.objects.create(
-        game=rows.game, action=Change.Action.RECORDED, hand_number=number, after=snapshot(hand)
-    )
-    return GameState(rows.game, rows.names, (*rows.hands, row), record, result)
+    _change(rows.game, by, Change.Action.RECORDED, hand_number=number, after=snapshot(hand))
+    return _summarise(GameState(rows.game, rows.names, (*rows.hands, row), record, result))
 
 
 @transaction.atomic
-def edit_hand(*, game_id: int, number: int, hand: EngineHand, discard_after_end: bool) -> GameState:
+def edit_hand(
+    *,
+    public_id: str,
+    number: int,
+    hand: EngineHand,
+    discard_after_end: bool,
+    by: Actor = NOBODY,
+) -> GameState:
     """Replace hand ``number``'s facts; everything after is recomputed.
 
     If the game would now end before its last recorded hand, EndsEarly says so;
     with ``discard_after_end`` the hands after the new end are discarded, each
     kept in the history.
     """
-    rows = lock_game(game_id)
+    rows = lock_game(public_id)
     if rows.game.abandoned_at is not None:
         raise GameClosed(rows.scored())
     if not 1 <= number <= len(rows.hands):
@@ -218,14 +265,15 @@ def edit_hand(*, game_id: int, number: int, hand: EngineHand, discard_after_end:
     if won_at < len(record.hands) and not discard_after_end:
         raise EndsEarly(won_at, len(record.hands))
     for row, facts in zip(rows.hands[won_at:], record.hands[won_at:], strict=True):
-        _discard(row, facts, Change.Action.DISCARDED)
+        _discard(rows.game, row, facts, Change.Action.DISCARDED, by)
     row = rows.hands[number - 1]
     for name, value in columns(hand).items():
         setattr(row, name, value)
     row.save()
-    Change.objects.create(
-        game=rows.game,
-        action=Change.Action.EDITED,
+    _change(
+        rows.game,
+        by,
+        Change.Action.EDITED,
         hand_number=number,
         before=snapshot(rows.record.hands[number - 1]),
         after=snapshot(hand),
@@ -236,35 +284,35 @@ def edit_hand(*, game_id: int, number: int, hand: EngineHand, discard_after_end:
         rules=record.rules,
         hands=record.hands[:won_at],
     )
-    return GameState(rows.game, rows.names, rows.hands[:won_at], kept, result)
+    return _summarise(GameState(rows.game, rows.names, rows.hands[:won_at], kept, result))
 
 
 @transaction.atomic
-def undo_hand(*, game_id: int, number: int) -> GameState:
+def undo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
     """Delete hand ``number`` if it is the last one; a repeated tap finds it gone and
     changes nothing more."""
-    rows = lock_game(game_id)
+    rows = lock_game(public_id)
     if rows.game.abandoned_at is not None:
         raise GameClosed(rows.scored())
     if number < 1 or number != len(rows.hands):
         if number == len(rows.hands) + 1:
             return rows.scored()  # already undone: a double tap
         raise HandTaken(rows.scored(), number)
-    _discard(rows.hands[-1], rows.record.hands[-1], Change.Action.UNDONE)
+    _discard(rows.game, rows.hands[-1], rows.record.hands[-1], Change.Action.UNDONE, by)
     record = Record(
         players=rows.record.players,
         first_dealer=rows.record.first_dealer,
         rules=rows.record.rules,
         hands=rows.record.hands[:-1],
     )
-    return GameState(rows.game, rows.names, rows.hands[:-1], record, score(record))
+    return _summarise(GameState(rows.game, rows.names, rows.hands[:-1], record, score(record)))
 
 
 @transaction.atomic
-def redo_hand(*, game_id: int, number: int) -> GameState:
+def redo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
     """Record again hand ``number``, undone by the game's last change; a repeated tap finds
     it back and changes nothing more."""
-    rows = lock_game(game_id)
+    rows = lock_game(public_id)
     last = rows.game.changes.first()
     if last is not None and last.action == Change.Action.REDONE and last.hand_number == number:
         return rows.scored()  # already redone: a double tap
@@ -275,46 +323,42 @@ def redo_hand(*, game_id: int, number: int) -> GameState:
     record = rows.record.with_hand(number, hand)
     result = score(record)  # it was legal where it stood, and nothing changed since
     row = Hand.objects.create(game=rows.game, number=number, **columns(hand))
-    Change.objects.create(
-        game=rows.game, action=Change.Action.REDONE, hand_number=number, after=snapshot(hand)
-    )
-    return GameState(rows.game, rows.names, (*rows.hands, row), record, result)
+    _change(rows.game, by, Change.Action.REDONE, hand_number=number, after=snapshot(hand))
+    return _summarise(GameState(rows.game, rows.names, (*rows.hands, row), record, result))
 
 
-def _discard(row: Hand, facts: EngineHand, action: str) -> None:
-    Change.objects.create(
-        game_id=row.game_id, action=action, hand_number=row.number, before=snapshot(facts)
-    )
+def _discard(game: Game, row: Hand, facts: EngineHand, action: str, by: Actor) -> None:
+    _change(game, by, action, hand_number=row.number, before=snapshot(facts))
     row.delete()
 
 
 @transaction.atomic
-def abandon_game(*, game_id: int) -> GameState:
+def abandon_game(*, public_id: str, by: Actor = NOBODY) -> GameState:
     """The table stops before anyone has won: the game is settled as it stands."""
-    state = lock_game(game_id).scored()
+    state = lock_game(public_id).scored()
     if state.ending.over:
         return state
     state.game.abandoned_at = timezone.now()
     state.game.save(update_fields=["abandoned_at"])
-    Change.objects.create(game=state.game, action=Change.Action.ABANDONED)
-    return state
+    _change(state.game, by, Change.Action.ABANDONED)
+    return _summarise(state)
 
 
 @transaction.atomic
-def resume_game(*, game_id: int) -> GameState:
-    state = lock_game(game_id).scored()
+def resume_game(*, public_id: str, by: Actor = NOBODY) -> GameState:
+    state = lock_game(public_id).scored()
     if state.game.abandoned_at is None:
         return state
     state.game.abandoned_at = None
     state.game.save(update_fields=["abandoned_at"])
-    Change.objects.create(game=state.game, action=Change.Action.RESUMED)
-    return state
+    _change(state.game, by, Change.Action.RESUMED)
+    return _summarise(state)
 
 
 @transaction.atomic
-def rematch(*, game_id: int) -> Game:
+def rematch(*, public_id: str, by: Actor = NOBODY) -> Game:
     """A new game with the same seats and rules, the deal passed on; asked twice, the same one."""
-    state = lock_game(game_id).scored()
+    state = lock_game(public_id).scored()
     existing = Game.objects.filter(rematch_of=state.game).first()
     if existing is not None:
         return existing
@@ -323,4 +367,20 @@ def rematch(*, game_id: int) -> Game:
         rules=state.record.rules,
         first_dealer=state.result.deal_passes_to,
         rematch_of=state.game,
+        owner_id=state.game.owner_id,
+        by=by,
     ).game
+
+
+@transaction.atomic
+def make_scorer_link(*, public_id: str) -> ScorerLink:
+    """A new link that hands the scoring of the game to the phone that opens it."""
+    return ScorerLink.objects.create(game=Game.objects.get(public_id=public_id))
+
+
+@transaction.atomic
+def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
+    """The link stops working, and so do the rights of the phones it was handed to."""
+    ScorerLink.objects.filter(pk=link_id, game__public_id=public_id, revoked_at=None).update(
+        revoked_at=timezone.now()
+    )

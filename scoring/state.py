@@ -81,7 +81,7 @@ def read_game(game: Game) -> GameRows:
     return rows_of(game, game.seats.select_related("player"), game.hands.all())
 
 
-def lock_game(game_id: int) -> GameRows:
+def lock_game(public_id: str) -> GameRows:
     """The game locked for one writer, with its seats, then its hands: two queries.
 
     Raises Game.DoesNotExist for a game that does not exist.
@@ -89,13 +89,26 @@ def lock_game(game_id: int) -> GameRows:
     seats = list(
         Seat.objects.select_related("game", "player")
         .select_for_update(of=("game",))
-        .filter(game_id=game_id)
+        .filter(game__public_id=public_id)
         .order_by("position")
     )
     if not seats:
-        raise Game.DoesNotExist(game_id)
+        raise Game.DoesNotExist(public_id)
     game = seats[0].game
-    return rows_of(game, seats, Hand.objects.filter(game_id=game_id))
+    return rows_of(game, seats, Hand.objects.filter(game_id=game.pk))
+
+
+def summary_of(state: GameState) -> dict[str, Any]:
+    """The game's summary row, as the engine's result gives it: what lists show."""
+    ending = state.ending
+    return {
+        "names": list(state.names),
+        "totals": list(state.result.totals),
+        "leaders": list(state.result.leading),
+        "status": ending.value,
+        "hands": len(state.hands),
+        "winner": state.result.winner,
+    }
 
 
 def load_game(game: Game) -> GameState:

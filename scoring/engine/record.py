@@ -9,6 +9,7 @@ reads what people type more loosely.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -80,40 +81,146 @@ class Record:
         return replace(self, hands=(*self.hands[: number - 1], hand, *self.hands[number:]))
 
 
-class _Problems:
-    """Collects every problem of a record, each with its place."""
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much a reader takes in before it refuses a record: None is no limit.
 
-    def __init__(self) -> None:
+    The format sets no limits; a site that reads records from strangers sets them, so
+    that a large or hostile record is refused cheaply, before it is read in full.
+    """
+
+    max_bytes: int | None = None
+    """The size of the text, in bytes (UTF-8 for a ``str``)."""
+    max_depth: int | None = None
+    """How deep lists and objects may nest; a valid record nests 5 deep."""
+    max_hands: int | None = None
+    """How many hands the record may have; counted before any hand is read."""
+    max_problems: int | None = None
+    """How many problems are kept; past it the hands left are not read."""
+
+
+NO_LIMITS = Limits()
+
+
+class TooManyProblems(RecordError):
+    """A record refused with more problems than ``Limits.max_problems`` lets it list.
+
+    ``problems`` are the first ones found; ``more`` counts those found after them.
+    ``stopped`` says that the hands after them were not read, so there may be more.
+    """
+
+    def __init__(self, problems: list[RulesError], *, more: int, stopped: bool) -> None:
+        super().__init__(problems)
+        self.more = more
+        self.stopped = stopped
+
+
+class _Problems:
+    """Collects every problem of a record, each with its place, up to ``limit`` kept.
+
+    ``count`` counts them all, kept or not: a part of the record has a problem when
+    the count has grown while it was read.
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
         self.found: list[RulesError] = []
+        self.count = 0
+        self.limit = limit
+
+    @property
+    def full(self) -> bool:
+        """More problems found than are kept: reading the hands left would add nothing."""
+        return self.limit is not None and self.count > self.limit
+
+    def _keeps(self) -> bool:
+        self.count += 1
+        return self.limit is None or self.count <= self.limit
+
+    def append(self, error: RulesError) -> None:
+        if self._keeps():
+            self.found.append(error)
 
     def check(self, place: str, parse: Callable[[], T], **params: object) -> T | None:
         try:
             return parse()
         except RulesError as error:
-            self.found.append(error.at(place, **params) if place else error)
+            if self._keeps():
+                self.found.append(error.at(place, **params) if place else error)
             return None
 
     def add(self, place: str, message: str, **params: Any) -> None:
-        self.found.append(RulesError(message, **params).at(place))
+        if self._keeps():
+            self.found.append(RulesError(message, **params).at(place))
+
+    def error(self, *, stopped: bool = False) -> RecordError:
+        more = self.count - len(self.found)
+        if more:
+            return TooManyProblems(self.found, more=more, stopped=stopped)
+        return RecordError(self.found)
 
 
-def loads(text: str | bytes) -> Record:
-    """Parse a record from JSON text."""
+# A string (to its closing quote, or to the end of a text that never closes it), or a
+# bracket that opens or closes a list or an object.
+_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+
+
+def _deeper_than(text: str, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` deep, strings left out.
+
+    One pass over the text, stopping as soon as it is too deep: the JSON decoder
+    recurses once per level, so this is checked before it runs.
+    """
+    depth = 0
+    for match in _STRUCTURE.finditer(text):
+        char = text[match.start()]
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char != '"':
+            depth -= 1
+    return False
+
+
+def _refused(message: str, **params: Any) -> RecordError:
+    return RecordError([RulesError(message, **params)])
+
+
+def loads(text: str | bytes, *, limits: Limits = NO_LIMITS) -> Record:
+    """Parse a record from JSON text, within ``limits`` (none by default)."""
+    if limits.max_bytes is not None:
+        size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+        if size > limits.max_bytes:
+            raise _refused(
+                gettext_noop("record: {size} bytes, more than the {limit} this site reads"),
+                size=size,
+                limit=limits.max_bytes,
+            )
     try:
-        data = json.loads(text)
+        if isinstance(text, bytes):
+            # As json.loads does with bytes: UTF-8, -16 or -32, told by the first bytes.
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        too_deep = limits.max_depth is not None and _deeper_than(text, limits.max_depth)
+        data = None if too_deep else json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise RecordError(
-            [RulesError(gettext_noop("record: not JSON ({reason})"), reason=str(error))]
-        ) from None
-    return parse_record(data)
+        raise _refused(gettext_noop("record: not JSON ({reason})"), reason=str(error)) from None
+    if too_deep:
+        raise _refused(
+            gettext_noop("record: nested more than {limit} deep, deeper than this site reads"),
+            limit=limits.max_depth,
+        )
+    return parse_record(data, limits=limits)
 
 
-def parse_record(data: object) -> Record:
-    """Parse and validate a decoded record; raise :class:`RecordError` listing every problem."""
-    problems = _Problems()
+def parse_record(data: object, *, limits: Limits = NO_LIMITS) -> Record:
+    """Parse and validate a decoded record; raise :class:`RecordError` listing every problem.
+
+    Of ``limits``, ``max_hands`` and ``max_problems`` apply here.
+    """
+    problems = _Problems(limits.max_problems)
     if not isinstance(data, dict):
         problems.add("record", gettext_noop("a JSON object is expected"))
-        raise RecordError(problems.found)
+        raise problems.error()
     for key in sorted(set(data) - _RECORD_KEYS - _ABOUT.keys(), key=str):
         problems.add("record", gettext_noop("unknown key {key!r}"), key=key)
     if data.get("format") != FORMAT:
@@ -124,13 +231,13 @@ def parse_record(data: object) -> Record:
     first_dealer = problems.check("first_dealer", lambda: check_seat(data.get("first_dealer", 0)))
     rules = _parse_rules(data.get("rules", {}), problems)
     about = _parse_about(data, problems)
-    hands = _parse_hands(data.get("hands"), first_dealer or 0, problems)
-    if problems.found or players is None or first_dealer is None or rules is None:
-        raise RecordError(problems.found)
+    hands, stopped = _parse_hands(data.get("hands"), first_dealer or 0, problems, limits.max_hands)
+    if problems.count or players is None or first_dealer is None or rules is None:
+        raise problems.error(stopped=stopped)
     record = Record(players, first_dealer, rules, tuple(hands), about)
     problems.check("", record.score)
-    if problems.found:
-        raise RecordError(problems.found)
+    if problems.count:
+        raise problems.error()
     return record
 
 
@@ -161,7 +268,7 @@ def _parse_rules(value: object, problems: _Problems) -> Rules | None:
     if not isinstance(value, dict):
         problems.add("rules", gettext_noop("a JSON object is expected"))
         return None
-    found = len(problems.found)
+    found = problems.count
     for key in sorted(set(value) - _RULES_KEYS, key=str):
         problems.add("rules", gettext_noop("unknown key {key!r}"), key=key)
     target = value.get("target", DEFAULT_TARGET)
@@ -178,7 +285,7 @@ def _parse_rules(value: object, problems: _Problems) -> Rules | None:
     stake = None
     if currency is not None:
         stake = problems.check("rules", lambda: parse_stake(value.get("stake", "0"), currency))
-    if len(problems.found) > found or failed_taker is None or stake is None or currency is None:
+    if problems.count > found or failed_taker is None or stake is None or currency is None:
         return None
     return Rules(target, failed_taker, stake, currency)
 
@@ -229,28 +336,41 @@ def _parse_about(data: dict[str, Any], problems: _Problems) -> About:
     return About(**values)
 
 
-def _parse_hands(value: object, first_dealer: int, problems: _Problems) -> list[Hand]:
+def _parse_hands(
+    value: object, first_dealer: int, problems: _Problems, limit: int | None
+) -> tuple[list[Hand], bool]:
+    """The hands read, and whether reading stopped, with problems enough, before the last."""
     if not isinstance(value, list):
         problems.add("hands", gettext_noop("a list of hands is expected"))
-        return []
+        return [], False
+    if limit is not None and len(value) > limit:
+        problems.add(
+            "hands",
+            gettext_noop("{count} hands, more than the {limit} this site keeps"),
+            count=len(value),
+            limit=limit,
+        )
+        return [], False
     hands = []
     for index, item in enumerate(value):
-        found = len(problems.found)
+        if problems.full:
+            return hands, True
+        found = problems.count
         hand = _parse_hand(item, dealer_of(index, first_dealer), problems, index + 1)
-        if hand is not None and len(problems.found) == found:
+        if hand is not None and problems.count == found:
             hands.append(hand)
-    return hands
+    return hands, False
 
 
 def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> Hand | None:
     place = gettext_noop("hand {number}")
-    found = len(problems.found)
+    found = problems.count
 
     def check(parse: Callable[[], T]) -> T | None:
         return problems.check(place, parse, number=number)
 
     def add(message: str, **params: Any) -> None:
-        problems.found.append(RulesError(message, **params).at(place, number=number))
+        problems.append(RulesError(message, **params).at(place, number=number))
 
     if not isinstance(item, dict):
         add(gettext_noop("a JSON object is expected"))
@@ -284,7 +404,7 @@ def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> 
         try:
             by_calls = auction_taker(calls, dealer)
         except RulesError as error:
-            problems.found.append(error.at(place, number=number))
+            problems.append(error.at(place, number=number))
         else:
             if item.keys().isdisjoint({"taker", "bid"}):
                 has_contract, taken = by_calls is not None, by_calls
@@ -301,7 +421,7 @@ def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> 
                 gettext_noop("a void deal has only calls and dealer, not {keys}"),
                 keys=", ".join(extra),
             )
-        return None if len(problems.found) > found else Hand(calls=calls)
+        return None if problems.count > found else Hand(calls=calls)
 
     trump = None
     if "trump" in item:
@@ -326,7 +446,7 @@ def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> 
             calls=calls,
         )
     )
-    return None if len(problems.found) > found else hand
+    return None if problems.count > found else hand
 
 
 def hand_from_dict(data: object, dealer: int, number: int = 1) -> Hand:
@@ -336,8 +456,8 @@ def hand_from_dict(data: object, dealer: int, number: int = 1) -> Hand:
     """
     problems = _Problems()
     hand = _parse_hand(data, dealer, problems, number)
-    if problems.found or hand is None:
-        raise RecordError(problems.found)
+    if problems.count or hand is None:
+        raise problems.error()
     return hand
 
 

@@ -11,7 +11,7 @@ from ..engine import DECK, SEATS, Card, Suit, Trump, card_name, explain_trick, s
 from ..words import TRUMP_NAMES, card_label, is_red, red_card
 
 
-def trick_href(trump: Trump | None, cards: tuple[Card, ...], game: int | None = None) -> str:
+def trick_href(trump: Trump | None, cards: tuple[Card, ...], game: str | None = None) -> str:
     """The calculator's address for this question: ``/referee/trick?trump=H&cards=JD,AD``,
     then ``&game=7`` when it was opened from game 7, to find the way back."""
     params = {
@@ -24,7 +24,7 @@ def trick_href(trump: Trump | None, cards: tuple[Card, ...], game: int | None = 
 
 
 def calculator_context(
-    trump: Trump | None, cards: tuple[Card, ...], game: int | None = None
+    trump: Trump | None, cards: tuple[Card, ...], game: str | None = None
 ) -> dict[str, Any]:
     """What the calculator shows: trump keys, the cards played, the 24 card keys, the verdict;
     opened from a game, the way back to it, and every link keeps it."""

@@ -40,6 +40,8 @@ class Cell:
 class Event:
     at: datetime
     text: str
+    who: str
+    """The account, or the phone, that made the change."""
 
 
 @dataclass(frozen=True)
@@ -180,15 +182,24 @@ def _and(names: Sequence[str]) -> str:
 
 def _event(change: Change, names: Sequence[str]) -> Event:
     label = str(change.get_action_display())
-    if change.hand_number is None:
-        return Event(change.at, label)
-    parts = [describe_hand(data, names) for data in (change.before, change.after) if data]
-    text = gettext("%(action)s, hand %(number)s: %(hand)s") % {
-        "action": label,
-        "number": change.hand_number,
-        "hand": " → ".join(parts),
-    }
-    return Event(change.at, text)
+    if change.hand_number is not None:
+        parts = [describe_hand(data, names) for data in (change.before, change.after) if data]
+        label = gettext("%(action)s, hand %(number)s: %(hand)s") % {
+            "action": label,
+            "number": change.hand_number,
+            "hand": " → ".join(parts),
+        }
+    return Event(change.at, label, _who(change))
+
+
+def _who(change: Change) -> str:
+    if change.by_user is not None:
+        return change.by_user.get_username()
+    if change.by_device:
+        return change.by_device
+    if change.action == Change.Action.IMPORTED:
+        return gettext("the phone that imported it")
+    return gettext("the phone that started the game")
 
 
 def _row(hand: HandResult, names: Sequence[str], settlement: Settlement) -> Row:

@@ -1,17 +1,16 @@
-"""What the home page lists: each game in a line, from the engine's result."""
+"""What the home page lists: each game in a line, from its summary row (no scoring)."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..engine import Ending
-from ..state import GameState
+from ..models import Summary as SummaryRow
 
 
 @dataclass(frozen=True)
 class Summary:
-    pk: int
-    scores: Sequence[tuple[str, int]]
+    public_id: str
+    scores: list[tuple[str, int]]
     hands: int
     finished: bool
     """Won, or abandoned."""
@@ -20,16 +19,16 @@ class Summary:
     created_at: datetime
 
 
-def game_summaries(states: Sequence[GameState]) -> list[Summary]:
+def game_summaries(rows: Iterable[SummaryRow]) -> list[Summary]:
     return [
         Summary(
-            pk=state.game.pk,
-            scores=list(zip(state.names, state.result.totals, strict=True)),
-            hands=len(state.hands),
-            finished=state.ending.over,
-            abandoned=state.ending is Ending.ABANDONED,
-            winner=None if state.result.winner is None else state.names[state.result.winner],
-            created_at=state.game.created_at,
+            public_id=row.game.public_id,
+            scores=list(zip(row.names, row.totals, strict=True)),
+            hands=row.hands,
+            finished=row.status != SummaryRow.Status.PLAYING,
+            abandoned=row.status == SummaryRow.Status.ABANDONED,
+            winner=None if row.winner is None else row.names[row.winner],
+            created_at=row.game.created_at,
         )
-        for state in states
+        for row in rows
     ]

@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 
 from django.utils import formats, timezone
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, get_language_bidi, gettext, ngettext
 from fpdf import FPDF
 from fpdf.enums import Align, XPos, YPos
 
@@ -67,6 +67,9 @@ def _new_pdf(state: GameState) -> FPDF:
     pdf = FPDF(orientation="portrait", unit="mm", format="A4")
     pdf.add_font(FAMILY, "", fname=FONTS / "DejaVuSansCondensed.ttf")
     pdf.add_font(FAMILY, "B", fname=FONTS / "DejaVuSansCondensed-Bold.ttf")
+    if get_language_bidi():
+        # Arabic letters join, and its lines run right to left: HarfBuzz shapes them.
+        pdf.set_text_shaping(use_shaping_engine=True)
     pdf.set_margins(MARGIN, MARGIN, MARGIN)
     pdf.set_auto_page_break(False)  # the score sheet breaks its own pages, between rows
     pdf.set_title(_title(state))

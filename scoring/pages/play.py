@@ -170,4 +170,4 @@ def replay_url(game: Game, number: int, hand: Hand) -> str | None:
     contract = hand.contract
     query = {"taker": contract.taker, "bid": contract.bid, "trump": contract.trump.value}
     query["cards"] = format_cards([card for trick in hand.plays for card in trick])
-    return reverse("play_hand", args=[game.pk, number]) + "?" + urlencode(query)
+    return reverse("play_hand", args=[game.public_id, number]) + "?" + urlencode(query)

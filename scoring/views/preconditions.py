@@ -1,14 +1,18 @@
-"""What a view needs before it runs, checked in one place."""
+"""What a view needs before it runs, checked in one place: the game named in the address,
+and whether this request may change it."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Concatenate, ParamSpec, Protocol
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
-from ..models import Game
+from ..models import Game, ScorerLink
+from ..rights import STARTED, Actor, PhoneRights, actor, read
 
 P = ParamSpec("P")
 
@@ -19,40 +23,79 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
+@dataclass(frozen=True)
+class Access:
+    """What this request may do with the game, and who it is."""
+
+    can_score: bool
+    rights: PhoneRights
+    actor: Actor
+
+
 class GameView(Protocol[P]):
-    """A view of the game named in the address, as Django calls it: ``pk`` by keyword."""
+    """A view of the game named in the address, as Django calls it: ``gid`` by keyword."""
 
     def __call__(
-        self, request: HtmxHttpRequest, pk: int, *args: P.args, **kwargs: P.kwargs
+        self, request: HtmxHttpRequest, gid: str, *args: P.args, **kwargs: P.kwargs
     ) -> HttpResponse: ...
 
 
+def may_score(request: HttpRequest, gid: str, rights: PhoneRights, owner_id: int | None) -> bool:
+    """The phone that started the game, a phone handed a scorer link not revoked since, or
+    the account that started it. A link is checked in the database (one query), the rest
+    from the signed cookie and the session."""
+    claim = rights.games.get(gid)
+    if claim == STARTED:
+        return True
+    if claim is not None:
+        links = ScorerLink.objects.filter(pk=claim, game__public_id=gid, revoked_at=None)
+        if links.exists():
+            return True
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return False
+    if owner_id is not None:
+        return bool(owner_id == user.pk)
+    return Game.objects.filter(public_id=gid, owner_id=user.pk).exists()
+
+
 def with_game(
-    view: Callable[Concatenate[HtmxHttpRequest, Game, P], HttpResponse],
+    view: Callable[Concatenate[HtmxHttpRequest, Game, Access, P], HttpResponse],
 ) -> GameView[P]:
-    """The game named in the address (one query), or a 404."""
+    """The game named in the address (one query), or a 404; and what this request may do."""
 
     @wraps(view)
     def wrapper(
-        request: HtmxHttpRequest, pk: int, *args: P.args, **kwargs: P.kwargs
+        request: HtmxHttpRequest, gid: str, *args: P.args, **kwargs: P.kwargs
     ) -> HttpResponse:
-        return view(request, get_object_or_404(Game, pk=pk), *args, **kwargs)
+        game = get_object_or_404(Game, public_id=gid)
+        rights = read(request)
+        access = Access(
+            may_score(request, gid, rights, game.owner_id), rights, actor(request, rights)
+        )
+        return view(request, game, access, *args, **kwargs)
 
     return wrapper
 
 
 def writes_game(
-    view: Callable[Concatenate[HtmxHttpRequest, int, P], HttpResponse],
+    view: Callable[Concatenate[HtmxHttpRequest, str, Actor, P], HttpResponse],
 ) -> GameView[P]:
-    """A write to the game named in the address. Its service locks and reads the game in
-    the same query, so nothing is read here; a game that does not exist is a 404."""
+    """A change to the game named in the address, by a request that may make it: else a 403
+    that changes nothing. The service locks and reads the game itself, so for the phone
+    that started it nothing more is read here; a game that does not exist is a 404."""
 
     @wraps(view)
     def wrapper(
-        request: HtmxHttpRequest, pk: int, *args: P.args, **kwargs: P.kwargs
+        request: HtmxHttpRequest, gid: str, *args: P.args, **kwargs: P.kwargs
     ) -> HttpResponse:
+        rights = read(request)
+        if not may_score(request, gid, rights, None):
+            if Game.objects.filter(public_id=gid).exists():
+                raise PermissionDenied
+            raise Http404
         try:
-            return view(request, pk, *args, **kwargs)
+            return view(request, gid, actor(request, rights), *args, **kwargs)
         except Game.DoesNotExist:
             raise Http404 from None
 

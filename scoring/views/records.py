@@ -2,28 +2,28 @@
 
 import json
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import services
+from .. import rights, services
 from ..engine import record_to_dict
 from ..forms import ImportForm
 from ..models import Game
 from ..state import exported, load_game
-from .preconditions import with_game
+from .preconditions import Access, with_game
 
 
 @require_GET
 @with_game
-def record_json(request: HttpRequest, game: Game) -> HttpResponse:
+def record_json(request: HttpRequest, game: Game, access: Access) -> HttpResponse:
     record = exported(load_game(game))
     response = HttpResponse(
         json.dumps(record_to_dict(record), ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
     )
-    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.pk}.json"'
+    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.public_id}.json"'
     return response
 
 
@@ -31,8 +31,17 @@ def record_json(request: HttpRequest, game: Game) -> HttpResponse:
 def import_game(request: HttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        state = services.import_record(record=form.cleaned_data["record"])
-        return redirect("game", pk=state.game.pk)
+        user = getattr(request, "user", None)
+        phone = rights.read(request)
+        state = services.import_record(
+            record=form.cleaned_data["record"],
+            owner_id=user.pk if user is not None and user.is_authenticated else None,
+            by=rights.actor(request, phone),
+        )
+        response = redirect("game", gid=state.game.public_id)
+        phone.grant(state.game.public_id)
+        rights.write(response, phone)
+        return response
     return render(
         request, "scoring/import.html", {"form": form}, status=422 if form.errors else 200
     )
@@ -41,6 +50,9 @@ def import_game(request: HttpRequest) -> HttpResponse:
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     """Liveness and database reachability, for a load balancer or a monitor."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return JsonResponse({"status": "error", "database": "unreachable"}, status=503)
     return JsonResponse({"status": "ok"})

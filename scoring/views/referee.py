@@ -3,6 +3,7 @@
 import uuid
 from urllib.parse import urlencode
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
@@ -16,7 +17,7 @@ from ..pages.play import play_sheet
 from ..pages.rules import card_orders
 from ..state import load_game, rules_of
 from ..words import format_money
-from .preconditions import HtmxHttpRequest, with_game
+from .preconditions import Access, HtmxHttpRequest, with_game
 
 PLAY_QUERY = ("taker", "bid", "trump", "cards")
 """Cards as the rules page lists them: each one's label, and its suit's colour."""
@@ -28,7 +29,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     query = RulesQueryForm(request.GET)
     game = None
     if query.is_valid() and query.cleaned_data["game"] is not None:
-        game = Game.objects.filter(pk=query.cleaned_data["game"]).first()
+        game = Game.objects.filter(public_id=query.cleaned_data["game"]).first()
     stake = None
     if game is not None and game.stake:
         rules = rules_of(game)
@@ -45,8 +46,8 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
     form = TrickForm(request.GET)
     form.is_valid()  # a question with its bad parts left out; each one says why
     query = CalculatorQueryForm(request.GET)
-    game = query.cleaned_data["game"] if query.is_valid() else None
-    if game is not None and not Game.objects.filter(pk=game).exists():
+    game = query.cleaned_data["game"] or None if query.is_valid() else None
+    if game is not None and not Game.objects.filter(public_id=game).exists():
         game = None
     context = calculator_context(form.cleaned_data["trump"], form.cleaned_data["cards"], game)
     context["problems"] = [str(error) for errors in form.errors.values() for error in errors]
@@ -61,10 +62,13 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 @with_game
-def play_hand(request: HtmxHttpRequest, game: Game, number: int) -> HttpResponse:
+def play_hand(request: HtmxHttpRequest, game: Game, access: Access, number: int) -> HttpResponse:
     """Hand ``number`` entered card by card: each tap is a link with one card more.
 
-    Without a contract, the page asks for it first: a form that comes back here."""
+    Without a contract, the page asks for it first: a form that comes back here. It records
+    a hand, so only those who may score the game see it."""
+    if not access.can_score:
+        raise PermissionDenied
     state = load_game(game)
     if not 1 <= number <= state.next_number:
         raise Http404

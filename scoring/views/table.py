@@ -3,31 +3,55 @@ draws the page from the state the service returns."""
 
 import uuid
 
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import retarget
 
-from .. import services
+from .. import rights, services
 from ..engine import Trump, trump_order
 from ..forms import HandForm, NewGameForm, hand_initial, rules_error
-from ..models import Game, Player
+from ..models import Game, Player, Summary
 from ..pages.game import score_sheet
 from ..pages.home import game_summaries
 from ..pages.pdf import settlement_sheet_pdf
 from ..pages.play import replay_url
 from ..pages.rules import shown
 from ..pages.settlement import settle_up
-from ..state import GameState, load_game, load_games
-from .preconditions import HtmxHttpRequest, with_game, writes_game
+from ..rights import Actor
+from ..state import GameState, load_game
+from .preconditions import Access, HtmxHttpRequest, with_game, writes_game
 
 HISTORY_LENGTH = 30
+LISTED = 30
+
+
+def _granted(request: HttpRequest, response: HttpResponse, public_id: str) -> HttpResponse:
+    """``response``, and this phone may now score the game it started."""
+    phone = rights.read(request)
+    phone.grant(public_id)
+    rights.write(response, phone)
+    return response
+
+
+def _own_games(request: HttpRequest) -> QuerySet[Game]:
+    """The games this phone may score, or its account started: what it lists and suggests."""
+    mine = Q(public_id__in=list(rights.read(request).games))
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        mine |= Q(owner_id=user.pk)
+    return Game.objects.filter(mine)
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    summaries = game_summaries(load_games(Game.objects.all()[:30]))
+    summaries = game_summaries(
+        Summary.objects.filter(game__in=_own_games(request))
+        .select_related("game")
+        .order_by("-changed_at")[:LISTED]
+    )
     return render(
         request,
         "scoring/home.html",
@@ -41,16 +65,26 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def new_game(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None)
+    form = NewGameForm(request.POST or None, initial={"token": uuid.uuid4()})
     if request.method == "POST" and form.is_valid():
+        user = getattr(request, "user", None)
         state = services.create_game(
             names=form.cleaned_data["names"],
             rules=form.cleaned_data["rules"],
             first_dealer=form.cleaned_data["first_dealer_seat"],
             place=form.cleaned_data["place"],
+            owner_id=user.pk if user is not None and user.is_authenticated else None,
+            token=form.cleaned_data["token"],
+            by=rights.actor(request, rights.read(request)),
         )
-        return redirect("game", pk=state.game.pk)
-    known = Player.objects.order_by("name").values_list("name", flat=True)
+        response = redirect("game", gid=state.game.public_id)
+        return _granted(request, response, state.game.public_id)
+    known = (
+        Player.objects.filter(seats__game__in=_own_games(request))
+        .order_by("name")
+        .values_list("name", flat=True)
+        .distinct()
+    )
     return render(
         request,
         "scoring/new_game.html",
@@ -67,6 +101,7 @@ def _game_page(
     notice: str = "",
     announce: str = "",
     announce_last: bool = False,
+    can_score: bool = True,
     status: int = 200,
 ) -> HttpResponse:
     """The game page, or its swapped part under htmx, drawn from ``state``.
@@ -78,11 +113,13 @@ def _game_page(
         initial = hand_initial(state.next_number, state.game.first_dealer)
         form = HandForm(names=state.names, initial={**initial, "token": uuid.uuid4()})
     template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
-    sheet = score_sheet(state, list(state.game.changes.all()[:HISTORY_LENGTH]))
+    changes = state.game.changes.select_related("by_user")[:HISTORY_LENGTH]
+    sheet = score_sheet(state, list(changes))
     context = {
         "state": state,
         "sheet": sheet,
         "form": form,
+        "can_score": can_score,
         "notice": notice,
         "announce": sheet.last if announce_last else announce,
     }
@@ -91,7 +128,13 @@ def _game_page(
 
 def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:
     """A write the game no longer allows: a 409 with the game as it now stands."""
-    if isinstance(refused, services.GameClosed):
+    status = 409
+    if isinstance(refused, services.AlreadyRecorded):
+        status = 200  # nothing wrong: the hand is there once
+        notice = gettext(
+            "This form was already sent: it recorded hand %(number)s, once. Here is the game."
+        ) % {"number": refused.number}
+    elif isinstance(refused, services.GameClosed):
         notice = gettext("This game was abandoned: resume it to change it.")
     elif isinstance(refused, services.NothingToRedo):
         notice = gettext("The game changed since the undo: that hand cannot come back.")
@@ -105,27 +148,28 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
         notice = gettext(
             "Hand %(number)s was just recorded by someone else: here is the game now."
         ) % {"number": getattr(refused, "number", "")}
-    response = _game_page(request, refused.state, notice=notice, announce=notice, status=409)
+    response = _game_page(request, refused.state, notice=notice, announce=notice, status=status)
     return retarget(response, "#game") if request.htmx else response
 
 
 @require_GET
 @with_game
-def game(request: HtmxHttpRequest, game: Game) -> HttpResponse:
-    return _game_page(request, load_game(game))
+def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    return _game_page(request, load_game(game), can_score=access.can_score)
 
 
 @require_POST
 @writes_game
-def add_hand(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     form = HandForm(request.POST)
     if form.is_valid():
         try:
             state = services.record_hand(
-                game_id=pk,
+                public_id=gid,
                 number=form.cleaned_data["number"],
                 hand=form.cleaned_data["hand"],
                 token=form.cleaned_data["token"],
+                by=by,
             )
         except services.WriteRefused as refused:
             return _refused(request, refused)
@@ -133,9 +177,9 @@ def add_hand(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             form.add_error(None, rules_error(broken.error))
         else:
             if not request.htmx:
-                return redirect("game", pk=pk)
+                return redirect("game", gid=gid)
             return _game_page(request, state, announce_last=True)
-    state = load_game(get_object_or_404(Game, pk=pk))
+    state = load_game(get_object_or_404(Game, public_id=gid))
     form.name_seats(state.names)
     if request.htmx:
         context = {"form": form, "state": state, "sheet": score_sheet(state)}
@@ -146,7 +190,7 @@ def add_hand(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @writes_game
-def edit_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
     form = None
     if request.method == "POST":
         data = request.POST.copy()
@@ -155,10 +199,11 @@ def edit_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.edit_hand(
-                    game_id=pk,
+                    public_id=gid,
                     number=number,
                     hand=form.cleaned_data["hand"],
                     discard_after_end=form.cleaned_data["discard_after_end"],
+                    by=by,
                 )
             except services.WriteRefused as refused:
                 return _refused(request, refused)
@@ -174,8 +219,8 @@ def edit_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
                 ) % {"won": early.won_at, "last": early.last}
                 form.add_error(None, message)
             else:
-                return redirect("game", pk=pk)
-    state = load_game(get_object_or_404(Game, pk=pk))
+                return redirect("game", gid=gid)
+    state = load_game(get_object_or_404(Game, public_id=gid))
     if not 1 <= number <= len(state.hands):
         raise Http404
     hand = state.record.hands[number - 1]
@@ -193,13 +238,13 @@ def edit_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_POST
 @writes_game
-def undo_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+def undo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
     try:
-        state = services.undo_hand(game_id=pk, number=number)
+        state = services.undo_hand(public_id=gid, number=number, by=by)
     except services.WriteRefused as refused:
         return _refused(request, refused)
     if not request.htmx:
-        return redirect("game", pk=pk)
+        return redirect("game", gid=gid)
     return _game_page(
         request, state, announce=gettext("Hand %(number)s undone.") % {"number": number}
     )
@@ -207,49 +252,55 @@ def undo_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_POST
 @writes_game
-def redo_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+def redo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
     try:
-        state = services.redo_hand(game_id=pk, number=number)
+        state = services.redo_hand(public_id=gid, number=number, by=by)
     except services.WriteRefused as refused:
         return _refused(request, refused)
     if not request.htmx:
-        return redirect("game", pk=pk)
+        return redirect("game", gid=gid)
     return _game_page(request, state, announce_last=True)
 
 
 @require_POST
 @writes_game
-def rematch(request: HttpRequest, pk: int) -> HttpResponse:
-    return redirect("game", pk=services.rematch(game_id=pk).pk)
+def rematch(request: HttpRequest, gid: str, by: Actor) -> HttpResponse:
+    public_id = services.rematch(public_id=gid, by=by).public_id
+    return _granted(request, redirect("game", gid=public_id), public_id)
 
 
 @require_POST
 @writes_game
-def abandon(request: HttpRequest, pk: int) -> HttpResponse:
-    services.abandon_game(game_id=pk)
-    return redirect("settlement", pk=pk)
+def abandon(request: HttpRequest, gid: str, by: Actor) -> HttpResponse:
+    services.abandon_game(public_id=gid, by=by)
+    return redirect("settlement", gid=gid)
 
 
 @require_POST
 @writes_game
-def resume(request: HttpRequest, pk: int) -> HttpResponse:
-    services.resume_game(game_id=pk)
-    return redirect("game", pk=pk)
+def resume(request: HttpRequest, gid: str, by: Actor) -> HttpResponse:
+    services.resume_game(public_id=gid, by=by)
+    return redirect("game", gid=gid)
 
 
 @require_GET
 @with_game
-def settlement(request: HttpRequest, game: Game) -> HttpResponse:
+def settlement(request: HttpRequest, game: Game, access: Access) -> HttpResponse:
     state = load_game(game)
-    context = {"state": state, "sheet": score_sheet(state), "settle": settle_up(state)}
+    context = {
+        "state": state,
+        "sheet": score_sheet(state),
+        "settle": settle_up(state),
+        "can_score": access.can_score,
+    }
     return render(request, "scoring/settlement.html", context)
 
 
 @require_GET
 @with_game
-def settlement_pdf(request: HttpRequest, game: Game) -> HttpResponse:
+def settlement_pdf(request: HttpRequest, game: Game, access: Access) -> HttpResponse:
     state = load_game(game)
     pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.pk}.pdf"'
+    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.public_id}.pdf"'
     return response

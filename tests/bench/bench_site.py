@@ -38,6 +38,7 @@ def setup_django(folder: Path) -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'bench.sqlite3'}"
     os.environ["DJANGO_SETTINGS_MODULE"] = "boulmous_site.settings"
     os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
+    os.environ.setdefault("SECURE_SSL_REDIRECT", "0")  # the bench talks to the app directly
     os.environ.pop("DEBUG", None)  # as in production: hashed, compressed static files
 
     import django
@@ -111,7 +112,7 @@ def make_game(hands: int, seed: int = 1):
             taker=rng.randrange(4), bid=rng.randint(3, 6), trump=rng.choice(list(Trump))
         )
         services.record_hand(
-            game_id=game.pk, number=number, hand=Hand(contract, tricks=tricks), token=None
+            public_id=game.public_id, number=number, hand=Hand(contract, tricks=tricks), token=None
         )
     return game
 
@@ -142,7 +143,7 @@ class Figures:
 
         self.client, self.hands = client, hands
         self.game = make_game(hands)
-        self.page_url = f"/games/{self.game.pk}/"
+        self.page_url = f"/games/{self.game.public_id}/"
         self.last_change = Change.objects.order_by("-pk").values_list("pk", flat=True)[0]
 
     def page(self):
@@ -163,7 +164,7 @@ class Figures:
             "tricks_2": 1,
         }
         headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
-        response = self.client.post(f"/games/{self.game.pk}/hands", data, **headers)
+        response = self.client.post(f"/games/{self.game.public_id}/hands", data, **headers)
         assert response.status_code == (200 if htmx else 302), response.status_code
         return response
 
@@ -285,8 +286,8 @@ def report_settlement(client) -> None:
     print("\nSettlement of a game of 40 hands")
     print(f"  {'request':30} {'median':>9} {'queries':>8} {'bytes':>10}")
     for label, url in (
-        ("GET settlement page", f"/games/{game.pk}/settlement"),
-        ("GET settlement PDF", f"/games/{game.pk}/settlement.pdf"),
+        ("GET settlement page", f"/games/{game.public_id}/settlement"),
+        ("GET settlement PDF", f"/games/{game.public_id}/settlement.pdf"),
     ):
 
         def get(url=url):

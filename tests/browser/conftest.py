@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from scoring.rights import COOKIE
+from tests.conftest import scorer_cookie
+
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -82,11 +85,15 @@ def live_server(request, _collected_static):
 
 
 @pytest.fixture
-def phone(browser, live_server):
-    """phone(lang="en", javascript=True): a new page in a fresh 360x640 context."""
+def phone(browser, live_server, made_games):
+    """phone(lang="en", javascript=True, scorer=True): a new page in a fresh 360x640 context.
+
+    A scorer phone may score the games the test made before it opened it, as the phone
+    that started them; ``scorer=False`` gives a phone that never saw them.
+    """
     contexts = []
 
-    def open_phone(lang="en", *, javascript=True):
+    def open_phone(lang="en", *, javascript=True, scorer=True):
         context = browser.new_context(
             viewport=PHONE,
             locale=lang,
@@ -94,6 +101,9 @@ def phone(browser, live_server):
             java_script_enabled=javascript,
             base_url=live_server.url,
         )
+        if scorer and made_games:
+            cookie = {"name": COOKIE, "value": scorer_cookie(made_games), "url": live_server.url}
+            context.add_cookies([cookie])
         contexts.append(context)
         return context.new_page()
 

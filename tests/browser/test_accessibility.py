@@ -49,7 +49,7 @@ def games(transactional_db):
         ],
         start=1,
     ):
-        services.record_hand(game_id=played.pk, number=number, hand=hand, token=None)
+        services.record_hand(public_id=played.public_id, number=number, hand=hand, token=None)
     fresh = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     return played, fresh
 
@@ -60,21 +60,21 @@ def pages(played, fresh):
     return [
         ("home", "/", None),
         ("new game, rules open", "/games/new", "details.rules summary"),
-        ("editing a hand", f"/games/{played.pk}/hands/2/edit", None),
-        ("card by card, start", f"/games/{fresh.pk}/hands/1/play?{PLAY}", None),
+        ("editing a hand", f"/games/{played.public_id}/hands/2/edit", None),
+        ("card by card, start", f"/games/{fresh.public_id}/hands/1/play?{PLAY}", None),
         (
             "card by card, mid-trick",
-            f"/games/{fresh.pk}/hands/1/play?{PLAY}&cards={','.join(cards[:6])}",
+            f"/games/{fresh.public_id}/hands/1/play?{PLAY}&cards={','.join(cards[:6])}",
             None,
         ),
         (
             "card by card, complete with a revoke",
-            f"/games/{fresh.pk}/hands/1/play?{PLAY}&cards={REVOKED}",
+            f"/games/{fresh.public_id}/hands/1/play?{PLAY}&cards={REVOKED}",
             None,
         ),
         ("calculator", "/referee/trick?trump=H&cards=JD,AH,9C,JH", None),
-        ("rules", f"/rules?game={played.pk}", None),
-        ("settlement", f"/games/{played.pk}/settlement", None),
+        ("rules", f"/rules?game={played.public_id}", None),
+        ("settlement", f"/games/{played.public_id}/settlement", None),
         ("import", "/games/import", None),
     ]
 

@@ -86,11 +86,11 @@ def test_from_the_game_page_one_tap_then_five_give_the_verdict(phone, game, lang
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     taps = Taps()
 
     taps.tap(page.get_by_role("link", name=text["link"], exact=True).first)
-    expect(page).to_have_url(re.compile(rf"/referee/trick\?game={game.pk}$"))
+    expect(page).to_have_url(re.compile(rf"/referee/trick\?game={game.public_id}$"))
     mark_document(page)
     empty = page.locator(".calc .key").evaluate_all(MEASURE)
     question = QUESTIONS[lang]
@@ -100,7 +100,7 @@ def test_from_the_game_page_one_tap_then_five_give_the_verdict(phone, game, lang
     page.screenshot(path=f"/tmp/calc-{lang}.png", full_page=True)
     assert page.locator(".verdict p").first.inner_text() == text["why"]
     assert page.locator(".calc-played .winner .card").inner_text() == question[0]
-    assert page.url.endswith(f"/referee/trick?trump=H&cards=JD,AD,KD,QD&game={game.pk}")
+    assert page.url.endswith(f"/referee/trick?trump=H&cards=JD,AD,KD,QD&game={game.public_id}")
     assert taps.count == 1 + 5
     assert same_document(page)  # htmx swapped the area, no page was loaded
     assert errors == []
@@ -118,7 +118,7 @@ def test_from_the_game_page_one_tap_then_five_give_the_verdict(phone, game, lang
     assert rows == [1, 1, 1, 1]  # four suits, six cards to a row
 
     page.go_back()
-    expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))  # back at the table
+    expect(page).to_have_url(re.compile(rf"/games/{game.public_id}/$"))  # back at the table
 
 
 def test_without_javascript_the_links_still_ask_the_question(phone, game):
@@ -206,7 +206,7 @@ def test_left_bower_cases_are_settled(phone, live_server, trump, cards, winner, 
 @pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
 def test_the_way_back_to_the_game_survives_every_tap(phone, game, javascript):
     page = phone("en", javascript=javascript)
-    page.goto(f"/referee/trick?game={game.pk}")
+    page.goto(f"/referee/trick?game={game.public_id}")
     taps = Taps()
 
     ask(taps, page, "hearts", QUESTION)
@@ -217,10 +217,10 @@ def test_the_way_back_to_the_game_survives_every_tap(phone, game, javascript):
     page.screenshot(path=f"/tmp/calc-way-back-{'js' if javascript else 'nojs'}.png", full_page=True)
     back = page.get_by_role("link", name="Back to the game", exact=True)
     assert back.bounding_box()["y"] > page.locator(".calc-deck").bounding_box()["y"]
-    assert page.url.endswith(f"/referee/trick?trump=H&game={game.pk}")
+    assert page.url.endswith(f"/referee/trick?trump=H&game={game.public_id}")
     taps.tap(back)
 
-    expect(page).to_have_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(page).to_have_url(re.compile(rf"/games/{game.public_id}/$"))
     assert taps.count == 1 + 4 + 3
 
 

@@ -35,7 +35,7 @@ def tap_sequences(count, seed=7):
 def test_hand_form_javascript_fills_tricks_as_the_engine_does(phone):
     game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     page = phone()
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     seen, expected = [], []
 
     for taps in tap_sequences(20):

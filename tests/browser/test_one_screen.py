@@ -117,7 +117,7 @@ def game(transactional_db):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_whole_game_one_screen_per_hand(phone, game, lang):
     page = phone(lang)
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     page.screenshot(path=f"/tmp/one-screen-start-{lang}.png")
     violations = {"start": axe_violations(page)}
     taps_per_hand, all_in_view, scroll_during, results_in_view, focus = [], [], [], [], []
@@ -164,7 +164,7 @@ def test_whole_game_one_screen_per_hand(phone, game, lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_hand_error_is_beside_its_control_in_view_focused_and_announced(phone, game, lang):
     page = phone(lang)
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     deal = GAME[0]
     key(page, "taker", deal.taker).click()
     key(page, "bid", deal.bid).click()
@@ -192,7 +192,7 @@ def test_failed_save_is_reported_keeps_the_taps_and_retries_with_the_same_token(
     phone, game, failure
 ):
     page = phone("en")
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     if failure == "server":
         page.route("**/hands", lambda route: route.fulfill(status=500, body="Server Error"))
     else:

@@ -43,7 +43,7 @@ def test_hand_card_by_card_matches_the_engine(phone, db, cards, revokes):
     engine_hand = Hand(Contract(0, 3, Trump.HEARTS), plays=in_tricks(parse_cards(cards)))
     page = phone("en")
 
-    start_hand_by_card(page, f"/games/{game.pk}/")
+    start_hand_by_card(page, f"/games/{game.public_id}/")
     play_by_taps(page, cards[:8])  # three cards: the first trick's winner is not known yet
     assert page.locator(".verdict").count() == 0
     play_by_taps(page, cards[9:])
@@ -53,7 +53,7 @@ def test_hand_card_by_card_matches_the_engine(phone, db, cards, revokes):
     assert page.locator(".errors li").count() == revokes
     assert page.evaluate("document.documentElement.scrollWidth") == 360
     page.locator("button.save").click()
-    page.wait_for_url(f"**/games/{game.pk}/")
+    page.wait_for_url(f"**/games/{game.public_id}/")
     totals = page.locator(".scoreboard .total").all_inner_texts()
     assert totals == [str(count) for count in engine_hand.tricks]
 
@@ -61,7 +61,7 @@ def test_hand_card_by_card_matches_the_engine(phone, db, cards, revokes):
 def test_hand_card_by_card_shows_each_trick_winner_with_its_reason(phone, db):
     game = services.create_game(names=NAMES, rules=Rules(), first_dealer=3).game
     page = phone("en")
-    start_hand_by_card(page, f"/games/{game.pk}/")
+    start_hand_by_card(page, f"/games/{game.public_id}/")
 
     play_by_taps(page, "AH,KH,QH,JD")
 
@@ -83,7 +83,7 @@ LONG_NAMES = ("Amina", "Bilal", "Chafik", "Dalila-Maria de la Fuente y Rodrígue
 def test_card_keys_stay_put_through_a_whole_hand(phone, db, lang):
     game = services.create_game(names=LONG_NAMES, rules=Rules(), first_dealer=3).game
     page = phone(lang)
-    page.goto(f"/games/{game.pk}/hands/1/play?taker=0&bid=3&trump=H")
+    page.goto(f"/games/{game.public_id}/hands/1/play?taker=0&bid=3&trump=H")
     deck = page.locator(".deck")
     start = deck.bounding_box()["y"]
     tops = []
@@ -106,10 +106,10 @@ def test_card_keys_stay_put_through_a_whole_hand(phone, db, lang):
 def test_card_by_card_without_a_contract_asks_for_it_then_plays(phone, db, javascript):
     game = services.create_game(names=NAMES, rules=Rules(), first_dealer=3).game
     page = phone("en", javascript=javascript)
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
 
     page.get_by_role("button", name="Or record the play card by card").click()
-    page.wait_for_url(f"**/games/{game.pk}/hands/1/play")
+    page.wait_for_url(f"**/games/{game.public_id}/hands/1/play")
     page.screenshot(path=f"/tmp/play-contract-{'js' if javascript else 'nojs'}.png", full_page=True)
     form = page.locator("form.contract-choice")
     form.locator("label", has_text="Chafik").click()
@@ -124,6 +124,6 @@ def test_card_by_card_without_a_contract_asks_for_it_then_plays(phone, db, javas
     form.locator(".trumps label", has_text="clubs").click()
     page.get_by_role("button", name="Start the play").click()
     expect(page.locator(".play-status")).to_contain_text("Chafik 4♣")
-    assert page.url.endswith(f"/games/{game.pk}/hands/1/play?taker=2&bid=4&trump=C")
+    assert page.url.endswith(f"/games/{game.public_id}/hands/1/play?taker=2&bid=4&trump=C")
     page.locator("a.key", has_text="A♣").click()
     expect(page.locator("span.key.played", has_text="A♣")).to_have_count(1)

@@ -23,7 +23,7 @@ def forty_hands():
     for number in range(1, 41):
         taker, bid = (0, 4) if number % 7 == 0 else (1, 3)
         hand = Hand(Contract(taker, bid, TRUMPS[number % 5]), tricks=(1, 3, 1, 1))
-        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
+        services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
     return game
 
 
@@ -33,7 +33,7 @@ def test_settlement_sheet_of_40_hands_prints_on_one_page(browser, live_server, l
     context = browser.new_context(locale=language, extra_http_headers={"Accept-Language": language})
     page = context.new_page()
 
-    page.goto(f"{live_server.url}/games/{game.pk}/settlement")
+    page.goto(f"{live_server.url}/games/{game.public_id}/settlement")
     pdf = page.pdf(format="A4", prefer_css_page_size=True)
     context.close()
 

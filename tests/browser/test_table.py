@@ -114,7 +114,7 @@ def recorded_game(hands, target=21):
     for number, deal in enumerate(hands, start=1):
         contract = Contract(deal.taker, deal.bid, Trump(deal.trump))
         hand = EngineHand(contract, tricks=deal.tricks)
-        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
+        services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
     return game
 
 
@@ -187,7 +187,7 @@ def test_game_played_by_taps_from_home_to_winner(phone, lang):
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_hand_without_trump_is_refused_in_the_user_language_and_keeps_taps(phone, game, lang):
     page = phone(lang)
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     mark_document(page)
     enter(Taps(), page, Deal(1, 4, "H", (1, 4, 0, 1)), trump=False)
 
@@ -206,7 +206,7 @@ def test_hand_without_trump_is_refused_in_the_user_language_and_keeps_taps(phone
 
 def test_hand_with_four_trick_rows_over_six_is_refused(phone, game):
     page = phone("en")
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     taps = Taps()
     enter(taps, page, Deal(1, 4, "H", (1, 4, 0, 3)))
     taps.tap(key(page, "tricks_3", 3))  # the fourth row too, over what table.js filled
@@ -238,7 +238,7 @@ CLOSE_GAME = [
 def test_edit_of_a_past_hand_changes_the_winner(phone):
     game = recorded_game(CLOSE_GAME)
     page = phone("en")
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     before = page.locator(".winner h1").inner_text()
     taps = Taps()
 
@@ -261,7 +261,7 @@ def test_edit_of_a_past_hand_changes_the_winner(phone):
 @pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "plain"])
 def test_save_double_tapped_records_the_hand_once(phone, game, javascript):
     page = phone(javascript=javascript)
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     enter(Taps(), page, Deal(1, 4, "H", (1, 4, 0, 1)))
 
     save_button(page, "en").dblclick()
@@ -273,7 +273,7 @@ def test_save_double_tapped_records_the_hand_once(phone, game, javascript):
 
 def test_save_sent_twice_by_the_network_records_the_hand_once(phone, game):
     page = phone()
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     statuses = []
 
     def send_twice(route):
@@ -295,7 +295,7 @@ def test_save_sent_twice_by_the_network_records_the_hand_once(phone, game):
 
 def test_save_is_disabled_while_the_hand_is_sent(phone, game):
     page = phone()
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     page.evaluate(
         """document.body.addEventListener("htmx:beforeSend", () => {
             window.saveDisabled = document.querySelector("#entry button.save").disabled;
@@ -316,7 +316,7 @@ def test_hand_saved_without_javascript_posts_redirects_and_completes_the_tricks(
     phone, game, live_server
 ):
     page = phone(javascript=False)
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
     taps = Taps()
     enter(taps, page, Deal(1, 4, "H", (1, 4, 0, 1)))
     blank = checked(page, "tricks_3")
@@ -326,8 +326,8 @@ def test_hand_saved_without_javascript_posts_redirects_and_completes_the_tricks(
 
     expect(status(page)).to_have_text("Hand 2")
     response = posted.value
-    assert (response.status, response.headers["location"]) == (302, f"/games/{game.pk}/")
-    assert (blank, taps.count, page.url) == (None, 7, f"{live_server.url}/games/{game.pk}/")
+    assert (response.status, response.headers["location"]) == (302, f"/games/{game.public_id}/")
+    assert (blank, taps.count, page.url) == (None, 7, f"{live_server.url}/games/{game.public_id}/")
     assert Hand.objects.get().tricks == [1, 4, 0, 1]
     assert totals_shown(page) == [1, 4, 0, 1]
 
@@ -348,7 +348,7 @@ MEASURE = """elements => elements.map(element => {
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_hand_form_tap_targets_are_at_least_44px_high(phone, game, lang):
     page = phone(lang)
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
 
     boxes = page.locator("#entry .pick span, #entry button").evaluate_all(MEASURE)
 
@@ -360,7 +360,7 @@ def test_hand_form_tap_targets_are_at_least_44px_high(phone, game, lang):
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_hand_form_keys_hold_their_text_at_360px(phone, game, lang):
     page = phone(lang)
-    page.goto(f"/games/{game.pk}/")
+    page.goto(f"/games/{game.public_id}/")
 
     boxes = page.locator("#entry .pick span, #entry button").evaluate_all(MEASURE)
 

@@ -14,10 +14,12 @@ from scoring.engine import (
     FailedTaker,
     GameOver,
     Hand,
+    Limits,
     Record,
     RecordError,
     Rules,
     RulesError,
+    TooManyProblems,
     Trump,
     check_players,
     dumps,
@@ -665,3 +667,168 @@ def test_game_over_error_says_when_the_game_was_won():
     assert [
         (str(problem), getattr(problem, "won_at", None)) for problem in error.value.problems
     ] == [("hand 2: the game was already won at hand 1", 1)]
+
+
+# --- Limits: what a site reads from strangers --------------------------------------------
+
+# The problems of a hand that is not an object: one each.
+NOT_A_HAND = "a JSON object is expected"
+
+
+def refused(text, limits):
+    """The problems of a record refused by loads within ``limits``, as text lines."""
+    with pytest.raises(RecordError) as error:
+        loads(text, limits=limits)
+    return [str(problem) for problem in error.value.problems]
+
+
+def test_limits_are_none_by_default():
+    assert Limits() == Limits(max_bytes=None, max_depth=None, max_hands=None, max_problems=None)
+
+
+@pytest.mark.parametrize("encode", [str, str.encode], ids=["str", "bytes"])
+def test_loads_reads_a_record_of_exactly_max_bytes(encode):
+    text = json.dumps(RECORD_DATA)
+
+    assert loads(encode(text), limits=Limits(max_bytes=len(text))) == RECORD
+
+
+@pytest.mark.parametrize("encode", [str, str.encode], ids=["str", "bytes"])
+def test_loads_refuses_a_record_larger_than_max_bytes_counting_utf8_bytes(encode):
+    # Eight characters, but "é" is two bytes in UTF-8: nine bytes.
+    text = '"Élise!"'
+
+    assert refused(encode(text), Limits(max_bytes=8)) == [
+        "record: 9 bytes, more than the 8 this site reads"
+    ]
+
+
+def test_loads_refuses_nesting_deeper_than_max_depth_before_decoding():
+    text = "[" * 500_000 + "]" * 500_000
+
+    assert refused(text, Limits(max_depth=20)) == [
+        "record: nested more than 20 deep, deeper than this site reads"
+    ]
+
+
+def test_loads_reads_a_record_nested_exactly_max_depth():
+    # The record, its hands, a hand, its plays, a trick: five deep.
+    text = json.dumps(RECORD_DATA)
+
+    assert (loads(text, limits=Limits(max_depth=5)), refused(text, Limits(max_depth=4))) == (
+        RECORD,
+        ["record: nested more than 4 deep, deeper than this site reads"],
+    )
+
+
+def test_loads_counts_no_brackets_inside_strings():
+    text = json.dumps(dict(RECORD_DATA, id='[[{{"\\[[[', place="]]]}}"))
+
+    assert loads(text, limits=Limits(max_depth=5)).about == About(
+        id='[[{{"\\[[[', place="]]]}}"
+    )
+
+
+def test_loads_reports_a_string_never_closed_as_not_json_however_deep_inside():
+    text = '{"id": "[[[[[[[[[[[[ \\" [[[['
+
+    assert [line.partition(" (")[0] for line in refused(text, Limits(max_depth=3))] == [
+        "record: not JSON"
+    ]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-32-be"])
+def test_loads_within_limits_reads_bytes_in_any_encoding_json_reads(encoding):
+    text = json.dumps(RECORD_DATA).encode(encoding)
+
+    assert loads(text, limits=Limits(max_depth=5)) == loads(text) == RECORD
+
+
+def test_loads_refuses_bytes_that_are_not_utf8_as_not_json():
+    assert refused(b'{"id": "\xff"}', Limits(max_depth=5)) == [
+        "record: not JSON ('utf-8' codec can't decode byte 0xff in position 8: "
+        "invalid start byte)"
+    ]
+
+
+def test_parse_record_refuses_more_than_max_hands_without_reading_a_hand():
+    data = dict(RECORD_DATA, players=["Amina"], hands=[0] * 5)
+
+    with pytest.raises(RecordError) as error:
+        parse_record(data, limits=Limits(max_hands=4))
+
+    assert [str(problem) for problem in error.value.problems] == [
+        "players: four names expected, in seat order",
+        "hands: 5 hands, more than the 4 this site keeps",
+    ]
+
+
+def test_parse_record_reads_exactly_max_hands():
+    assert parse_record(RECORD_DATA, limits=Limits(max_hands=4)) == RECORD
+
+
+def test_parse_record_lists_max_problems_and_stops_before_the_next_hand():
+    data = dict(RECORD_DATA, hands=[0] * 10)
+
+    with pytest.raises(TooManyProblems) as error:
+        parse_record(data, limits=Limits(max_problems=3))
+
+    assert (
+        [str(problem) for problem in error.value.problems],
+        error.value.more,
+        error.value.stopped,
+    ) == ([f"hand {number}: {NOT_A_HAND}" for number in (1, 2, 3)], 1, True)
+
+
+def test_parse_record_counts_every_problem_of_the_last_hand_past_max_problems():
+    hands = [0, 0, {"taker": 4, "bid": 7, "trump": "X", "tricks": [1]}]
+
+    with pytest.raises(TooManyProblems) as error:
+        parse_record(dict(RECORD_DATA, hands=hands), limits=Limits(max_problems=2))
+
+    assert (len(error.value.problems), error.value.more, error.value.stopped) == (2, 4, False)
+
+
+def test_parse_record_counts_the_problems_of_an_auction_past_max_problems():
+    hand = {"note": 1, "calls": ["pass", 4, 3, "pass"], "trump": "H", "tricks": [3, 1, 1, 1]}
+
+    with pytest.raises(TooManyProblems) as error:
+        parse_record(dict(RECORD_DATA, hands=[hand]), limits=Limits(max_problems=1))
+
+    assert ([str(problem) for problem in error.value.problems], error.value.more) == (
+        ['hand 1: unknown key "note"'],
+        1,
+    )
+
+
+def test_parse_record_counts_every_problem_of_the_rest_past_max_problems():
+    data = {"format": "boulmous/2", "players": [], "first_dealer": 9, "a": 1, "b": 2}
+
+    with pytest.raises(TooManyProblems) as error:
+        parse_record({**data, "hands": [0, 0]}, limits=Limits(max_problems=1))
+
+    assert (
+        [str(problem) for problem in error.value.problems],
+        error.value.more,
+        error.value.stopped,
+    ) == (['record: unknown key "a"'], 4, True)
+
+
+def test_parse_record_with_max_problems_found_exactly_lists_them_all():
+    data = dict(RECORD_DATA, hands=[0] * 3)
+
+    with pytest.raises(RecordError) as error:
+        parse_record(data, limits=Limits(max_problems=3))
+
+    assert (type(error.value), len(error.value.problems)) == (RecordError, 3)
+
+
+def test_too_many_problems_is_a_record_error_of_the_problems_kept():
+    error = TooManyProblems([RulesError("hand 1: x")], more=5, stopped=True)
+
+    assert (isinstance(error, RecordError), str(error), error.more, error.stopped) == (
+        True,
+        "hand 1: x",
+        5,
+        True,
+    )

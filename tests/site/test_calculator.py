@@ -381,10 +381,10 @@ def test_any_question_is_answered_with_a_sane_page(trump, cards):
 
 
 def test_game_page_links_to_the_calculator(client, game):
-    root = page(client.get(f"/games/{game.pk}/"))
+    root = page(client.get(f"/games/{game.public_id}/"))
 
     links = root.find("p", "links").find_all("a")
-    (link,) = [link for link in links if link.attrs["href"] == f"{URL}?game={game.pk}"]
+    (link,) = [link for link in links if link.attrs["href"] == f"{URL}?game={game.public_id}"]
     assert link.text == "Who wins the trick?"
 
 
@@ -428,26 +428,26 @@ def question_links(root):
 
 
 def test_calculator_opened_from_a_game_links_back_to_it(client, game):
-    root = page(ask(client, f"?game={game.pk}"))
+    root = page(ask(client, f"?game={game.public_id}"))
 
     (back,) = root.find("p", "calc-leave").find_all("a")
-    assert (back.text, back.attrs["href"]) == ("Back to the game", f"/games/{game.pk}/")
+    assert (back.text, back.attrs["href"]) == ("Back to the game", f"/games/{game.public_id}/")
 
 
 def test_calculator_links_keep_the_game(client, game):
-    root = page(ask(client, f"?trump=H&cards=JD,AD&game={game.pk}"))
+    root = page(ask(client, f"?trump=H&cards=JD,AD&game={game.public_id}"))
 
     hrefs = [link.attrs["href"] for link in question_links(root)]
     assert len(hrefs) == 5 + 22 + 2
-    assert [query_of(href).get("game") for href in hrefs] == [str(game.pk)] * len(hrefs)
-    assert f"{URL}?trump=H&cards=JD&game={game.pk}" in hrefs  # take back the last card
+    assert [query_of(href).get("game") for href in hrefs] == [str(game.public_id)] * len(hrefs)
+    assert f"{URL}?trump=H&cards=JD&game={game.public_id}" in hrefs  # take back the last card
 
 
 def test_calculator_with_htmx_keeps_the_game_and_the_way_back(client, game):
-    root = page(ask(client, f"?trump=H&game={game.pk}", HTTP_HX_REQUEST="true"))
+    root = page(ask(client, f"?trump=H&game={game.public_id}", HTTP_HX_REQUEST="true"))
 
-    assert root.find("p", "calc-leave").find("a").attrs["href"] == f"/games/{game.pk}/"
-    assert card_links(root)[0].attrs["href"] == f"{URL}?trump=H&cards=9S&game={game.pk}"
+    assert root.find("p", "calc-leave").find("a").attrs["href"] == f"/games/{game.public_id}/"
+    assert card_links(root)[0].attrs["href"] == f"{URL}?trump=H&cards=9S&game={game.public_id}"
 
 
 @pytest.mark.parametrize(

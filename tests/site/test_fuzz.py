@@ -221,7 +221,7 @@ def make_game(hands: int, finished: bool, names: tuple[str, ...] = NAMES) -> Gam
             hand = Hand(Contract(taker=0, bid=3, trump=Trump.SPADES), tricks=(3, 1, 1, 1))
         else:
             hand = Hand()
-        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
+        services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
     return game
 
 
@@ -271,7 +271,7 @@ def test_hand_form_never_fails(db, table, htmx, data):
     form = data.draw(hand_data(numbers_of(game)))
     before = rows()
 
-    response = Client().post(f"/games/{game.pk}/hands", form, **htmx)
+    response = Client().post(f"/games/{game.public_id}/hands", form, **htmx)
 
     check(response, before, accepted=(200,) if htmx else (302,))
 
@@ -291,7 +291,7 @@ def test_edit_form_never_fails(db, table, htmx, data):
     form = data.draw(hand_data((number,) if number in numbers else numbers))
     before = rows()
 
-    response = Client().post(f"/games/{game.pk}/hands/{number}/edit", form, **htmx)
+    response = Client().post(f"/games/{game.public_id}/hands/{number}/edit", form, **htmx)
 
     check(response, before)
 
@@ -305,7 +305,7 @@ def test_undo_never_fails(db, table, htmx, data):
     form = data.draw(form_data({"number": field(*numbers_of(game))}))
     before = rows()
 
-    response = Client().post(f"/games/{game.pk}/hands/{number}/undo", form, **htmx)
+    response = Client().post(f"/games/{game.public_id}/hands/{number}/undo", form, **htmx)
 
     check(response, before, accepted=(200, 302) if int(number) == last else ())
 
@@ -316,7 +316,7 @@ def test_rematch_never_fails(db, table, data):
     game = make_game(*table)
     before = rows()
 
-    response = Client().post(f"/games/{game.pk}/rematch", data)
+    response = Client().post(f"/games/{game.public_id}/rematch", data)
 
     check(response, before)
 
@@ -483,9 +483,9 @@ def test_game_urls_never_fail(db, table, segments, shape):
     one, two = (quote(segment, safe="") for segment in segments)
     path = [
         f"/games/{one}/",
-        f"/games/{game.pk}/hands/{one}/edit",
+        f"/games/{game.public_id}/hands/{one}/edit",
         f"/games/{one}/hands/{two}/edit",
-        f"/games/{game.pk}/record.json",
+        f"/games/{game.public_id}/record.json",
         f"/games/{one}/record.json",
         f"/games/{one}/hands/1/edit",
         f"/{one}/{two}",
@@ -520,7 +520,7 @@ URLS = (
 )
 def test_other_methods_never_fail(db, table, url, method, data):
     game = make_game(*table)
-    path = url.format(pk=game.pk, last=max(1, game.hands.count()))
+    path = url.format(pk=game.public_id, last=max(1, game.hands.count()))
     body = urlencode(data, doseq=True)
     before = rows()
 

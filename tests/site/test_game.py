@@ -18,7 +18,7 @@ from tests.site.factories import NAMES, hand_data, new_game_data
 
 
 def game_url(game, suffix=""):
-    return f"/games/{game.pk}/{suffix}"
+    return f"/games/{game.public_id}/{suffix}"
 
 
 def totals(game):
@@ -34,7 +34,7 @@ def test_new_game_valid_form_creates_seats_in_order(client):
 
     game = Game.objects.get()
     assert response.status_code == 302
-    assert response.headers["Location"] == f"/games/{game.pk}/"
+    assert response.headers["Location"] == f"/games/{game.public_id}/"
     assert load_game(game).names == NAMES
     assert (game.first_dealer, game.target, game.stake) == (0, 21, 0)
 
@@ -198,13 +198,16 @@ def test_add_hand_error_in_french(client, game):
 # --- Never lose or double a hand ------------------------------------------------------
 
 
-def test_add_hand_same_token_twice_records_it_once(client, game):
+def test_add_hand_same_token_twice_records_it_once_and_says_so(client, game):
     data = hand_data(1, token="6f1f0cf6-6a0c-4bde-9d2f-0a6a1d3f3b11")
 
     first = client.post(game_url(game, "hands"), data)
     second = client.post(game_url(game, "hands"), data)
 
-    assert (first.status_code, second.status_code, Hand.objects.count()) == (302, 302, 1)
+    assert (first.status_code, second.status_code, Hand.objects.count()) == (302, 200, 1)
+    assert second.context["notice"] == (
+        "This form was already sent: it recorded hand 1, once. Here is the game."
+    )
 
 
 def test_add_hand_already_recorded_by_someone_else_shows_current_state(client, game):
@@ -355,7 +358,8 @@ def test_export_record_is_the_engine_record(client, game):
     response = client.get(game_url(game, "record.json"))
 
     assert (
-        response.headers["Content-Disposition"] == f'attachment; filename="boulmous-{game.pk}.json"'
+        response.headers["Content-Disposition"]
+        == f'attachment; filename="boulmous-{game.public_id}.json"'
     )
     assert json.loads(response.content)["hands"] == [
         {"taker": 1, "bid": 5, "trump": "S", "tricks": [0, 5, 1, 0]},
@@ -408,9 +412,9 @@ def test_home_lists_games_in_progress_and_finished(client, game):
 
     response = client.get("/")
 
-    assert [summary.pk for summary in response.context["playing"]] == [game.pk]
-    assert [(summary.pk, summary.winner) for summary in response.context["finished"]] == [
-        (finished.pk, "Bilal")
+    assert [summary.public_id for summary in response.context["playing"]] == [game.public_id]
+    assert [(summary.public_id, summary.winner) for summary in response.context["finished"]] == [
+        (finished.public_id, "Bilal")
     ]
 
 

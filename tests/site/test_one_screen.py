@@ -14,7 +14,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def game_url(game, suffix=""):
-    return f"/games/{game.pk}/{suffix}"
+    return f"/games/{game.public_id}/{suffix}"
 
 
 def text(response):

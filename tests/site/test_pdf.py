@@ -1,6 +1,7 @@
 """The settlement sheet as a PDF: one A4 page for 40 hands, its text as on the page."""
 
 import io
+import re
 from datetime import UTC
 from decimal import Decimal
 
@@ -47,7 +48,7 @@ def forty_hands():
 def new_game(rules, hands, place="Café Français"):
     game = services.create_game(names=NAMES, rules=rules, first_dealer=0, place=place).game
     for number, hand in enumerate(hands, start=1):
-        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
+        services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
     return game
 
 
@@ -58,7 +59,7 @@ def won_game(db):
 
 
 def download(client, game, language="en"):
-    response = client.get(f"/games/{game.pk}/settlement.pdf", HTTP_ACCEPT_LANGUAGE=language)
+    response = client.get(f"/games/{game.public_id}/settlement.pdf", HTTP_ACCEPT_LANGUAGE=language)
     return PdfReader(io.BytesIO(response.content))
 
 
@@ -77,10 +78,13 @@ def settle_up_in(game, language):
 
 
 def test_settlement_pdf_answers_with_an_attachment(client, won_game):
-    response = client.get(f"/games/{won_game.pk}/settlement.pdf")
+    response = client.get(f"/games/{won_game.public_id}/settlement.pdf")
 
     assert (response.status_code, response["Content-Type"]) == (200, "application/pdf")
-    assert response["Content-Disposition"] == f'attachment; filename="boulmous-{won_game.pk}.pdf"'
+    assert (
+        response["Content-Disposition"]
+        == f'attachment; filename="boulmous-{won_game.public_id}.pdf"'
+    )
     assert response.content[:5] == b"%PDF-"
 
 
@@ -117,6 +121,23 @@ def test_pdf_in_french_formats_amounts_in_french(client, won_game):
     assert "Feuille de marque" in text
 
 
+def test_pdf_in_arabic_draws_each_letter_in_its_joined_forms(client, won_game):
+    reader = download(client, won_game, language="ar")
+
+    # Shaped, a letter is drawn with a glyph per position in its word (alone, first,
+    # middle, last); unshaped, with one. The fonts' ToUnicode maps say how many.
+    glyphs_of_beh = set()
+    for font in reader.pages[0]["/Resources"]["/Font"].values():
+        cmap = font.get_object()["/ToUnicode"].get_object().get_data().decode()
+        pairs = re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", cmap)
+        glyphs_of_beh |= {(id(font), glyph) for glyph, char in pairs if char.upper() == "0628"}
+    assert (len(reader.pages), "بولموس" in text_of(reader), len(glyphs_of_beh) >= 3) == (
+        1,
+        True,
+        True,
+    )
+
+
 def test_pdf_shows_suits_euro_and_accents(client, won_game):
     text = text_of(download(client, won_game))
 
@@ -146,7 +167,7 @@ def test_pdf_without_money_counts_in_stakes_on_one_page(client):
 
 def test_pdf_of_abandoned_game_says_so_on_one_page(client):
     game = new_game(Rules(target=1000, stake=Decimal("0.50")), forty_hands())
-    services.abandon_game(game_id=game.pk)
+    services.abandon_game(public_id=game.public_id)
     reader = download(client, game)
     text = text_of(reader)
 

@@ -25,7 +25,7 @@ def game(db):
 
 
 def play_url(game, number=1):
-    return f"/games/{game.pk}/hands/{number}/play"
+    return f"/games/{game.public_id}/hands/{number}/play"
 
 
 def test_play_page_says_who_plays_and_disables_played_cards(client, game):
@@ -75,9 +75,11 @@ def test_play_page_legal_play_has_no_revoke(client, game):
 
 
 def test_play_saved_is_stored_as_facts_and_exported(client, game):
-    response = client.post(f"/games/{game.pk}/hands", {**CONTRACT, "number": 1, "plays": REVOKED})
+    response = client.post(
+        f"/games/{game.public_id}/hands", {**CONTRACT, "number": 1, "plays": REVOKED}
+    )
 
-    exported = json.loads(client.get(f"/games/{game.pk}/record.json").content)
+    exported = json.loads(client.get(f"/games/{game.public_id}/record.json").content)
     result = score(loads(json.dumps(exported)))
     assert response.status_code == 302
     assert Hand.objects.get().plays[0] == ["AH", "9C", "QH", "JH"]
@@ -89,19 +91,19 @@ def test_play_saved_is_stored_as_facts_and_exported(client, game):
 
 
 def test_play_saved_marks_the_score_sheet(client, game):
-    client.post(f"/games/{game.pk}/hands", {**CONTRACT, "number": 1, "plays": REVOKED})
+    client.post(f"/games/{game.public_id}/hands", {**CONTRACT, "number": 1, "plays": REVOKED})
 
-    row = client.get(f"/games/{game.pk}/").context["sheet"].rows[0]
+    row = client.get(f"/games/{game.public_id}/").context["sheet"].rows[0]
 
     assert (row.by_card, row.revokes) == (True, 1)
 
 
 def test_play_of_a_recorded_hand_corrects_it(client, game):
-    client.post(f"/games/{game.pk}/hands", {**CONTRACT, "number": 1, "plays": REVOKED})
-    edit = client.get(f"/games/{game.pk}/hands/1/edit")
+    client.post(f"/games/{game.public_id}/hands", {**CONTRACT, "number": 1, "plays": REVOKED})
+    edit = client.get(f"/games/{game.public_id}/hands/1/edit")
 
     response = client.post(
-        f"/games/{game.pk}/hands/1/edit", {**CONTRACT, "number": 1, "plays": LEGAL}
+        f"/games/{game.public_id}/hands/1/edit", {**CONTRACT, "number": 1, "plays": LEGAL}
     )
 
     assert (
@@ -143,7 +145,9 @@ def test_play_page_of_a_hand_too_far_is_404(client, game):
 
 
 def test_play_save_refuses_an_incomplete_play(client, game):
-    response = client.post(f"/games/{game.pk}/hands", {**CONTRACT, "number": 1, "plays": "AH,KH"})
+    response = client.post(
+        f"/games/{game.public_id}/hands", {**CONTRACT, "number": 1, "plays": "AH,KH"}
+    )
 
     assert response.context["form"].non_field_errors() == [
         "plays: six tricks of four cards expected"

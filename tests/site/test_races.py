@@ -114,11 +114,11 @@ def assert_refused_with_the_game(response, game, hands: int) -> str:
     assert all(escape(name) in content for name in load_game(game).names)
     if not response.wsgi_request.htmx:
         shown = {
-            (context["state"].game.pk, len(context["state"].hands))
+            (context["state"].game.public_id, len(context["state"].hands))
             for context in contexts(response)
             if "state" in context
         }
-        assert shown == {(game.pk, hands)}
+        assert shown == {(game.public_id, hands)}
     return notice
 
 
@@ -130,13 +130,13 @@ def game_with(hands, rules=None) -> Game:
     """A new game (Amina deals first) with these engine hands recorded."""
     game = services.create_game(names=NAMES, rules=rules or Rules(), first_dealer=0).game
     for number, hand in enumerate(hands, start=1):
-        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
+        services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
     return game
 
 
 def reloaded(game):
     """The game as it now stands in the database: its hands, and its own row again."""
-    return load_game(Game.objects.get(pk=game.pk))
+    return load_game(Game.objects.get(pk=game.public_id))
 
 
 def rows(game) -> list[tuple]:
@@ -156,7 +156,7 @@ def history(game) -> list[tuple]:
 
 
 def url(game, suffix=""):
-    return f"/games/{game.pk}/{suffix}"
+    return f"/games/{game.public_id}/{suffix}"
 
 
 def report(outcomes: Counter) -> None:

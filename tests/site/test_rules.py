@@ -214,13 +214,13 @@ def test_rules_page_presents_the_failed_taker_options_alike(client, language, op
 
 
 def test_rules_page_with_game_shows_its_target(client, options_game):
-    page = rules_page(client, f"?game={options_game.pk}").content.decode()
+    page = rules_page(client, f"?game={options_game.public_id}").content.decode()
 
     assert "The first player alone at the top with 31 points or more wins." in page
 
 
 def test_rules_page_with_game_shows_minus_bid_rule(client, options_game):
-    page = rules_page(client, f"?game={options_game.pk}").content.decode()
+    page = rules_page(client, f"?game={options_game.public_id}").content.decode()
 
     assert (
         "His tricks do not count, he scores minus his bid: a missed 4 scores −4." in page,
@@ -229,7 +229,7 @@ def test_rules_page_with_game_shows_minus_bid_rule(client, options_game):
 
 
 def test_rules_page_with_game_shows_tricks_minus_bid_rule_by_default(client, game):
-    page = rules_page(client, f"?game={game.pk}").content.decode()
+    page = rules_page(client, f"?game={game.public_id}").content.decode()
 
     assert (
         "His tricks count, minus his bid: 2 tricks on a bid of 4 score −2." in page,
@@ -238,7 +238,7 @@ def test_rules_page_with_game_shows_tricks_minus_bid_rule_by_default(client, gam
 
 
 def test_rules_page_with_game_shows_stake(client, options_game):
-    page = rules_page(client, f"?game={options_game.pk}").content.decode()
+    page = rules_page(client, f"?game={options_game.public_id}").content.decode()
 
     assert "<dd>€0.50</dd>" in page
 
@@ -248,25 +248,25 @@ def test_rules_page_with_game_shows_three_decimal_stake(client):
         names=NAMES, rules=Rules(stake=Decimal("0.250"), currency="TND"), first_dealer=0
     ).game
 
-    page = rules_page(client, f"?game={tunis.pk}").content.decode()
+    page = rules_page(client, f"?game={tunis.public_id}").content.decode()
 
     assert "<dd>TND0.250</dd>" in page
 
 
 def test_rules_page_with_game_without_money_says_so(client, game):
-    page = rules_page(client, f"?game={game.pk}").content.decode()
+    page = rules_page(client, f"?game={game.public_id}").content.decode()
 
     assert "<dd>no money</dd>" in page
 
 
 def test_rules_page_with_game_links_back_to_it(client, options_game):
-    page = rules_page(client, f"?game={options_game.pk}").content.decode()
+    page = rules_page(client, f"?game={options_game.public_id}").content.decode()
 
-    assert f'<a href="/games/{options_game.pk}/">Back to the game</a>' in page
+    assert f'<a href="/games/{options_game.public_id}/">Back to the game</a>' in page
 
 
 def test_rules_page_french_with_game_shows_its_options(client, options_game):
-    page = rules_page(client, f"?game={options_game.pk}", language="fr").content.decode()
+    page = rules_page(client, f"?game={options_game.public_id}", language="fr").content.decode()
 
     assert (
         "Les règles de cette partie" in page,
@@ -303,9 +303,9 @@ def test_rules_page_without_game_has_no_game_box(client, game):
 
 
 def test_game_page_links_to_its_rules(client, game):
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = client.get(f"/games/{game.public_id}/").content.decode()
 
-    assert f'<a href="/rules?game={game.pk}">The rules of this game</a>' in page
+    assert f'<a href="/rules?game={game.public_id}">The rules of this game</a>' in page
 
 
 def test_header_links_to_rules(client):

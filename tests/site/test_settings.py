@@ -128,3 +128,108 @@ def test_engine_imports_no_django():
     )
 
     assert result.stdout.strip() == "[]"
+
+
+SECURE_FLAGS = (
+    "settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE, settings.LANGUAGE_COOKIE_SECURE"
+)
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "True True True"),
+        ({"DEBUG": "1"}, "False False False"),
+        ({"SECURE_COOKIES": "0"}, "False False False"),
+        ({"DEBUG": "1", "SECURE_COOKIES": "1"}, "True True True"),
+    ],
+)
+def test_settings_cookies_are_secure_unless_debug_or_overridden(env, expected):
+    result = settings_value(SECURE_FLAGS, SECRET_KEY="x", **env)
+
+    assert (result.stdout, result.stderr) == (expected + "\n", "")
+
+
+def test_settings_every_cookie_is_httponly_and_lax():
+    result = settings_value(
+        "settings.SESSION_COOKIE_HTTPONLY, settings.CSRF_COOKIE_HTTPONLY, "
+        "settings.LANGUAGE_COOKIE_HTTPONLY, settings.SESSION_COOKIE_SAMESITE, "
+        "settings.CSRF_COOKIE_SAMESITE, settings.LANGUAGE_COOKIE_SAMESITE",
+        SECRET_KEY="x",
+    )
+
+    assert result.stdout == "True True True Lax Lax Lax\n"
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [({}, "True"), ({"DEBUG": "1"}, "False"), ({"SECURE_SSL_REDIRECT": "0"}, "False")],
+)
+def test_settings_ssl_redirect_is_on_unless_debug_or_turned_off(env, expected):
+    result = settings_value("settings.SECURE_SSL_REDIRECT", SECRET_KEY="x", **env)
+
+    assert result.stdout == expected + "\n"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("HTTP_X_FORWARDED_PROTO", "('HTTP_X_FORWARDED_PROTO', 'https')"),
+        ("1", "('HTTP_X_FORWARDED_PROTO', 'https')"),
+        ("HTTP_X_SCHEME", "('HTTP_X_SCHEME', 'https')"),
+        ("0", "None"),
+        ("", "None"),
+    ],
+)
+def test_settings_proxy_ssl_header_reads_a_header_name_or_a_flag(value, expected):
+    result = settings_value(
+        "settings.SECURE_PROXY_SSL_HEADER", SECRET_KEY="x", SECURE_PROXY_SSL_HEADER=value
+    )
+
+    assert result.stdout == expected + "\n"
+
+
+def test_settings_proxy_ssl_header_refuses_the_header_as_sent():
+    result = settings_value(
+        "settings.SECURE_PROXY_SSL_HEADER",
+        SECRET_KEY="x",
+        SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto",
+    )
+
+    assert (result.returncode, result.stderr.splitlines()[-1]) == (
+        1,
+        "django.core.exceptions.ImproperlyConfigured: SECURE_PROXY_SSL_HEADER='X-Forwarded-Proto': "
+        "use 1, 0 or a header's name such as HTTP_X_FORWARDED_PROTO",
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "31536000 False False"),
+        ({"DEBUG": "1"}, "0 False False"),
+        (
+            {
+                "SECURE_HSTS_SECONDS": "300",
+                "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+                "SECURE_HSTS_PRELOAD": "1",
+            },
+            "300 True True",
+        ),
+    ],
+)
+def test_settings_hsts_lasts_a_year_unless_debug_or_given(env, expected):
+    result = settings_value(
+        "settings.SECURE_HSTS_SECONDS, settings.SECURE_HSTS_INCLUDE_SUBDOMAINS, "
+        "settings.SECURE_HSTS_PRELOAD",
+        SECRET_KEY="x",
+        **env,
+    )
+
+    assert result.stdout == expected + "\n"
+
+
+def test_settings_hsts_seconds_refuses_a_non_number():
+    result = settings_value("settings.SECURE_HSTS_SECONDS", SECURE_HSTS_SECONDS="a year")
+
+    assert "SECURE_HSTS_SECONDS='a year': use a number" in result.stderr

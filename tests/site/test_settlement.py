@@ -25,7 +25,7 @@ def record(game, hands):
     for number, (taker, bid, trump, tricks) in enumerate(hands, start=1):
         contract = None if taker is None else Contract(taker, bid, trump)
         hand = Hand() if contract is None else Hand(contract, tricks=tricks)
-        services.record_hand(game_id=game.pk, number=number, hand=hand, token=None)
+        services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
 
 
 # Chafik makes a boulmous at hand 2, Dalila a boîte at hand 3, Bilal a boulmous at
@@ -73,7 +73,7 @@ def won(db):
     ],
 )
 def test_settlement_of_a_won_game_says_who_pays_whom(client, won, language, payments, balances):
-    response = client.get(f"/games/{won.pk}/settlement", HTTP_ACCEPT_LANGUAGE=language)
+    response = client.get(f"/games/{won.public_id}/settlement", HTTP_ACCEPT_LANGUAGE=language)
 
     settle_up = response.context["settle"]
     assert [player.units for player in settle_up.standings] == [6, 1, -3, -4]
@@ -87,7 +87,7 @@ def test_settlement_without_money_counts_stakes(client, db):
     game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     record(game, WON)
 
-    response = client.get(f"/games/{game.pk}/settlement")
+    response = client.get(f"/games/{game.public_id}/settlement")
 
     assert response.context["settle"].payments == [
         "Dalila owes Bilal 4 stakes",
@@ -102,7 +102,7 @@ def test_settlement_in_dinars_has_three_decimals(client, db):
     ).game
     record(game, WON)
 
-    response = client.get(f"/games/{game.pk}/settlement", HTTP_ACCEPT_LANGUAGE="fr")
+    response = client.get(f"/games/{game.public_id}/settlement", HTTP_ACCEPT_LANGUAGE="fr")
 
     assert response.context["settle"].payments[0] == "Dalila paie 1,000\xa0TND à Bilal"
 
@@ -115,7 +115,7 @@ def test_settlement_page_of_golden_game_shows_the_engine_settlement(client, db, 
     expected = settle(loads(path.read_text()).score())
     names = loads(path.read_text()).players
 
-    response = client.get(f"/games/{game.pk}/settlement", HTTP_ACCEPT_LANGUAGE=language)
+    response = client.get(f"/games/{game.public_id}/settlement", HTTP_ACCEPT_LANGUAGE=language)
 
     with translation.override(language):
         money = [format_money(amount, expected.currency) for amount in expected.balances]
@@ -146,9 +146,9 @@ def test_abandoned_game_settles_boulmous_only_and_closes_entry(client, won, db):
     game = services.create_game(names=NAMES, rules=Rules(stake=Decimal("1")), first_dealer=0).game
     record(game, WON[:3])
 
-    client.post(f"/games/{game.pk}/abandon")
-    settlement = client.get(f"/games/{game.pk}/settlement")
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    client.post(f"/games/{game.public_id}/abandon")
+    settlement = client.get(f"/games/{game.public_id}/settlement")
+    page = client.get(f"/games/{game.public_id}/").content.decode()
 
     assert settlement.context["settle"].status == (
         "The game was abandoned at hand 3: only the boulmous payments count."
@@ -165,11 +165,11 @@ def test_abandoned_game_settles_boulmous_only_and_closes_entry(client, won, db):
 def test_resume_reopens_an_abandoned_game(client, db):
     game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     record(game, WON[:1])
-    client.post(f"/games/{game.pk}/abandon")
+    client.post(f"/games/{game.public_id}/abandon")
 
-    client.post(f"/games/{game.pk}/resume")
+    client.post(f"/games/{game.public_id}/resume")
 
-    assert 'id="entry"' in client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="entry"' in client.get(f"/games/{game.public_id}/").content.decode()
     assert list(game.changes.values_list("action", flat=True)[:2]) == [
         Change.Action.RESUMED,
         Change.Action.ABANDONED,
@@ -177,7 +177,7 @@ def test_resume_reopens_an_abandoned_game(client, db):
 
 
 def test_abandon_a_won_game_changes_nothing(client, won):
-    client.post(f"/games/{won.pk}/abandon")
+    client.post(f"/games/{won.public_id}/abandon")
 
     won.refresh_from_db()
     assert won.abandoned_at is None
@@ -189,7 +189,7 @@ def test_game_page_shows_boulmous_paid_at_once_and_money_so_far(client, db):
     ).game
     record(game, WON[:2])
 
-    response = client.get(f"/games/{game.pk}/")
+    response = client.get(f"/games/{game.public_id}/")
 
     sheet = response.context["sheet"]
     assert [row.paid for row in sheet.rows] == ["", "Chafik collects €0.50 from each player"]
@@ -205,7 +205,7 @@ def test_game_page_without_money_shows_no_money_panel(client, db):
     game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     record(game, WON[:2])
 
-    response = client.get(f"/games/{game.pk}/")
+    response = client.get(f"/games/{game.public_id}/")
 
     assert (response.context["sheet"].money, response.context["sheet"].rows[1].paid) == (
         [],
@@ -217,10 +217,10 @@ def test_new_game_keeps_the_place(client, db):
     client.post("/games/new", new_game_data(place="Café des Sports"))
 
     game = Game.objects.get()
-    assert "Café des Sports" in client.get(f"/games/{game.pk}/settlement").content.decode()
+    assert "Café des Sports" in client.get(f"/games/{game.public_id}/settlement").content.decode()
 
 
 def test_settlement_units_add_up_to_zero_in_json_export(client, won):
-    exported = json.loads(client.get(f"/games/{won.pk}/record.json").content)
+    exported = json.loads(client.get(f"/games/{won.public_id}/record.json").content)
 
     assert sum(settle(loads(json.dumps(exported)).score()).units) == 0

@@ -1,0 +1,152 @@
+"""Accounts on a 360x640 phone: signing up, logging out and in again by taps, in English and
+Arabic; every account page passes axe in English, French and Arabic; and the header, with
+its account link, stays on one line.
+
+Screenshots of each step go to /tmp/accounts-*.png.
+"""
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.tokens import default_token_generator
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.utils import translation
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from playwright.sync_api import expect
+
+from tests.browser.phone import PHONE_WIDTH, scroll_width
+from tests.browser.test_accessibility import report
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "felt-and-trumps-21"
+HEADER_HEIGHT = 48
+"""The most the header may take: one line of thumb-sized controls."""
+NAMES = {"en": ("Log in", "amina"), "ar": ("تسجيل الدخول", "أمينة")}
+"""What the header's account link is called, logged out and in; the username to sign up."""
+
+
+@pytest.fixture
+def amina(transactional_db):
+    return User.objects.create_user("amina", "amina@example.com", PASSWORD)
+
+
+def header(page):
+    """Whether the header is one line high, the page's width, and where the account link goes."""
+    return (
+        page.locator("header.top").bounding_box()["height"] <= HEADER_HEIGHT,
+        scroll_width(page),
+        page.locator("header.top .account-link").get_attribute("href"),
+    )
+
+
+def submit(page):
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+
+
+def log_in(page, username, password):
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    submit(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_signup_logout_login_by_taps(phone, live_server, transactional_db, lang):
+    log_in_name, username = NAMES[lang]
+    page = phone(lang)
+    page.goto("/rules")
+
+    page.get_by_role("link", name=log_in_name).click()
+    page.locator(".account .links a[href^='/accounts/signup/']").click()
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.screenshot(path=f"/tmp/accounts-signup-{lang}.png", full_page=True)
+    submit(page)
+    expect(page).to_have_url(f"{live_server.url}/rules")
+    signed_up = header(page)
+    page.screenshot(path=f"/tmp/accounts-signed-up-{lang}.png")
+
+    page.get_by_role("link", name=username).click()
+    page.screenshot(path=f"/tmp/accounts-account-{lang}.png", full_page=True)
+    with page.expect_navigation():
+        page.locator("form[action='/accounts/logout/'] button").click()
+    logged_out = header(page)
+
+    page.get_by_role("link", name=log_in_name).click()
+    log_in(page, username, PASSWORD)
+    logged_in = header(page)
+
+    assert (signed_up, logged_out, logged_in) == (
+        (True, PHONE_WIDTH, "/accounts/"),
+        (True, PHONE_WIDTH, "/accounts/login/?next=/"),
+        (True, PHONE_WIDTH, "/accounts/"),
+    )
+    assert page.get_by_role("link", name=username, exact=True).count() == 1
+    assert page.locator("header.top .account-link .initial").inner_text() == username[0].upper()
+    assert User.objects.get().username == username
+
+
+def test_login_wrong_password_shows_the_error_in_an_alert(phone, amina):
+    page = phone("en")
+    page.goto("/accounts/login/")
+
+    log_in(page, "amina", "wrong")
+
+    expect(page.get_by_role("alert")).to_contain_text("Please enter a correct username")
+    page.screenshot(path="/tmp/accounts-login-error-en.png", full_page=True)
+
+
+def reset_address(user):
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return f"/accounts/reset/{uid}/{default_token_generator.make_token(user)}/"
+
+
+def logged_out_page(lang):
+    """The page Django's LogoutView draws when no LOGOUT_REDIRECT_URL sends one home."""
+    request = RequestFactory().get("/accounts/logout/")
+    request.user = AnonymousUser()
+    with translation.override(lang):
+        return render_to_string("registration/logged_out.html", request=request)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_every_account_page_has_one_h1_and_no_axe_violation(phone, amina, lang):
+    page = phone(lang)
+    found = {}
+
+    def check(name, address=None, then=None):
+        if address:
+            page.goto(address)
+        if then:
+            then()
+        found[name] = (*report(page), header(page)[:2])
+        page.screenshot(
+            path=f"/tmp/accounts-axe-{name.replace(', ', '-').replace(' ', '-')}-{lang}.png"
+        )
+
+    check("login", "/accounts/login/")
+    check("login, wrong password", then=lambda: log_in(page, "amina", "wrong"))
+    check("signup", "/accounts/signup/")
+    check("signup, errors", then=lambda: submit(page))
+    check("password reset", "/accounts/password_reset/")
+    check("password reset, error", then=lambda: submit(page))
+    check("password reset, sent", "/accounts/password_reset/done/")
+    check("new password", reset_address(amina))
+    check("new password, errors", then=lambda: submit(page))
+    check("reset link used", "/accounts/reset/MQ/used-token/")
+    check("password set", "/accounts/reset/done/")
+    page.goto("/")
+    check("logged out", then=lambda: page.set_content(logged_out_page(lang)))
+    page.goto("/accounts/login/")
+    log_in(page, "amina", PASSWORD)
+    check("home, logged in")
+    check("account", "/accounts/")
+    check("password change", "/accounts/password_change/")
+    check("password change, errors", then=lambda: submit(page))
+    check("password changed", "/accounts/password_change/done/")
+
+    assert found == dict.fromkeys(found, ([], 1, (True, PHONE_WIDTH)))
+    assert len(found) == 17

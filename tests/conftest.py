@@ -1,0 +1,51 @@
+"""What every test shares: the games a test makes, which its own phone may score."""
+
+import pytest
+from django.db.models.signals import post_save
+from django.test import Client
+
+from scoring.models import Game
+from scoring.rights import COOKIE, PhoneRights, cookie_value
+
+
+def scorer_cookie(public_ids):
+    """The cookie of a phone that started these games."""
+    return cookie_value(PhoneRights(dict.fromkeys(public_ids, 0)))
+
+
+@pytest.fixture
+def made_games():
+    """The public ids of the games made during the test, in order."""
+    made = []
+
+    def keep(sender, instance, created, **kwargs):
+        if created:
+            made.append(instance.public_id)
+
+    post_save.connect(keep, sender=Game, dispatch_uid="tests.made_games")
+    yield made
+    post_save.disconnect(sender=Game, dispatch_uid="tests.made_games")
+
+
+class ScorerClient(Client):
+    """The test's own phone: it may score every game the test makes (as the phone that
+    started them would), and nothing else; ``watcher`` is another phone, with no rights."""
+
+    def __init__(self, games, **defaults):
+        super().__init__(**defaults)
+        self.games = games
+
+    def request(self, **request):
+        self.cookies[COOKIE] = scorer_cookie(self.games)
+        return super().request(**request)
+
+
+@pytest.fixture
+def client(made_games):
+    return ScorerClient(made_games)
+
+
+@pytest.fixture
+def watcher():
+    """A phone that never saw the game: it may watch, not change."""
+    return Client()
