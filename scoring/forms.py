@@ -414,9 +414,10 @@ class ImportForm(forms.Form):
                 gettext("This site keeps games of up to %(max)s points.") % {"max": MAX_TARGET}
             )
         for key, length in self.ABOUT_LENGTHS.items():
-            if len(getattr(record.about, key) or "") > length:
+            value = getattr(record.about, key) or ""
+            if len(value) > length or not self._storable(value):
                 raise forms.ValidationError(
-                    gettext("%(key)s: this site keeps up to %(max)s characters.")
+                    gettext("%(key)s: this site keeps text of up to %(max)s characters.")
                     % {"key": key, "max": length}
                 )
         for name in record.players:
@@ -427,6 +428,12 @@ class ImportForm(forms.Form):
                 )
         data["record"] = record
         return data
+
+    @staticmethod
+    def _storable(text: str) -> bool:
+        """Text every database keeps: no NUL (PostgreSQL refuses it), no lone surrogate
+        (which JSON can write, ``"\\ud800"``, and UTF-8 cannot)."""
+        return "\x00" not in text and not any("\ud800" <= char <= "\udfff" for char in text)
 
     @staticmethod
     def _problems(error: RecordError) -> list[str]:

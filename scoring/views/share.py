@@ -18,7 +18,7 @@ from .preconditions import Access, with_game, writes_game
 
 def qr_code(url: str, title: str) -> SafeString:
     """``url`` as a QR code, an inline SVG that a phone's camera reads from the screen."""
-    svg = segno.make(url, error="m").svg_inline(scale=4, title=title, border=2)
+    svg = segno.make(url, error="m").svg_inline(scale=4, title=title, border=2, omitsize=True)
     return mark_safe(svg)  # segno writes the SVG; the title is escaped by it
 
 

@@ -202,15 +202,28 @@ def test_import_record_exactly_at_1000_hands_is_kept(client, db):
 
 @pytest.mark.parametrize(("key", "length"), list(ImportForm.ABOUT_LENGTHS.items()))
 def test_import_descriptive_key_longer_than_its_column_is_refused(client, db, key, length):
-    record = {"format": "boulmous/1", "players": PLAYERS, "hands": []}
-    text = json.dumps({**record, key: "x" * (length + 1)})
+    text = json.dumps({"format": "boulmous/1", "players": PLAYERS, "hands": [], key: "x" * 81})
 
     response = post(client, text, "text")
 
     assert (error_lines(response), Game.objects.count()) == (
-        [f"{key}: this site keeps up to {length} characters."],
+        [f"{key}: this site keeps text of up to {length} characters."],
         0,
     )
+
+
+@pytest.mark.parametrize("value", ["\ud800", "Sfax\x00"], ids=["lone surrogate", "NUL"])
+@pytest.mark.parametrize("key", list(ImportForm.ABOUT_LENGTHS))
+def test_import_descriptive_key_no_database_keeps_is_refused(client, db, key, value):
+    # json.dumps writes "\ud800" and "\u0000": JSON can say them, UTF-8 and PostgreSQL not.
+    text = json.dumps({"format": "boulmous/1", "players": PLAYERS, "hands": [], key: value})
+
+    response = post(client, text, "text")
+
+    assert (response.status_code, Game.objects.count()) == (422, 0)
+    assert error_lines(response) == [
+        f"{key}: this site keeps text of up to {ImportForm.ABOUT_LENGTHS[key]} characters."
+    ]
 
 
 def test_import_descriptive_key_lengths_are_the_game_columns():
@@ -219,4 +232,3 @@ def test_import_descriptive_key_lengths_are_the_game_columns():
     kept = {key: Game._meta.get_field(column).max_length for key, column in columns.items()}
 
     assert kept == ImportForm.ABOUT_LENGTHS
-
