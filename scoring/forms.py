@@ -156,7 +156,38 @@ class NewGameForm(forms.Form):
         return data
 
 
-class HandForm(forms.Form):
+class ContractFields(forms.Form):
+    """The taker, the bid and the trump, as keys to tap: the hand form's and the
+    card-by-card page's."""
+
+    taker = forms.TypedChoiceField(
+        label=_("Taker"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": _("This taker is not one of the four players.")},
+    )
+    bid = forms.TypedChoiceField(
+        label=_("Bid"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        choices=[(bid, str(bid)) for bid in range(LOWEST_BID, BOULMOUS)]
+        + [(BOULMOUS, _("6 boulmous"))],
+        error_messages={"invalid_choice": _("This bid is not 3, 4, 5 or 6.")},
+    )
+    trump = forms.ChoiceField(
+        label=_("Trump"),
+        required=False,
+        widget=forms.RadioSelect,
+        choices=[(trump.value, TRUMP_NAMES[trump]) for trump in Trump],
+        error_messages={"invalid_choice": _("This trump is not one of the five.")},
+    )
+
+
+class HandForm(ContractFields):
     """One hand: taker, bid, trump, tricks (the fourth follows), or an all-pass deal.
 
     ``number`` is the hand this form records or edits, ``dealer`` its dealer, and
@@ -176,24 +207,6 @@ class HandForm(forms.Form):
     the calls again against the game's own rotation."""
     token = forms.UUIDField(widget=forms.HiddenInput, required=False)
     void = forms.BooleanField(required=False, widget=forms.HiddenInput)
-    taker = forms.TypedChoiceField(
-        label=_("Taker"), coerce=int, empty_value=None, required=False, widget=forms.RadioSelect
-    )
-    bid = forms.TypedChoiceField(
-        label=_("Bid"),
-        coerce=int,
-        empty_value=None,
-        required=False,
-        widget=forms.RadioSelect,
-        choices=[(bid, str(bid)) for bid in range(LOWEST_BID, BOULMOUS)]
-        + [(BOULMOUS, _("6 boulmous"))],
-    )
-    trump = forms.ChoiceField(
-        label=_("Trump"),
-        required=False,
-        widget=forms.RadioSelect,
-        choices=[(trump.value, TRUMP_NAMES[trump]) for trump in Trump],
-    )
     discard_after_end = forms.BooleanField(required=False, widget=forms.HiddenInput)
     plays = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
     """The 24 cards in the order played (``AH,9H,...``), for a hand recorded card by card."""
@@ -540,7 +553,7 @@ class RulesQueryForm(forms.Form):
 # --- The contract of a hand to play card by card, and the calculator's way back ---
 
 
-class PlayContractForm(forms.Form):
+class PlayContractForm(ContractFields):
     """The contract chosen on the card-by-card page, when its address lacks one: the taker,
     the bid and the trump, each kept once chosen, and the cards already played, if any.
 
@@ -548,31 +561,6 @@ class PlayContractForm(forms.Form):
     not a choice is said once, plainly. ``contract`` is in cleaned_data once all three are.
     """
 
-    taker = forms.TypedChoiceField(
-        label=_("Taker"),
-        coerce=int,
-        empty_value=None,
-        required=False,
-        widget=forms.RadioSelect,
-        error_messages={"invalid_choice": _("This taker is not one of the four players.")},
-    )
-    bid = forms.TypedChoiceField(
-        label=_("Bid"),
-        coerce=int,
-        empty_value=None,
-        required=False,
-        widget=forms.RadioSelect,
-        choices=[(bid, str(bid)) for bid in range(LOWEST_BID, BOULMOUS)]
-        + [(BOULMOUS, _("6 boulmous"))],
-        error_messages={"invalid_choice": _("This bid is not 3, 4, 5 or 6.")},
-    )
-    trump = forms.ChoiceField(
-        label=_("Trump"),
-        required=False,
-        widget=forms.RadioSelect,
-        choices=[(trump.value, TRUMP_NAMES[trump]) for trump in Trump],
-        error_messages={"invalid_choice": _("This trump is not one of the five.")},
-    )
     cards = forms.CharField(required=False, widget=forms.HiddenInput, max_length=200)
 
     CONTRACT_FIELDS = ("taker", "bid", "trump")

@@ -51,6 +51,7 @@ def games(transactional_db):
     ):
         services.record_hand(public_id=played.public_id, number=number, hand=hand, token=None)
     fresh = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
+    services.make_scorer_link(public_id=played.public_id)
     return played, fresh
 
 
@@ -76,6 +77,13 @@ def pages(played, fresh):
         ("rules", f"/rules?game={played.public_id}", None),
         ("settlement", f"/games/{played.public_id}/settlement", None),
         ("import", "/games/import", None),
+        ("share", f"/games/{played.public_id}/share", None),
+        (
+            "scorer link opened",
+            f"/games/{played.public_id}/score/{played.scorer_links.get().secret}",
+            None,
+        ),
+        ("a game watched", f"/games/{played.public_id}/", "watch"),
     ]
 
 
@@ -85,8 +93,10 @@ def test_every_page_has_one_h1_and_no_axe_violation(phone, games, lang):
     found = {}
 
     for name, address, first in pages(*games):
+        if first == "watch":  # another phone, which may only watch
+            page = phone(lang, scorer=False)
         page.goto(address)
-        if first:
+        if first and first != "watch":
             page.locator(first).click()
         found[name] = report(page)
 
