@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
+from itertools import accumulate
 from typing import Any, TypeVar, cast
 
 from .auction import (
@@ -129,7 +130,7 @@ class _Problems:
 
     @property
     def full(self) -> bool:
-        """More problems found than are kept: reading the hands left would add nothing."""
+        """More problems found than are kept: the hands left are not read."""
         return self.limit is not None and self.count > self.limit
 
     def _keeps(self) -> bool:
@@ -159,27 +160,22 @@ class _Problems:
         return RecordError(self.found)
 
 
-# A string (to its closing quote, or to the end of a text that never closes it), or a
-# bracket that opens or closes a list or an object.
-_STRUCTURE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+# A string, to its closing quote or to the end of a text that never closes it.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_NESTING = tuple(1 if byte in b"[{" else -1 if byte in b"]}" else 0 for byte in range(256))
 
 
 def _deeper_than(text: str, limit: int) -> bool:
     """Whether lists and objects nest more than ``limit`` deep, strings left out.
 
-    One pass over the text, stopping as soon as it is too deep: the JSON decoder
-    recurses once per level, so this is checked before it runs.
+    The JSON decoder recurses once per level, so this is checked before it runs, in
+    three passes that all run in C: the strings are taken out, then every byte but the
+    brackets, and the deepest level is the highest running count of the brackets left.
     """
-    depth = 0
-    for match in _STRUCTURE.finditer(text):
-        char = text[match.start()]
-        if char in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif char != '"':
-            depth -= 1
-    return False
+    outside = _STRING.sub("", text).encode("utf-8", "surrogatepass")
+    brackets = outside.translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0) > limit
 
 
 def _refused(message: str, **params: Any) -> RecordError:
@@ -351,7 +347,7 @@ def _parse_hands(
             limit=limit,
         )
         return [], False
-    hands = []
+    hands: list[Hand] = []
     for index, item in enumerate(value):
         if problems.full:
             return hands, True

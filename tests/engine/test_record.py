@@ -724,9 +724,7 @@ def test_loads_reads_a_record_nested_exactly_max_depth():
 def test_loads_counts_no_brackets_inside_strings():
     text = json.dumps(dict(RECORD_DATA, id='[[{{"\\[[[', place="]]]}}"))
 
-    assert loads(text, limits=Limits(max_depth=5)).about == About(
-        id='[[{{"\\[[[', place="]]]}}"
-    )
+    assert loads(text, limits=Limits(max_depth=5)).about == About(id='[[{{"\\[[[', place="]]]}}")
 
 
 def test_loads_reports_a_string_never_closed_as_not_json_however_deep_inside():
@@ -746,8 +744,7 @@ def test_loads_within_limits_reads_bytes_in_any_encoding_json_reads(encoding):
 
 def test_loads_refuses_bytes_that_are_not_utf8_as_not_json():
     assert refused(b'{"id": "\xff"}', Limits(max_depth=5)) == [
-        "record: not JSON ('utf-8' codec can't decode byte 0xff in position 8: "
-        "invalid start byte)"
+        "record: not JSON ('utf-8' codec can't decode byte 0xff in position 8: invalid start byte)"
     ]
 
 

@@ -12,7 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from scoring import services
 from scoring.engine import Rules, loads, score
 from scoring.models import Change, Game, Hand, Player
+from scoring.rights import COOKIE
 from scoring.state import load_game
+from tests.conftest import scorer_cookie
 from tests.golden import DATA, VALID, expected_output
 from tests.site.factories import NAMES, hand_data, new_game_data
 
@@ -229,7 +231,9 @@ def test_add_hand_two_phones_at_once_record_exactly_one(transactional_db):
     def phone(taker):
         start.wait()
         try:
-            response = Client().post(game_url(game, "hands"), hand_data(1, taker=taker))
+            phone = Client()
+            phone.cookies[COOKIE] = scorer_cookie([game.public_id])
+            response = phone.post(game_url(game, "hands"), hand_data(1, taker=taker))
             statuses.append(response.status_code)
         finally:
             connection.close()

@@ -6,13 +6,15 @@ here is skipped; a file refused is named on standard error with its problems, th
 are imported all the same, and the command then exits with status 1.
 """
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from django.core.files import File
+from django.core.files.uploadedfile import UploadedFile
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.utils.datastructures import MultiValueDict
 
 from scoring import services
 from scoring.forms import ImportForm
@@ -61,12 +63,14 @@ class Command(BaseCommand):
         """IMPORTED or SKIPPED, or the problems that refused the file."""
         try:
             with path.open("rb") as handle:
-                form = ImportForm({}, {"file": File(handle, name=path.name)})
+                # As the page receives it: the size known, the file read only if not too large.
+                upload = UploadedFile(handle, path.name, size=os.fstat(handle.fileno()).st_size)
+                form = ImportForm({}, MultiValueDict({"file": [upload]}))
                 valid = form.is_valid()
         except OSError as error:
             return [str(error.strerror)]
         if not valid:
-            return [message for messages in form.errors.values() for message in messages]
+            return [str(message) for messages in form.errors.values() for message in messages]
         record = form.cleaned_data["record"]
         with transaction.atomic():
             if record.about.id and Game.objects.filter(record_id=record.about.id).exists():
