@@ -181,7 +181,7 @@ def _and(names: Sequence[str]) -> str:
 
 
 def _event(change: Change, names: Sequence[str]) -> Event:
-    label = str(change.get_action_display())
+    label = str(Change.Action(change.action).label)
     if change.hand_number is not None:
         parts = [describe_hand(data, names) for data in (change.before, change.after) if data]
         label = gettext("%(action)s, hand %(number)s: %(hand)s") % {

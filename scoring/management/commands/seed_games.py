@@ -1,24 +1,29 @@
 """``manage.py seed_games --games N --hands M [--seed S]``: N games of M random hands each,
 for load tests and for trying the site with a full database.
 
-Deals come from a seeded ``random.Random``: the same seed gives the same games, hand for
-hand. Every hand is checked by the engine as the site reads it back: the rows made are
-read into a record as ``scoring.state`` reads stored rows, that record must give the
-hands dealt, and its score gives the game's summary row (``summary_of``). Targets are
-out of reach (so a game takes its M hands), except for about a third of the games, which
-are won at their last hand where the deal allows it. Rows are written in bulk, a batch of
-games in one transaction.
+Deals come from seeded ``random.Random`` generators (one per batch of games): the same
+seed gives the same games, hand for hand. Every game's record is scored by the engine,
+which refuses any hand the rules do not allow, and its summary row is ``summary_of`` that
+result; hands are stored as ``scoring.state.columns`` gives them. Targets are out of
+reach (so a game takes its M hands), except for about a third of the games, which are won
+at their last hand where the deal allows it. Rows are written with ``bulk_create``, a
+batch of games in one transaction; on PostgreSQL, one process per CPU core deals and
+writes batches at once. The tables are analysed at the end, for the query planner.
 """
 
+import multiprocessing
+import os
 import random
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from scoring.engine import (
@@ -31,6 +36,7 @@ from scoring.engine import (
     FailedTaker,
     GameResult,
     Hand,
+    Record,
     Rules,
     Trump,
     score_game,
@@ -39,7 +45,7 @@ from scoring.engine import (
 from scoring.forms import MAX_HANDS
 from scoring.models import Change, Game, Player, Seat, Summary, name_key
 from scoring.models import Hand as HandRow
-from scoring.state import GameState, columns, record_of, snapshot, summary_of
+from scoring.state import GameState, columns, snapshot, summary_of
 
 BATCH = 500
 """Games written per transaction."""
@@ -122,66 +128,110 @@ def winning_target(result: GameResult) -> int | None:
     return top
 
 
-class Seeded:
-    """One game's rows, made and checked, not yet written."""
+@dataclass(frozen=True)
+class Dealt:
+    """One game as dealt and scored by the engine, not yet written."""
 
-    def __init__(
-        self,
-        rng: random.Random,
-        players: Sequence[Player],
-        hands: int,
-        started: datetime,
-    ) -> None:
-        first_dealer = rng.randrange(SEATS)
-        failed_taker = rng.choice((FailedTaker.TRICKS_MINUS_BID, FailedTaker.MINUS_BID))
-        stake = rng.choice((Decimal(0), Decimal(0), Decimal("0.5"), Decimal(1)))
-        dealt = tuple(deal_hand(rng, (first_dealer + index) % SEATS) for index in range(hands))
-        # A player scores at most six points a hand: this target is out of reach.
-        out_of_reach = max(OPEN_TARGET, TRICKS_PER_HAND * hands + 1)
-        open_rules = Rules(target=out_of_reach, failed_taker=failed_taker, stake=stake)
-        target = out_of_reach
-        if rng.random() < WON_SHARE:
-            won_at = winning_target(score_game(dealt, first_dealer=first_dealer, rules=open_rules))
-            target = won_at or out_of_reach
-        names = tuple(player.name for player in players)
-        self.game = Game(
-            first_dealer=first_dealer,
-            target=target,
-            failed_taker=failed_taker.value,
-            stake=stake,
-            currency="EUR",
-            created_at=started,
+    names: tuple[str, ...]
+    player_ids: tuple[int, ...]
+    record: Record
+    result: GameResult
+    started: datetime
+
+    @property
+    def moments(self) -> list[datetime]:
+        """When each hand was recorded: three minutes after the one before."""
+        return [
+            self.started + HAND_TIME * number for number in range(1, len(self.record.hands) + 1)
+        ]
+
+
+def deal_game(
+    rng: random.Random, players: Sequence[Player], hands: int, started: datetime
+) -> Dealt:
+    """A random game of ``hands`` hands, scored by the engine, which refuses any hand the
+    rules do not allow. About a third of the games are won at their last hand, where the
+    deal allows it; the others have a target out of reach."""
+    first_dealer = rng.randrange(SEATS)
+    failed_taker = rng.choice((FailedTaker.TRICKS_MINUS_BID, FailedTaker.MINUS_BID))
+    stake = rng.choice((Decimal(0), Decimal(0), Decimal("0.50"), Decimal("1.00")))
+    dealt = tuple(deal_hand(rng, (first_dealer + index) % SEATS) for index in range(hands))
+    # A player scores at most six points a hand.
+    out_of_reach = max(OPEN_TARGET, TRICKS_PER_HAND * hands + 1)
+    rules = Rules(target=out_of_reach, failed_taker=failed_taker, stake=stake)
+    if rng.random() < WON_SHARE:
+        target = winning_target(score_game(dealt, first_dealer=first_dealer, rules=rules))
+        if target is not None:
+            rules = replace(rules, target=target)
+    names = tuple(player.name for player in players)
+    record = Record(players=names, first_dealer=first_dealer, rules=rules, hands=dealt)
+    result = record.score()
+    if (rules.target != out_of_reach) != (result.winner is not None):
+        raise CommandError(f"a game with target {rules.target} did not end as meant")
+    return Dealt(names, tuple(player.pk for player in players), record, result, started)
+
+
+def write(batch: Sequence[Dealt]) -> None:
+    """A batch of games and all their rows, in one transaction: the hands as
+    ``columns`` gives them, the history as the services write it, and each summary as
+    ``summary_of`` makes it from the engine's result."""
+    with transaction.atomic():
+        games = Game.objects.bulk_create(
+            [
+                Game(
+                    first_dealer=dealt.record.first_dealer,
+                    target=dealt.record.rules.target,
+                    failed_taker=dealt.record.rules.failed_taker.value,
+                    stake=dealt.record.rules.stake,
+                    currency=dealt.record.rules.currency,
+                    created_at=dealt.started,
+                )
+                for dealt in batch
+            ],
+            batch_size=ROWS_PER_INSERT,
         )
-        self.seats = [
-            Seat(game=self.game, position=position, player=player)
-            for position, player in enumerate(players)
-        ]
-        moments = [started + HAND_TIME * number for number in range(1, hands + 1)]
-        self.hands = [
-            HandRow(game=self.game, number=number, recorded_at=moment, **columns(hand))
-            for number, (hand, moment) in enumerate(zip(dealt, moments, strict=True), start=1)
-        ]
-        # The rows as the site reads them back must be the hands dealt, and their score
-        # (which refuses any hand the rules do not allow) gives the summary.
-        record = record_of(self.game, names, self.hands)
-        if record.hands != dealt:
-            raise CommandError("a hand does not read back as it was dealt")
-        result = record.score()
-        if (target != out_of_reach) != (result.winner is not None):
-            raise CommandError(f"a game with target {target} did not end as meant")
-        state = GameState(self.game, names, tuple(self.hands), record, result)
-        changed = moments[-1] if moments else started
-        self.summary = Summary(game=self.game, changed_at=changed, **summary_of(state))
-        self.changes = [Change(game=self.game, action=Change.Action.CREATED, at=started)] + [
-            Change(
-                game=self.game,
-                action=Change.Action.RECORDED,
-                hand_number=number,
-                after=snapshot(hand),
-                at=moment,
+        seats: list[Seat] = []
+        hands: list[HandRow] = []
+        changes: list[Change] = []
+        summaries: list[Summary] = []
+        for game, dealt in zip(games, batch, strict=True):
+            seats += (
+                Seat(game_id=game.pk, position=position, player_id=player_id)
+                for position, player_id in enumerate(dealt.player_ids)
             )
-            for number, (hand, moment) in enumerate(zip(dealt, moments, strict=True), start=1)
-        ]
+            moments = dealt.moments
+            rows = tuple(
+                HandRow(game_id=game.pk, number=number, recorded_at=moment, **columns(hand))
+                for number, (hand, moment) in enumerate(
+                    zip(dealt.record.hands, moments, strict=True), start=1
+                )
+            )
+            hands += rows
+            changes.append(Change(game_id=game.pk, action=Change.Action.CREATED, at=dealt.started))
+            changes += (
+                Change(
+                    game_id=game.pk,
+                    action=Change.Action.RECORDED,
+                    hand_number=number,
+                    after=snapshot(hand),
+                    at=moment,
+                )
+                for number, (hand, moment) in enumerate(
+                    zip(dealt.record.hands, moments, strict=True), start=1
+                )
+            )
+            state = GameState(game, dealt.names, rows, dealt.record, dealt.result)
+            summaries.append(
+                Summary(
+                    game_id=game.pk,
+                    changed_at=moments[-1] if moments else dealt.started,
+                    **summary_of(state),
+                )
+            )
+        Seat.objects.bulk_create(seats, batch_size=ROWS_PER_INSERT)
+        HandRow.objects.bulk_create(hands, batch_size=ROWS_PER_INSERT)
+        Change.objects.bulk_create(changes, batch_size=ROWS_PER_INSERT)
+        Summary.objects.bulk_create(summaries, batch_size=ROWS_PER_INSERT)
 
 
 def pool_players() -> list[Player]:
@@ -194,23 +244,61 @@ def pool_players() -> list[Player]:
     return [found[name_key(name)] for name in NAME_POOL]
 
 
-def write(batch: Sequence[Seeded]) -> None:
-    """A batch of games and all their rows, in one transaction."""
-    with transaction.atomic():
-        Game.objects.bulk_create([seeded.game for seeded in batch], batch_size=ROWS_PER_INSERT)
-        Seat.objects.bulk_create(
-            [seat for seeded in batch for seat in seeded.seats], batch_size=ROWS_PER_INSERT
+@dataclass(frozen=True)
+class Plan:
+    """What to seed, shared by every batch."""
+
+    games: int
+    hands: int
+    seed: int
+    players: list[Player]
+    end: datetime
+    """When the last game started: games start over the year before, oldest first."""
+
+
+def seed_batch(plan: Plan, index: int) -> None:
+    """Batch ``index``: its games dealt from their own seeded generator, so that the same
+    seed gives the same games however many processes share the work."""
+    rng = random.Random(f"{plan.seed}/{index}")
+    first = index * BATCH
+    batch = [
+        deal_game(
+            rng,
+            rng.sample(plan.players, SEATS),
+            plan.hands,
+            plan.end - YEAR + YEAR * number / plan.games,
         )
-        HandRow.objects.bulk_create(
-            [hand for seeded in batch for hand in seeded.hands], batch_size=ROWS_PER_INSERT
-        )
-        Change.objects.bulk_create(
-            [change for seeded in batch for change in seeded.changes],
-            batch_size=ROWS_PER_INSERT,
-        )
-        Summary.objects.bulk_create(
-            [seeded.summary for seeded in batch], batch_size=ROWS_PER_INSERT
-        )
+        for number in range(first, min(first + BATCH, plan.games))
+    ]
+    write(batch)
+
+
+def seed_batches(plan: Plan, indexes: Sequence[int]) -> None:
+    """Some of the batches, in a process of their own, on a connection of its own."""
+    try:
+        for index in indexes:
+            seed_batch(plan, index)
+    finally:
+        connections.close_all()
+
+
+def analyze() -> None:
+    """Fresh planner statistics for the tables just filled: until autovacuum comes by, the
+    planner would take them for as small as they were (and PostgreSQL then walks a whole
+    index for the home page's list)."""
+    with connection.cursor() as cursor:
+        for model in (Player, Game, Seat, HandRow, Change, Summary):
+            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+
+
+def default_jobs() -> int:
+    """A process per CPU core this one may use, on PostgreSQL; one elsewhere (SQLite
+    takes one writer at a time)."""
+    if connection.vendor != "postgresql":
+        return 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 class Command(BaseCommand):
@@ -225,28 +313,47 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seed", type=int, default=0, help="the random deal's seed (0 unless given)"
         )
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            help="processes dealing and writing batches at once (PostgreSQL only): "
+            "the CPU cores usable, unless given; 1 on other databases",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         games: int = options["games"]
         hands: int = options["hands"]
+        jobs: int | None = options["jobs"]
         if games < 1:
             raise CommandError(f"--games {games}: give 1 or more")
         if not 0 <= hands <= MAX_HANDS:
             raise CommandError(f"--hands {hands}: give 0 to {MAX_HANDS}")
+        if jobs is not None and jobs < 1:
+            raise CommandError(f"--jobs {jobs}: give 1 or more")
         started = time.perf_counter()
-        rng = random.Random(options["seed"])
-        players = pool_players()
-        # Games started over the last year, oldest first, each hand three minutes after the
-        # one before: the last one is recorded before now.
-        end = timezone.now() - HAND_TIME * (hands + 1)
-        batch: list[Seeded] = []
-        for index in range(games):
-            begun = end - YEAR + YEAR * index / games
-            batch.append(Seeded(rng, rng.sample(players, SEATS), hands, begun))
-            if len(batch) == BATCH:
-                write(batch)
-                batch = []
-        if batch:
-            write(batch)
+        plan = Plan(
+            games=games,
+            hands=hands,
+            seed=options["seed"],
+            players=pool_players(),
+            # The last hand of the last game is recorded a few minutes ago.
+            end=timezone.now() - HAND_TIME * (hands + 1),
+        )
+        batches = range((games + BATCH - 1) // BATCH)
+        jobs = min(jobs or default_jobs(), len(batches))
+        if jobs > 1 and connection.vendor != "postgresql":
+            raise CommandError(f"--jobs {jobs}: only PostgreSQL takes writes from many processes")
+        if jobs == 1:
+            for index in batches:
+                seed_batch(plan, index)
+        else:
+            # Each process opens its own connection: none is shared across the fork.
+            connections.close_all()
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+                shares = [batches[job::jobs] for job in range(jobs)]
+                for done in [pool.submit(seed_batches, plan, share) for share in shares]:
+                    done.result()
+        analyze()
         seconds = time.perf_counter() - started
         self.stdout.write(f"seeded {games} games, {games * hands} hands in {seconds:.1f} s")
