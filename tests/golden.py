@@ -16,3 +16,15 @@ INVALID = sorted((DATA / "invalid").glob("*.json"))
 def expected_output(path: Path) -> Any:
     """What the scorer must print for the valid record at ``path``."""
     return json.loads(path.with_name(path.stem + ".expected.json").read_text("utf-8"))
+
+
+CLEAN_PLAYS = [
+    ["JH", "9H", "QH", "TH"],
+    ["AH", "JD", "KH", "9D"],
+    ["AC", "QC", "KC", "9C"],
+    ["KD", "AD", "QD", "TD"],
+    ["9S", "JS", "AS", "QS"],
+    ["KS", "TC", "TS", "JC"],
+]
+"""A legal play-out at hearts, taker 0 leading: the winners are 0, 1, 1, 2, 0, 0, so the
+tricks are 3-2-1-0. The engine's tests check it trick by trick (tests/engine/test_play.py)."""

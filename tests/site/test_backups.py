@@ -13,18 +13,11 @@ from scoring import services
 from scoring.engine import FailedTaker, Rules, dealer_of, hand_from_dict, loads
 from scoring.management.commands.export_all import file_name
 from scoring.models import Game, Player
-from tests.golden import DATA
+from tests.golden import CLEAN_PLAYS, DATA
 from tests.site.factories import NAMES
 
 # Taker 0 leads: the winners are 0, 1, 1, 2, 0, 0, so the tricks are 3-2-1-0.
-PLAYS = [
-    ["JH", "9H", "QH", "TH"],
-    ["AH", "JD", "KH", "9D"],
-    ["AC", "QC", "KC", "9C"],
-    ["KD", "AD", "QD", "TD"],
-    ["9S", "JS", "AS", "QS"],
-    ["KS", "TC", "TS", "JC"],
-]
+PLAYS = CLEAN_PLAYS
 VOID = {"calls": ["pass"] * 4}
 
 

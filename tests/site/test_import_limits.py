@@ -15,18 +15,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from scoring.forms import ImportForm
 from scoring.models import Game
+from tests.golden import CLEAN_PLAYS
 
 URL = "/games/import"
 PLAYERS = ["Amina", "Bilal", "Chafik", "Dalila"]
 HEADER = json.dumps({"format": "boulmous/1", "players": PLAYERS})[:-1] + ', "hands": ['
-PLAYS = [
-    ["JH", "9H", "QH", "TH"],
-    ["AH", "JD", "KH", "9D"],
-    ["AC", "QC", "KC", "9C"],
-    ["KD", "AD", "QD", "TD"],
-    ["9S", "JS", "AS", "QS"],
-    ["KS", "TC", "TS", "JC"],
-]
+PLAYS = CLEAN_PLAYS
 # Taker 0 wins 3 of 3 each time: 6000 points in 2000 hands, short of the target.
 PLAYED = {"taker": 0, "bid": 3, "trump": "H", "tricks": [3, 2, 1, 0], "plays": PLAYS}
 NOT_A_HAND = "a JSON object is expected"
