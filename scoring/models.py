@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .engine import SEATS, FailedTaker, Trump
+from .engine.league import DEFAULT_POINTS
 
 
 def name_key(name: str) -> str:
@@ -38,6 +39,108 @@ def new_record_id() -> str:
 def new_public_id() -> str:
     """The game's name in every address: random, so that nobody finds a game by counting."""
     return secrets.token_urlsafe(16)
+
+
+def default_points() -> list[int]:
+    return list(DEFAULT_POINTS)
+
+
+class Club(models.Model):
+    """A club: its players, its rules, its seasons and its league."""
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=40, unique=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Paris")
+    """Which day a game finished on, and so which season it counts in."""
+    target = models.PositiveSmallIntegerField(_("target"), default=21)
+    failed_taker = models.CharField(
+        _("failed taker"),
+        max_length=20,
+        choices=[(option.value, option.value) for option in FailedTaker],
+        default=FailedTaker.TRICKS_MINUS_BID.value,
+    )
+    stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    points = models.JSONField(_("league points"), default=default_points)
+    """League points for ranks 1 to 4 at a table, given to each new season."""
+    public = models.BooleanField(_("public standings"), default=False)
+    invite_secret = models.CharField(max_length=32, unique=True, default=new_public_id)
+    invite_admits = models.BooleanField(_("the invite link admits at once"), default=False)
+    """Else an admin confirms each player who comes through the link."""
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Member(models.Model):
+    """A name in a club: a member, who may have an account, or a guest who sat in a game."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("admin")
+        SCORER = "scorer", _("scorer")
+        MEMBER = "member", _("member")
+        GUEST = "guest", _("guest")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(_("name"), max_length=40)
+    key = models.CharField(max_length=160)
+    """The name as compared (:func:`name_key`): one per name in a club, whatever its case."""
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="memberships",
+    )
+    """The account that is this player, if he has one."""
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="claims",
+    )
+    """An account that says it is this player, until an admin confirms it."""
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "key"], name="member_name_unique"),
+            models.UniqueConstraint(fields=["club", "user"], name="member_user_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    """A season of a club: the games that finished from its first day to its last."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=40)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
+    points = models.JSONField(_("league points"), default=default_points)
+
+    class Meta:
+        ordering = ["-first_day", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="season_slug_unique"),
+            models.CheckConstraint(
+                condition=models.Q(last_day__gte=models.F("first_day")),
+                name="season_days_in_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Game(models.Model):
@@ -74,6 +177,10 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
+    )
+    """The club whose league it counts in, once won."""
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -206,3 +313,49 @@ class Summary(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["-changed_at"], name="summary_changed_at")]
+
+
+class ClubResult(models.Model):
+    """One player's part in a counted (won) club game, with his rating after it.
+
+    Like :class:`Summary`, derived and kept beside the facts: written in the same
+    transaction as every change of the game, recomputed from a corrected game on, rebuilt
+    by ``manage.py rebuild_league``, and tested equal to a full recomputation. Standings
+    add these rows up in the database; nothing is scored per request.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    position = models.PositiveIntegerField()
+    """The game's place among the club's counted games, in the order they finished."""
+    finished_at = models.DateTimeField()
+    key = models.CharField(max_length=160)
+    """The player, as the club knows him (:func:`name_key` of his name)."""
+    name = models.CharField(max_length=40)
+    rank = models.PositiveSmallIntegerField()
+    total = models.IntegerField()
+    won = models.BooleanField()
+    taken = models.PositiveSmallIntegerField()
+    made = models.PositiveSmallIntegerField()
+    boites = models.PositiveSmallIntegerField()
+    boulmous_made = models.PositiveSmallIntegerField()
+    boulmous_missed = models.PositiveSmallIntegerField()
+    units = models.IntegerField()
+    contracts = models.JSONField(default=list)
+    """The contracts he took, each ``[bid, trump, made]``: his statistics by bid and trump."""
+    amount = models.DecimalField(max_digits=18, decimal_places=4, null=True)
+    """``units`` times the game's stake, when the game was played in the club's currency."""
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        ordering = ["position", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="club_result_seat_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "finished_at"], name="club_result_finished"),
+            models.Index(fields=["club", "position"], name="club_result_position"),
+            models.Index(fields=["club", "key", "position"], name="club_result_player"),
+        ]

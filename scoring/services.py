@@ -9,15 +9,38 @@ player's feet (:class:`HandTaken`, :class:`GameClosed`).
 import random
 import uuid
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .engine import SEATS, GameOver, Record, Rules, RulesError, dealer_of, hand_from_dict
+from . import league
+from .engine import (
+    SEATS,
+    FailedTaker,
+    GameOver,
+    Record,
+    Rules,
+    RulesError,
+    dealer_of,
+    hand_from_dict,
+)
 from .engine import Hand as EngineHand
-from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary, name_key
+from .models import (
+    Change,
+    Club,
+    Game,
+    Hand,
+    Member,
+    Player,
+    ScorerLink,
+    Season,
+    Seat,
+    Summary,
+    name_key,
+)
 from .rights import NOBODY, Actor
 from .state import GameState, columns, load_game, lock_game, score, snapshot, summary_of
 
@@ -104,8 +127,10 @@ def _change(game: Game, by: Actor, action: str, **fields: Any) -> None:
 
 
 def _summarise(state: GameState) -> GameState:
-    """The game's summary row, following the change just made, in the same transaction."""
+    """The game's summary row, and its club's results and ratings, following the change
+    just made, in the same transaction."""
     Summary.objects.filter(game=state.game).update(changed_at=timezone.now(), **summary_of(state))
+    league.follow(state)
     return state
 
 
@@ -119,6 +144,7 @@ def create_game(
     rematch_of: Game | None = None,
     owner_id: int | None = None,
     token: uuid.UUID | None = None,
+    club: Club | None = None,
     by: Actor = NOBODY,
 ) -> GameState:
     """A new game; ``first_dealer`` None draws the first dealer at random. A repeated
@@ -137,6 +163,8 @@ def create_game(
         rematch_of=rematch_of,
         owner_id=owner_id,
         creation_token=token,
+        club=club,
+        club_label=club.name if club else "",
     )
     players = _players(names)
     Seat.objects.bulk_create(
@@ -157,8 +185,19 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 
 @transaction.atomic
-def import_record(*, record: Record, owner_id: int | None = None, by: Actor = NOBODY) -> GameState:
-    """A game from a validated ``boulmous/1`` record, hands, descriptive keys and all."""
+def import_record(
+    *,
+    record: Record,
+    owner_id: int | None = None,
+    club: Club | None = None,
+    follow_league: bool = True,
+    by: Actor = NOBODY,
+) -> GameState:
+    """A game from a validated ``boulmous/1`` record, hands, descriptive keys and all.
+
+    Into a club, the game counts in its league once won: its ratings follow at once, or,
+    with ``follow_league`` false, when the caller rebuilds the league after many imports.
+    """
     about = record.about
     result = score(record)
     started = _aware(about.started_at) or timezone.now()
@@ -171,9 +210,10 @@ def import_record(*, record: Record, owner_id: int | None = None, by: Actor = NO
         currency=record.rules.currency,
         place=about.place or "",
         created_at=started,
-        club_label=about.club or "",
+        club_label=club.name if club else about.club or "",
         season_label=about.season or "",
         owner_id=owner_id,
+        club=club,
     )
     if about.id and not Game.objects.filter(record_id=about.id).exists():
         game.record_id = about.id
@@ -199,6 +239,8 @@ def import_record(*, record: Record, owner_id: int | None = None, by: Actor = NO
     state = GameState(game, record.players, tuple(rows), record, result)
     changed = rows[-1].recorded_at if rows else started
     Summary.objects.create(game=game, changed_at=changed, **summary_of(state))
+    if follow_league:
+        league.follow(state)
     return state
 
 
@@ -368,6 +410,7 @@ def rematch(*, public_id: str, by: Actor = NOBODY) -> Game:
         first_dealer=state.result.deal_passes_to,
         rematch_of=state.game,
         owner_id=state.game.owner_id,
+        club=state.game.club,
         by=by,
     ).game
 
@@ -384,3 +427,252 @@ def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
     ScorerLink.objects.filter(pk=link_id, game__public_id=public_id, revoked_at=None).update(
         revoked_at=timezone.now()
     )
+
+
+# The club: its members, its seasons, its games and its records.
+
+
+class NameTaken(Exception):
+    """Another player of the club already goes by this name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(name)
+
+
+class SeasonOverlaps(Exception):
+    """The days given overlap those of the season ``other``: a game would count in both."""
+
+    def __init__(self, other: Season) -> None:
+        self.other = other
+        super().__init__(other.name)
+
+
+class AlreadyInClub(Exception):
+    """A game of these records is in the club already (same ``id``)."""
+
+    def __init__(self, line: int, record_id: str) -> None:
+        self.line, self.record_id = line, record_id
+        super().__init__(line, record_id)
+
+
+def _new_member(club: Club, name: str, **fields: Any) -> Member:
+    try:
+        with transaction.atomic():
+            return Member.objects.create(club=club, name=name, key=name_key(name), **fields)
+    except IntegrityError:
+        raise NameTaken(name) from None
+
+
+@transaction.atomic
+def create_club(
+    *,
+    name: str,
+    slug: str,
+    time_zone: str,
+    rules: Rules,
+    points: Sequence[int],
+    public: bool,
+    invite_admits: bool,
+    admin_user_id: int,
+    admin_name: str,
+) -> Club:
+    """A new club, whose first admin is the account that creates it, under ``admin_name``."""
+    club = Club.objects.create(
+        name=name,
+        slug=slug,
+        time_zone=time_zone,
+        target=rules.target,
+        failed_taker=rules.failed_taker.value,
+        stake=rules.stake,
+        currency=rules.currency,
+        points=list(points),
+        public=public,
+        invite_admits=invite_admits,
+    )
+    _new_member(club, admin_name, role=Member.Role.ADMIN, user_id=admin_user_id)
+    return club
+
+
+@transaction.atomic
+def update_club(
+    *,
+    club_id: int,
+    name: str,
+    time_zone: str,
+    rules: Rules,
+    points: Sequence[int],
+    public: bool,
+    invite_admits: bool,
+) -> Club:
+    """The club's settings; games already played keep the rules they were played with."""
+    club = Club.objects.select_for_update().get(pk=club_id)
+    club.name, club.time_zone, club.public, club.invite_admits = (
+        name,
+        time_zone,
+        public,
+        invite_admits,
+    )
+    club.target, club.failed_taker = rules.target, rules.failed_taker.value
+    club.stake, club.currency, club.points = rules.stake, rules.currency, list(points)
+    club.save()
+    return club
+
+
+@transaction.atomic
+def add_member(*, club: Club, name: str, role: str = Member.Role.MEMBER) -> Member:
+    """A player of the club who may never touch the app: a name, and a role."""
+    return _new_member(club, name, role=role)
+
+
+@transaction.atomic
+def set_role(*, club: Club, member_id: int, role: str) -> Member:
+    """A member's role. The club keeps at least one admin with an account."""
+    member = Member.objects.select_for_update().get(club=club, pk=member_id)
+    if member.role == Member.Role.ADMIN and role != Member.Role.ADMIN:
+        admins = Member.objects.filter(club=club, role=Member.Role.ADMIN, user__isnull=False)
+        if not admins.exclude(pk=member.pk).exists():
+            return member
+    member.role = role
+    member.save(update_fields=["role"])
+    return member
+
+
+@transaction.atomic
+def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> Member:
+    """An account comes through the invite link, as a player the club already has (a claim on
+    his name and his games) or under a new name. If the link admits at once he is in; else
+    the claim waits for an admin. A guest who joins becomes a member."""
+    existing = Member.objects.filter(club=club, user_id=user_id).first()
+    if existing is not None:
+        return existing
+    if member_id is not None:
+        member = Member.objects.select_for_update().get(club=club, pk=member_id, user=None)
+    else:
+        member = _new_member(club, name)
+    if club.invite_admits:
+        member.user_id, member.claimed_by_id = user_id, None
+        if member.role == Member.Role.GUEST:
+            member.role = Member.Role.MEMBER
+    else:
+        member.claimed_by_id = user_id
+    member.save()
+    return member
+
+
+@transaction.atomic
+def confirm_claim(*, club: Club, member_id: int, accept: bool) -> Member:
+    """An admin says whether the account that claims this player is him."""
+    member = Member.objects.select_for_update().get(club=club, pk=member_id)
+    if member.claimed_by_id is None:
+        return member
+    if accept and not Member.objects.filter(club=club, user_id=member.claimed_by_id).exists():
+        member.user_id = member.claimed_by_id
+        if member.role == Member.Role.GUEST:
+            member.role = Member.Role.MEMBER
+    member.claimed_by_id = None
+    member.save()
+    return member
+
+
+@transaction.atomic
+def new_invite(*, club: Club) -> Club:
+    """A new invite link; the old one stops working."""
+    club.invite_secret = Club._meta.get_field("invite_secret").get_default()
+    club.save(update_fields=["invite_secret"])
+    return club
+
+
+@transaction.atomic
+def create_season(
+    *,
+    club: Club,
+    name: str,
+    slug: str,
+    first_day: date,
+    last_day: date,
+    points: Sequence[int],
+) -> Season:
+    """A season; its days may not overlap another's, so that a game counts in one at most."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    other = club.seasons.filter(first_day__lte=last_day, last_day__gte=first_day).first()
+    if other is not None:
+        raise SeasonOverlaps(other)
+    return Season.objects.create(
+        club=club,
+        name=name,
+        slug=slug,
+        first_day=first_day,
+        last_day=last_day,
+        points=list(points),
+    )
+
+
+def _club_names(club: Club, names: Sequence[str], role: str) -> list[str]:
+    """The names as the club writes them; a name it does not know yet joins it in ``role``."""
+    known = {
+        member.key: member.name
+        for member in Member.objects.filter(club=club, key__in=[name_key(n) for n in names])
+    }
+    shown = []
+    for name in names:
+        key = name_key(name)
+        if key not in known:
+            known[key] = _new_member(club, name, role=role).name
+        shown.append(known[key])
+    return shown
+
+
+@transaction.atomic
+def start_club_game(
+    *,
+    club: Club,
+    names: Sequence[str],
+    first_dealer: int | None,
+    owner_id: int | None,
+    token: uuid.UUID | None = None,
+    by: Actor = NOBODY,
+) -> GameState:
+    """A club game with the club's rules: members by their names, anyone else as a guest."""
+    return create_game(
+        names=_club_names(club, names, Member.Role.GUEST),
+        rules=Rules(
+            target=club.target,
+            failed_taker=FailedTaker(club.failed_taker),
+            stake=club.stake,
+            currency=club.currency,
+        ),
+        first_dealer=first_dealer,
+        place=club.name,
+        owner_id=owner_id,
+        token=token,
+        club=club,
+        by=by,
+    )
+
+
+@transaction.atomic
+def import_club_records(
+    *, club: Club, records: Sequence[Record], owner_id: int | None, by: Actor = NOBODY
+) -> int:
+    """Games from a club's ``records.jsonl``, all or none; their players become members.
+    The league is rebuilt once, after the last. Returns the number of games imported."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    ids = [record.about.id for record in records if record.about.id]
+    taken = set(
+        Game.objects.filter(club=club, record_id__in=ids).values_list("record_id", flat=True)
+    )
+    for line, record in enumerate(records, start=1):
+        if record.about.id in taken:
+            raise AlreadyInClub(line, record.about.id or "")
+    for record in records:
+        names = _club_names(club, record.players, Member.Role.MEMBER)
+        import_record(
+            record=replace(record, players=tuple(names)),
+            owner_id=owner_id,
+            club=club,
+            follow_league=False,
+            by=by,
+        )
+    league.rebuild(club)
+    return len(records)

@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Concatenate, ParamSpec, Protocol
 
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
-from ..models import Game, ScorerLink
+from ..models import Club, Game, Member, ScorerLink
 from ..rights import STARTED, Actor, PhoneRights, actor, read
 
 P = ParamSpec("P")
@@ -40,10 +42,10 @@ class GameView(Protocol[P]):
     ) -> HttpResponse: ...
 
 
-def may_score(request: HttpRequest, gid: str, rights: PhoneRights, owner_id: int | None) -> bool:
-    """The phone that started the game, a phone handed a scorer link not revoked since, or
-    the account that started it. A link is checked in the database (one query), the rest
-    from the signed cookie and the session."""
+def may_score(request: HttpRequest, gid: str, rights: PhoneRights, game: Game | None) -> bool:
+    """The phone that started the game, a phone handed a scorer link not revoked since, the
+    account that started it, or an admin of its club. A link is checked in the database
+    (one query), the rest from the signed cookie and the session (and one query)."""
     claim = rights.games.get(gid)
     if claim == STARTED:
         return True
@@ -54,9 +56,15 @@ def may_score(request: HttpRequest, gid: str, rights: PhoneRights, owner_id: int
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return False
-    if owner_id is not None:
-        return bool(owner_id == user.pk)
-    return Game.objects.filter(public_id=gid, owner_id=user.pk).exists()
+    if game is not None:
+        if game.owner_id == user.pk:
+            return True
+        if game.club_id is None:
+            return False
+        admins = Member.objects.filter(club=game.club_id, user=user.pk, role=Member.Role.ADMIN)
+        return admins.exists()
+    club_admin = Q(club__members__user=user.pk, club__members__role=Member.Role.ADMIN)
+    return Game.objects.filter(Q(owner_id=user.pk) | club_admin, public_id=gid).exists()
 
 
 def with_game(
@@ -70,9 +78,7 @@ def with_game(
     ) -> HttpResponse:
         game = get_object_or_404(Game, public_id=gid)
         rights = read(request)
-        access = Access(
-            may_score(request, gid, rights, game.owner_id), rights, actor(request, rights)
-        )
+        access = Access(may_score(request, gid, rights, game), rights, actor(request, rights))
         return view(request, game, access, *args, **kwargs)
 
     return wrapper
@@ -100,3 +106,62 @@ def writes_game(
             raise Http404 from None
 
     return wrapper
+
+
+class ClubView(Protocol[P]):
+    """A view of the club named in the address, as Django calls it: ``club`` by keyword."""
+
+    def __call__(
+        self, request: HtmxHttpRequest, club: str, *args: P.args, **kwargs: P.kwargs
+    ) -> HttpResponse: ...
+
+
+SEES = "sees"
+SCORES = "scores"
+ADMINS = "admins"
+ROLES = {
+    SEES: {Member.Role.ADMIN, Member.Role.SCORER, Member.Role.MEMBER},
+    SCORES: {Member.Role.ADMIN, Member.Role.SCORER},
+    ADMINS: {Member.Role.ADMIN},
+}
+
+
+def club_member(request: HttpRequest, club: Club) -> Member | None:
+    """The member this request's account is in the club, if any (one query)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    return Member.objects.filter(club=club, user=user.pk).first()
+
+
+def with_club(
+    need: str,
+) -> Callable[
+    [Callable[Concatenate[HtmxHttpRequest, Club, Member | None, P], HttpResponse]],
+    ClubView[P],
+]:
+    """The club named in the address (one query), or a 404; and the request's member, who
+    must be able to do what the view ``need``s: see the club (anyone, where its standings
+    are public), score its games, or run it. Someone signed out is asked to sign in."""
+
+    def decorator(
+        view: Callable[Concatenate[HtmxHttpRequest, Club, Member | None, P], HttpResponse],
+    ) -> ClubView[P]:
+        @wraps(view)
+        def wrapper(
+            request: HtmxHttpRequest, club: str, *args: P.args, **kwargs: P.kwargs
+        ) -> HttpResponse:
+            found = get_object_or_404(Club, slug=club)
+            member = club_member(request, found)
+            allowed = (need == SEES and found.public) or (
+                member is not None and member.role in ROLES[need]
+            )
+            if not allowed:
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                raise PermissionDenied
+            return view(request, found, member, *args, **kwargs)
+
+        return wrapper
+
+    return decorator

@@ -1,0 +1,259 @@
+"""A club's league in the database: each counted game's results and ratings kept beside its
+facts, and the standings added up from them.
+
+The rules of the league (ranks, points, the order of the standings, OpenSkill) are the
+engine's (scoring/engine/league.py); this module keeps :class:`ClubResult` rows following
+the games, and reads them. Nothing here scores a game per request.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from itertools import groupby
+from zoneinfo import ZoneInfo
+
+from django.db.models import Count, IntegerField, Max, Q, Sum, Value, When
+from django.db.models.expressions import Case
+
+from .engine import amount
+from .engine.league import Rating, Standing, placings, ranked, replay
+from .models import Club, ClubResult, Game, Member, Season, Summary, name_key
+from .state import GameState, load_games
+
+
+def results_of(state: GameState, club: Club) -> list[ClubResult]:
+    """The rows of a won club game, ratings not yet set."""
+    rules = state.record.rules
+    in_club_money = rules.currency == club.currency
+    finished_at = state.hands[-1].recorded_at
+    return [
+        ClubResult(
+            club=club,
+            game=state.game,
+            seat=placing.seat,
+            position=0,
+            finished_at=finished_at,
+            key=name_key(name),
+            name=name,
+            rank=placing.rank,
+            total=placing.total,
+            won=placing.won,
+            taken=placing.taken,
+            made=placing.made,
+            boites=placing.boites,
+            boulmous_made=placing.boulmous_made,
+            boulmous_missed=placing.boulmous_missed,
+            units=placing.units,
+            contracts=[list(contract) for contract in placing.contracts],
+            amount=amount(placing.units, rules.stake, rules.currency) if in_club_money else None,
+            mu=0.0,
+            sigma=0.0,
+        )
+        for name, placing in zip(state.names, placings(state.result), strict=True)
+    ]
+
+
+def _same_outcome(old: Sequence[ClubResult], new: Sequence[ClubResult]) -> bool:
+    """The same players at the same ranks: the ratings do not move."""
+    return [(row.key, row.rank) for row in old] == [(row.key, row.rank) for row in new]
+
+
+def follow(state: GameState) -> None:
+    """Keep the club's results and ratings what a full recomputation gives, after a change
+    of this game: a game newly won is rated after the others; a counted game corrected, or
+    no longer counted, is rated again from its place on. Called inside the write's
+    transaction, the game locked."""
+    game = state.game
+    if game.club_id is None:
+        return
+    old = list(ClubResult.objects.filter(game=game).order_by("seat"))
+    counted = state.result.finished
+    if not old and not counted:
+        return
+    club = Club.objects.select_for_update().get(pk=game.club_id)
+    new = results_of(state, club) if counted else []
+    start = old[0].position if old else None
+    if new:
+        moment = new[0].finished_at
+        earlier = Q(finished_at__lt=moment) | Q(
+            finished_at=moment, game__record_id__lt=game.record_id
+        )
+        place = (
+            ClubResult.objects.filter(club=club, seat=0).filter(earlier).exclude(game=game).count()
+        )
+        if old and place == start and _same_outcome(old, new):
+            for row, was in zip(new, old, strict=True):
+                row.pk, row.position, row.mu, row.sigma = was.pk, was.position, was.mu, was.sigma
+            ClubResult.objects.bulk_update(new, _FACTS)
+            return
+        start = place if start is None else min(start, place)
+    assert start is not None  # old or new rows exist
+    later = list(
+        ClubResult.objects.filter(club=club, position__gte=start)
+        .exclude(game=game)
+        .order_by("position", "seat")
+    )
+    games = [list(rows) for _, rows in groupby(later, key=lambda row: row.game_id)]
+    if new:
+        games.insert(place - start, new)
+    _rate(club, games, start)
+    ClubResult.objects.filter(Q(club=club, position__gte=start) | Q(game=game)).delete()
+    ClubResult.objects.bulk_create(row for rows in games for row in rows)
+
+
+_FACTS = [
+    "finished_at",
+    "key",
+    "name",
+    "rank",
+    "total",
+    "won",
+    "taken",
+    "made",
+    "boites",
+    "boulmous_made",
+    "boulmous_missed",
+    "units",
+    "contracts",
+    "amount",
+]
+
+
+def ratings_before(club: Club, position: int, keys: Iterable[str]) -> dict[str, Rating]:
+    """Each player's rating after his last counted game before ``position``: two queries."""
+    last = dict(
+        ClubResult.objects.filter(club=club, position__lt=position, key__in=set(keys))
+        .values_list("key")
+        .annotate(last=Max("position"))
+        .values_list("key", "last")
+    )
+    rows = ClubResult.objects.filter(club=club, position__in=set(last.values())).values_list(
+        "key", "position", "mu", "sigma"
+    )
+    return {key: Rating(mu, sigma) for key, at, mu, sigma in rows if last.get(key) == at}
+
+
+def _rate(club: Club, games: Sequence[Sequence[ClubResult]], start: int) -> None:
+    """Number ``games`` from ``start`` and rate them in that order, from the ratings the
+    players had before."""
+    keys = {row.key for rows in games for row in rows}
+    before = ratings_before(club, start, keys) if start else {}
+    after = replay(
+        (([row.key for row in rows], [row.rank for row in rows]) for rows in games), before
+    )
+    for position, (rows, ratings) in enumerate(zip(games, after, strict=True), start=start):
+        for row, rating in zip(rows, ratings, strict=True):
+            row.position, row.mu, row.sigma = position, rating.mu, rating.sigma
+
+
+def rebuild(club: Club, *, chunk: int = 500) -> int:
+    """The club's results and ratings recomputed from every game's facts: what they must
+    always equal. Returns the number of counted games."""
+    ids = list(
+        Summary.objects.filter(game__club=club, status=Summary.Status.WON).values_list(
+            "game_id", flat=True
+        )
+    )
+    games: list[list[ClubResult]] = []
+    for first in range(0, len(ids), chunk):
+        for state in load_games(Game.objects.filter(pk__in=ids[first : first + chunk])):
+            if state.result.finished:
+                games.append(results_of(state, club))
+    games.sort(key=lambda rows: (rows[0].finished_at, rows[0].game.record_id))
+    _rate(club, games, 0)
+    ClubResult.objects.filter(club=club).delete()
+    ClubResult.objects.bulk_create((row for rows in games for row in rows), batch_size=2000)
+    return len(games)
+
+
+def day_start(day: date, zone: str) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=ZoneInfo(zone))
+
+
+def season_range(club: Club, season: Season) -> tuple[datetime, datetime]:
+    """The season from the start of its first day to the end of its last, in the club's
+    time zone: ``start <= finished_at < end``."""
+    return (
+        day_start(season.first_day, club.time_zone),
+        day_start(season.last_day + timedelta(days=1), club.time_zone),
+    )
+
+
+def season_of(seasons: Iterable[Season], moment: datetime, zone: str) -> Season | None:
+    """The season a game finished at ``moment`` falls in: by its day in the club's zone."""
+    day = moment.astimezone(ZoneInfo(zone)).date()
+    return next((season for season in seasons if season.first_day <= day <= season.last_day), None)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A season's standing, with what the page shows beside it."""
+
+    standing: Standing
+    member_id: int | None
+    amount: Decimal | None
+
+
+def season_standings(club: Club, season: Season) -> list[Line]:
+    """The season's standings, added up in the database from the counted games' rows:
+    three queries, whatever the number of games."""
+    start, end = season_range(club, season)
+    points = season.points
+    league_points = Case(
+        *(When(rank=rank, then=Value(value)) for rank, value in enumerate(points, start=1)),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    sums = (
+        ClubResult.objects.filter(club=club, finished_at__gte=start, finished_at__lt=end)
+        .values("key")
+        .annotate(
+            player=Max("name"),
+            games=Count("id"),
+            wins=Count("id", filter=Q(won=True)),
+            league_points=Sum(league_points),
+            points=Sum("total"),
+            taken=Sum("taken"),
+            made=Sum("made"),
+            boites=Sum("boites"),
+            boulmous_made=Sum("boulmous_made"),
+            boulmous_missed=Sum("boulmous_missed"),
+            units=Sum("units"),
+            amount=Sum("amount"),
+            last=Max("position"),
+        )
+    )
+    lines = list(sums)
+    keys = [line["key"] for line in lines]
+    ratings = {
+        (key, at): Rating(mu, sigma)
+        for key, at, mu, sigma in ClubResult.objects.filter(
+            club=club, position__in={line["last"] for line in lines}
+        ).values_list("key", "position", "mu", "sigma")
+    }
+    members = {
+        key: (member_id, name)
+        for key, member_id, name in Member.objects.filter(club=club, key__in=keys).values_list(
+            "key", "id", "name"
+        )
+    }
+    shown: dict[int, Line] = {}
+    for line in lines:
+        member_id, name = members.get(line["key"], (None, line["player"]))
+        standing = Standing(
+            player=name,
+            games=line["games"],
+            wins=line["wins"],
+            league_points=line["league_points"],
+            points=line["points"],
+            taken=line["taken"],
+            made=line["made"],
+            boites=line["boites"],
+            boulmous_made=line["boulmous_made"],
+            boulmous_missed=line["boulmous_missed"],
+            units=line["units"],
+            rating=ratings[line["key"], line["last"]],
+        )
+        shown[id(standing)] = Line(standing, member_id, line["amount"])
+    return [shown[id(standing)] for standing in ranked(line.standing for line in shown.values())]
