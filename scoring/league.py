@@ -6,6 +6,7 @@ engine's (scoring/engine/league.py); this module keeps :class:`ClubResult` rows 
 the games, and reads them. Nothing here scores a game per request.
 """
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -18,8 +19,8 @@ from django.db.models.expressions import Case
 
 from .engine import amount
 from .engine.league import Rating, Standing, placings, ranked, replay
-from .models import Club, ClubResult, Game, Member, Season, Summary, name_key
-from .state import GameState, load_games
+from .models import Club, ClubResult, Game, Hand, Member, Season, Seat, Summary, name_key
+from .state import GameRows, GameState, record_of
 
 
 def results_of(state: GameState, club: Club) -> list[ClubResult]:
@@ -67,21 +68,16 @@ def follow(state: GameState) -> None:
     game = state.game
     if game.club_id is None:
         return
-    old = list(ClubResult.objects.filter(game=game).order_by("seat"))
     counted = state.result.finished
-    if not old and not counted:
+    if not counted and not ClubResult.objects.filter(game=game).exists():
         return
     club = Club.objects.select_for_update().get(pk=game.club_id)
+    # Read once the club is locked: another game's change may have just renumbered these.
+    old = list(ClubResult.objects.filter(game=game).order_by("seat"))
     new = results_of(state, club) if counted else []
     start = old[0].position if old else None
     if new:
-        moment = new[0].finished_at
-        earlier = Q(finished_at__lt=moment) | Q(
-            finished_at=moment, game__record_id__lt=game.record_id
-        )
-        place = (
-            ClubResult.objects.filter(club=club, seat=0).filter(earlier).exclude(game=game).count()
-        )
+        place = _place(club, game, new[0].finished_at)
         if old and place == start and _same_outcome(old, new):
             for row, was in zip(new, old, strict=True):
                 row.pk, row.position, row.mu, row.sigma = was.pk, was.position, was.mu, was.sigma
@@ -100,6 +96,17 @@ def follow(state: GameState) -> None:
     _rate(club, games, start)
     ClubResult.objects.filter(Q(club=club, position__gte=start) | Q(game=game)).delete()
     ClubResult.objects.bulk_create(row for rows in games for row in rows)
+
+
+def _place(club: Club, game: Game, moment: datetime) -> int:
+    """How many of the club's other counted games finished before ``game``, finished at
+    ``moment``: by time, then by record id. Ids are compared in Python, by code point, as
+    :func:`rebuild` sorts them, not by the database's collation (which may put ``a``
+    before ``B``)."""
+    others = ClubResult.objects.filter(club=club, seat=0).exclude(game=game)
+    tied = others.filter(finished_at=moment).values_list("game__record_id", flat=True)
+    before = others.filter(finished_at__lt=moment).count()
+    return before + sum(record_id < game.record_id for record_id in tied)
 
 
 _FACTS = [
@@ -149,22 +156,43 @@ def _rate(club: Club, games: Sequence[Sequence[ClubResult]], start: int) -> None
 
 def rebuild(club: Club, *, chunk: int = 500) -> int:
     """The club's results and ratings recomputed from every game's facts: what they must
-    always equal. Returns the number of counted games."""
+    always equal. Returns the number of counted games.
+
+    Fast for ten thousand games: the games are read ``chunk`` at a time, three queries a
+    chunk (games, the names at their seats, their hands), each scored by the engine; the
+    rows are then rated in order and written in batches."""
     ids = list(
-        Summary.objects.filter(game__club=club, status=Summary.Status.WON).values_list(
-            "game_id", flat=True
-        )
+        Summary.objects.filter(game__club=club, status=Summary.Status.WON)
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
     )
     games: list[list[ClubResult]] = []
     for first in range(0, len(ids), chunk):
-        for state in load_games(Game.objects.filter(pk__in=ids[first : first + chunk])):
+        batch = ids[first : first + chunk]
+        names: dict[int, list[str]] = defaultdict(list)
+        for game_id, name in (
+            Seat.objects.filter(game_id__in=batch)
+            .order_by("game_id", "position")
+            .values_list("game_id", "player__name")
+        ):
+            names[game_id].append(name)
+        hands: dict[int, list[Hand]] = defaultdict(list)
+        for hand in Hand.objects.filter(game_id__in=batch).order_by("game_id", "number"):
+            hands[hand.game_id].append(hand)
+        for game in Game.objects.filter(pk__in=batch).only(*_RULES):
+            seated, rows = tuple(names[game.pk]), tuple(hands[game.pk])
+            state = GameRows(game, seated, rows, record_of(game, seated, rows)).scored()
             if state.result.finished:
                 games.append(results_of(state, club))
     games.sort(key=lambda rows: (rows[0].finished_at, rows[0].game.record_id))
     _rate(club, games, 0)
     ClubResult.objects.filter(club=club).delete()
-    ClubResult.objects.bulk_create((row for rows in games for row in rows), batch_size=2000)
+    ClubResult.objects.bulk_create((row for rows in games for row in rows), batch_size=1000)
     return len(games)
+
+
+_RULES = ("record_id", "club_id", "first_dealer", "target", "failed_taker", "stake", "currency")
+"""What a rebuild reads of a game beside its seats and hands."""
 
 
 def day_start(day: date, zone: str) -> datetime:

@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from . import league
@@ -21,6 +22,7 @@ from .engine import (
     SEATS,
     FailedTaker,
     GameOver,
+    GameResult,
     Record,
     Rules,
     RulesError,
@@ -547,7 +549,9 @@ def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> 
     if existing is not None:
         return existing
     if member_id is not None:
-        member = Member.objects.select_for_update().get(club=club, pk=member_id, user=None)
+        member = Member.objects.select_for_update().get(
+            club=club, pk=member_id, user=None, claimed_by=None
+        )
     else:
         member = _new_member(club, name)
     if club.invite_admits:
@@ -656,23 +660,116 @@ def import_club_records(
     *, club: Club, records: Sequence[Record], owner_id: int | None, by: Actor = NOBODY
 ) -> int:
     """Games from a club's ``records.jsonl``, all or none; their players become members.
-    The league is rebuilt once, after the last. Returns the number of games imported."""
+
+    Written in bulk, so that thousands of games take seconds: every record is scored by
+    the engine first (which refuses any hand the rules do not allow), then the games, their
+    seats, hands, history and summaries are inserted a batch at a time, each row as
+    :func:`import_record` writes it. The league is rebuilt once, after the last. Returns
+    the number of games imported."""
     Club.objects.select_for_update().get(pk=club.pk)
     ids = [record.about.id for record in records if record.about.id]
-    taken = set(
-        Game.objects.filter(club=club, record_id__in=ids).values_list("record_id", flat=True)
-    )
+    taken = _record_ids(Game.objects.filter(club=club), ids)
     for line, record in enumerate(records, start=1):
         if record.about.id in taken:
             raise AlreadyInClub(line, record.about.id or "")
+    results = [score(record) for record in records]
+    # The names as the club writes them, each new one a member, in the order they come.
+    first: dict[str, str] = {}
     for record in records:
-        names = _club_names(club, record.players, Member.Role.MEMBER)
-        import_record(
-            record=replace(record, players=tuple(names)),
-            owner_id=owner_id,
-            club=club,
-            follow_league=False,
-            by=by,
+        for name in record.players:
+            first.setdefault(name_key(name), name)
+    clubbed = _club_names(club, list(first.values()), Member.Role.MEMBER)
+    shown = dict(zip(first, clubbed, strict=True))
+    players = {player.key: player for player in _players(list(shown.values()))}
+    used = _record_ids(Game.objects.all(), ids)
+    games: list[Game] = []
+    for record, result in zip(records, results, strict=True):
+        game = _imported_game(record, result, club, owner_id)
+        if record.about.id and record.about.id not in used:
+            game.record_id = record.about.id
+        used.add(game.record_id)
+        games.append(game)
+    Game.objects.bulk_create(games, batch_size=_BATCH)
+    seats: list[Seat] = []
+    hands: list[Hand] = []
+    summaries: list[Summary] = []
+    for game, record, result in zip(games, records, results, strict=True):
+        names = tuple(shown[name_key(name)] for name in record.players)
+        seats += (
+            Seat(game=game, position=position, player=players[name_key(name)])
+            for position, name in enumerate(names)
         )
+        rows = _imported_hands(game, record, result)
+        hands += rows
+        state = GameState(game, names, rows, replace(record, players=names), result)
+        changed = rows[-1].recorded_at if rows else game.created_at
+        summaries.append(Summary(game=game, changed_at=changed, **summary_of(state)))
+    Seat.objects.bulk_create(seats, batch_size=_BATCH)
+    Hand.objects.bulk_create(hands, batch_size=_BATCH)
+    Change.objects.bulk_create(
+        (
+            Change(
+                game=game,
+                action=Change.Action.IMPORTED,
+                by_user_id=by.user_id,
+                by_device=by.device,
+            )
+            for game in games
+        ),
+        batch_size=_BATCH,
+    )
+    Summary.objects.bulk_create(summaries, batch_size=_BATCH)
     league.rebuild(club)
     return len(records)
+
+
+_BATCH = 1000
+"""Rows per INSERT, and ids per ``IN (...)``, of a bulk import: within SQLite's limit on
+the parameters of a statement."""
+
+
+def _record_ids(games: QuerySet[Game], ids: Sequence[str]) -> set[str]:
+    """Which of ``ids`` these games already have, asked a batch at a time."""
+    found: set[str] = set()
+    for start in range(0, len(ids), _BATCH):
+        batch = ids[start : start + _BATCH]
+        found.update(games.filter(record_id__in=batch).values_list("record_id", flat=True))
+    return found
+
+
+def _imported_game(record: Record, result: GameResult, club: Club, owner_id: int | None) -> Game:
+    """A club game's row as :func:`import_record` writes it, its record id not yet chosen."""
+    about = record.about
+    started = _aware(about.started_at) or timezone.now()
+    abandoned = about.abandoned and not result.finished
+    return Game(
+        first_dealer=record.first_dealer,
+        target=record.rules.target,
+        failed_taker=record.rules.failed_taker.value,
+        stake=record.rules.stake,
+        currency=record.rules.currency,
+        place=about.place or "",
+        created_at=started,
+        club_label=club.name,
+        season_label=about.season or "",
+        owner_id=owner_id,
+        club=club,
+        abandoned_at=(_aware(about.finished_at) or started) if abandoned else None,
+    )
+
+
+def _imported_hands(game: Game, record: Record, result: GameResult) -> tuple[Hand, ...]:
+    """A record's hands as rows, as :func:`import_record` writes them: each recorded when
+    the game started, but the last hand of a won game, recorded when it finished."""
+    started = game.created_at
+    ended = _aware(record.about.finished_at) if result.finished else None
+    last = len(record.hands)
+    return tuple(
+        Hand(
+            game=game,
+            number=number,
+            recorded_at=ended if number == last and ended else started,
+            **columns(hand),
+        )
+        for number, hand in enumerate(record.hands, start=1)
+    )

@@ -47,7 +47,9 @@ def check_points(points: Sequence[int]) -> tuple[int, ...]:
     """League points for ranks 1 to 4: four whole numbers, none negative, none above the one
     before (a better rank never earns less)."""
     values = tuple(points)
-    if len(values) != SEATS or any(value < 0 for value in values):
+    if len(values) != SEATS or any(
+        not isinstance(value, int) or isinstance(value, bool) or value < 0 for value in values
+    ):
         raise RulesError(
             gettext_noop("league points must be four numbers from 0 up, not {points}"),
             points=", ".join(str(value) for value in values),

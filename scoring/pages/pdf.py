@@ -7,6 +7,7 @@ carries its score sheet over to further pages, with its column heads.
 """
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
@@ -16,8 +17,10 @@ from fpdf import FPDF
 from fpdf.enums import Align, XPos, YPos
 
 from ..engine import FailedTaker
+from ..models import Club, Season
 from ..state import GameState
 from .game import PlayerLine, Row, Sheet
+from .league import StandingRow, rating_explained
 from .settlement import SettleUp, Standing
 
 FONTS = Path(__file__).parent.parent / "fonts"
@@ -64,6 +67,11 @@ def settlement_sheet_pdf(state: GameState, sheet: Sheet, settle: SettleUp) -> by
 
 
 def _new_pdf(state: GameState) -> FPDF:
+    return _a4(_title(state), ", ".join(state.names), state.game.created_at)
+
+
+def _a4(title: str, subject: str, created: datetime) -> FPDF:
+    """A blank A4 portrait page in the current language, with the fonts loaded."""
     pdf = FPDF(orientation="portrait", unit="mm", format="A4")
     pdf.add_font(FAMILY, "", fname=FONTS / "DejaVuSansCondensed.ttf")
     pdf.add_font(FAMILY, "B", fname=FONTS / "DejaVuSansCondensed-Bold.ttf")
@@ -71,11 +79,11 @@ def _new_pdf(state: GameState) -> FPDF:
         # Arabic letters join, and its lines run right to left: HarfBuzz shapes them.
         pdf.set_text_shaping(use_shaping_engine=True)
     pdf.set_margins(MARGIN, MARGIN, MARGIN)
-    pdf.set_auto_page_break(False)  # the score sheet breaks its own pages, between rows
-    pdf.set_title(_title(state))
-    pdf.set_subject(", ".join(state.names))
+    pdf.set_auto_page_break(False)  # tables break their own pages, between rows
+    pdf.set_title(title)
+    pdf.set_subject(subject)
     pdf.set_creator(gettext("Boulmous scoring"))
-    pdf.set_creation_date(state.game.created_at)
+    pdf.set_creation_date(created)
     pdf.set_lang(get_language() or "en")
     pdf.add_page()
     return pdf
@@ -389,3 +397,158 @@ def _number(value: int) -> str:
 
 def _signed(value: int) -> str:
     return f"{MINUS}{-value}" if value < 0 else f"+{value}"
+
+
+# A club season's standings: one A4 page for up to 40 players, more pages after that.
+
+LEAGUE_ROW = 5.0
+LEAGUE_HEAD = 7.0
+LEAGUE_PT = 8.0
+# Rank, player, games, wins, league points, points, contracts taken, made, % made, boîtes,
+# boulmous made, boulmous missed, units, then the money (for a club with a stake) and the
+# rating. The player's column takes what the money's leaves.
+LEAGUE_WIDTHS = (7.0, 34.0, 10.0, 10.0, 12.0, 12.0, 10.0, 10.0, 9.0, 10.0, 13.0, 13.0, 11.0)
+MONEY_W, RATING_W = 17.0, 12.0
+
+
+def standings_pdf(club: Club, season: Season, rows: Sequence[StandingRow], games: int) -> bytes:
+    """The season's table to pin on the club's wall, in the current language."""
+    title = f"{club.name} · {season.name}"
+    pdf = _a4(title, gettext("Standings"), timezone.now())
+    pdf.set_font(FAMILY, "B", 15)
+    pdf.multi_cell(WIDTH, 8, title, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(FAMILY, "", 9)
+    days = gettext("%(first)s to %(last)s") % {
+        "first": formats.date_format(season.first_day, "DATE_FORMAT"),
+        "last": formats.date_format(season.last_day, "DATE_FORMAT"),
+    }
+    counted = ngettext("%(counter)s game", "%(counter)s games", games) % {"counter": games}
+    points = gettext("league points for ranks 1 to 4: %(points)s") % {
+        "points": ", ".join(str(value) for value in season.points)
+    }
+    pdf.multi_cell(
+        WIDTH,
+        4.5,
+        " · ".join((days, counted, points)),
+        align=Align.L,
+        new_x=XPos.LMARGIN,
+        new_y=YPos.NEXT,
+    )
+    pdf.ln(1)
+    pdf.set_line_width(0.4)
+    pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
+    pdf.ln(1.5)
+    with_money = bool(club.stake)
+    widths = list(LEAGUE_WIDTHS)
+    if with_money:
+        widths.append(MONEY_W)
+    else:
+        widths[1] += MONEY_W
+    widths.append(RATING_W)
+    _league_head(pdf, widths, with_money)
+    for index, row in enumerate(rows):
+        if pdf.get_y() + LEAGUE_ROW > BOTTOM - 8:
+            pdf.add_page()
+            _league_head(pdf, widths, with_money)
+        _league_row(pdf, widths, row, with_money, shaded=index % 2 == 1)
+    pdf.set_line_width(0.2)
+    pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
+    pdf.ln(2)
+    pdf.set_font(FAMILY, "", 7)
+    pdf.multi_cell(
+        WIDTH, 3.5, rating_explained(), align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT
+    )
+    return bytes(pdf.output())
+
+
+def _league_head(pdf: FPDF, widths: Sequence[float], with_money: bool) -> None:
+    titles = [
+        "#",
+        gettext("Player"),
+        gettext("Games"),
+        gettext("Wins"),
+        gettext("League points"),
+        gettext("Points"),
+        gettext("Taken"),
+        gettext("Made"),
+        "%",
+        gettext("Boîtes"),
+        gettext("Boulmous made"),
+        gettext("Boulmous missed"),
+        gettext("Units"),
+    ]
+    if with_money:
+        titles.append(gettext("Money"))
+    titles.append(gettext("Rating"))
+    top = pdf.get_y()
+    x = MARGIN
+    for index, (width, title) in enumerate(zip(widths, titles, strict=True)):
+        align = Align.L if index < 2 else Align.R
+        lines = _head_lines(pdf, title, width - 0.4 - 2 * pdf.c_margin)
+        y = top + LEAGUE_HEAD - 3.0 * len(lines)
+        for line in lines:
+            pdf.set_xy(x, y)
+            pdf.cell(width - 0.4, 3.0, line, align=align)
+            y += 3.0
+        x += width
+    pdf.set_xy(MARGIN, top + LEAGUE_HEAD)
+    pdf.set_line_width(0.3)
+    pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
+    pdf.ln(0.3)
+
+
+def _head_lines(pdf: FPDF, title: str, width: float) -> list[str]:
+    """A column's title on two lines at most, cut between words; a word too wide for the
+    column makes the type smaller, down to a limit, and is then cut short."""
+    size = 6.5
+    pdf.set_font(FAMILY, "B", size)
+    widest = max(pdf.get_string_width(word) for word in title.split() or [""])
+    if widest > width:
+        size = max(5.0, size * width / widest)
+        pdf.set_font_size(size)
+    lines: list[str] = []
+    for word in title.split():
+        if lines and pdf.get_string_width(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    return [_fit(pdf, line, width) for line in lines] or [""]
+
+
+def _league_row(
+    pdf: FPDF, widths: Sequence[float], row: StandingRow, with_money: bool, *, shaded: bool
+) -> None:
+    top = pdf.get_y()
+    if shaded:
+        pdf.set_fill_color(ZEBRA)
+        pdf.rect(MARGIN, top, WIDTH, LEAGUE_ROW, style="F")
+    pdf.set_font(FAMILY, "", LEAGUE_PT)
+    pdf.cell(widths[0], LEAGUE_ROW, str(row.rank))
+    pdf.set_font(FAMILY, "B", LEAGUE_PT)
+    pdf.cell(widths[1], LEAGUE_ROW, _fit(pdf, row.player, widths[1] - 1))
+    pdf.set_font(FAMILY, "", LEAGUE_PT)
+    percent = "" if row.made_percent is None else f"{row.made_percent}"
+    figures = [
+        str(row.games),
+        str(row.wins),
+        str(row.league_points),
+        _number(row.points),
+        str(row.taken),
+        str(row.made),
+        percent,
+        str(row.boites),
+        str(row.boulmous_made),
+        str(row.boulmous_missed),
+        _signed(row.units) if row.units else "0",
+    ]
+    if with_money:
+        figures.append(_minus(row.money))
+    for index, (width, figure) in enumerate(zip(widths[2:-1], figures, strict=True)):
+        pdf.set_font(FAMILY, "B" if index == 2 else "", LEAGUE_PT)
+        pdf.cell(width, LEAGUE_ROW, _fit(pdf, figure, width - 0.5), align=Align.R)
+    pdf.set_font(FAMILY, "B", LEAGUE_PT)
+    rating = _minus(formats.number_format(row.rating, 1))
+    pdf.cell(widths[-1], LEAGUE_ROW, rating, align=Align.R)
+    pdf.ln(LEAGUE_ROW)

@@ -1,12 +1,127 @@
-"""A club's league: season standings (page, CSV, print, PDF), players, records.jsonl.
+"""A club's league: a season's standings (page, CSV, print page, PDF), a player's page, and
+the club's records as JSON lines. Whoever may see the club may see these (SEES)."""
 
-(Being written: each view below is filled in by the league work of issue 11.)"""
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
 
-from django.http import HttpRequest, HttpResponse
+from ..engine.league import standings_csv as csv_text
+from ..league import season_standings
+from ..models import Club, Member, Season
+from ..pages.league import (
+    counted_games,
+    player_stats,
+    rating_explained,
+    records_lines,
+    standing_rows,
+)
+from ..pages.pdf import standings_pdf as pdf_of_standings
+from .preconditions import SEES, HtmxHttpRequest, with_club
 
 
-def _todo(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    raise NotImplementedError
+def _seasons(club: Club, slug: str) -> tuple[Season, list[Season]]:
+    """The season named in the address, and all the club's, newest first: one query."""
+    seasons = list(Season.objects.filter(club=club))
+    found = next((season for season in seasons if season.slug == slug), None)
+    if found is None:
+        raise Http404
+    return found, seasons
 
 
-season = standings_csv = standings_print = standings_pdf = player = records_jsonl = _todo
+def _attachment(response: HttpResponse | StreamingHttpResponse, name: str) -> None:
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+
+
+@require_GET
+@with_club(SEES)
+def season(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    found, seasons = _seasons(club, season)
+    rows = standing_rows(club, season_standings(club, found))
+    context = {
+        "club": club,
+        "member": member,
+        "season": found,
+        "seasons": seasons,
+        "rows": rows,
+        "games": counted_games(rows),
+        "with_money": bool(club.stake),
+        "rating_explained": rating_explained(),
+    }
+    return render(request, "scoring/season.html", context)
+
+
+@require_GET
+@with_club(SEES)
+def standings_csv(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    found, _ = _seasons(club, season)
+    lines = season_standings(club, found)
+    response = HttpResponse(
+        csv_text(line.standing for line in lines), content_type="text/csv; charset=utf-8"
+    )
+    _attachment(response, f"{club.slug}-{found.slug}-standings.csv")
+    return response
+
+
+@require_GET
+@with_club(SEES)
+def standings_print(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    found, _ = _seasons(club, season)
+    rows = standing_rows(club, season_standings(club, found))
+    context = {
+        "club": club,
+        "season": found,
+        "rows": rows,
+        "games": counted_games(rows),
+        "with_money": bool(club.stake),
+        "rating_explained": rating_explained(),
+    }
+    return render(request, "scoring/standings_print.html", context)
+
+
+@require_GET
+@with_club(SEES)
+def standings_pdf(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    found, _ = _seasons(club, season)
+    rows = standing_rows(club, season_standings(club, found))
+    response = HttpResponse(
+        pdf_of_standings(club, found, rows, counted_games(rows)), content_type="application/pdf"
+    )
+    _attachment(response, f"{club.slug}-{found.slug}-standings.pdf")
+    return response
+
+
+@require_GET
+@with_club(SEES)
+def player(
+    request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
+) -> HttpResponse:
+    shown = get_object_or_404(Member, club=club, pk=member_id)
+    context = {
+        "club": club,
+        "member": member,
+        "player": shown,
+        "stats": player_stats(club, shown),
+        "with_money": bool(club.stake),
+        "rating_explained": rating_explained(),
+    }
+    return render(request, "scoring/player.html", context)
+
+
+@require_GET
+@with_club(SEES)
+def records_jsonl(
+    request: HtmxHttpRequest, club: Club, member: Member | None
+) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(
+        records_lines(club), content_type="application/jsonl; charset=utf-8"
+    )
+    _attachment(response, f"{club.slug}-records.jsonl")
+    return response

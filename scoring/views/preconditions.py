@@ -9,7 +9,7 @@ from typing import Concatenate, ParamSpec, Protocol
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
@@ -113,7 +113,7 @@ class ClubView(Protocol[P]):
 
     def __call__(
         self, request: HtmxHttpRequest, club: str, *args: P.args, **kwargs: P.kwargs
-    ) -> HttpResponse: ...
+    ) -> HttpResponseBase: ...
 
 
 SEES = "sees"
@@ -137,7 +137,7 @@ def club_member(request: HttpRequest, club: Club) -> Member | None:
 def with_club(
     need: str,
 ) -> Callable[
-    [Callable[Concatenate[HtmxHttpRequest, Club, Member | None, P], HttpResponse]],
+    [Callable[Concatenate[HtmxHttpRequest, Club, Member | None, P], HttpResponseBase]],
     ClubView[P],
 ]:
     """The club named in the address (one query), or a 404; and the request's member, who
@@ -145,12 +145,12 @@ def with_club(
     are public), score its games, or run it. Someone signed out is asked to sign in."""
 
     def decorator(
-        view: Callable[Concatenate[HtmxHttpRequest, Club, Member | None, P], HttpResponse],
+        view: Callable[Concatenate[HtmxHttpRequest, Club, Member | None, P], HttpResponseBase],
     ) -> ClubView[P]:
         @wraps(view)
         def wrapper(
             request: HtmxHttpRequest, club: str, *args: P.args, **kwargs: P.kwargs
-        ) -> HttpResponse:
+        ) -> HttpResponseBase:
             found = get_object_or_404(Club, slug=club)
             member = club_member(request, found)
             allowed = (need == SEES and found.public) or (
