@@ -963,3 +963,65 @@ class ClubImportForm(forms.Form):
             if name != NON_FIELD_ERRORS
             for problem in problems
         ]
+
+
+# Club nights (issue 12).
+
+MAX_ROUNDS = 50
+GUEST_SEPARATORS = ("\n", "،", ";")
+"""Besides the comma, what separates guests' names: a new line, the Arabic comma, a semicolon."""
+
+
+class NightForm(forms.Form):
+    """A club night: its day, its place, and how many rounds (none: until we stop)."""
+
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    place = forms.CharField(label=_("Place (optional)"), max_length=80, required=False)
+    rounds = forms.IntegerField(
+        label=_("Rounds"),
+        help_text=_("Leave empty to play until we stop."),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+    )
+
+
+class CheckInForm(forms.Form):
+    """Who is present: the club's players tapped, and guests named, new or known."""
+
+    present = forms.TypedMultipleChoiceField(
+        label=_("Present"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    guests = forms.CharField(
+        label=_("Add guests"),
+        help_text=_("Their names, separated by commas or one per line."),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        present = self.fields["present"]
+        assert isinstance(present, forms.TypedMultipleChoiceField)
+        present.choices = list(players)
+
+    def clean_guests(self) -> list[str]:
+        """Each name as the site keeps it (:func:`clean_name`), once, in the order given."""
+        text = str(self.cleaned_data.get("guests") or "")
+        for separator in GUEST_SEPARATORS:
+            text = text.replace(separator, ",")
+        names: list[str] = []
+        seen: set[str] = set()
+        for part in text.split(","):
+            name = clean_name(part)
+            if not name:
+                continue
+            if len(name) > MAX_NAME:
+                raise forms.ValidationError(
+                    gettext("A name has at most %(max)s characters: %(name)s")
+                    % {"max": MAX_NAME, "name": name[:MAX_NAME] + "…"}
+                )
+            if name.casefold() not in seen:  # NFC already: the key the club compares
+                seen.add(name.casefold())
+                names.append(name)
+        return names

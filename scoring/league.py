@@ -14,12 +14,13 @@ from decimal import Decimal
 from itertools import groupby
 from zoneinfo import ZoneInfo
 
+from django.db import connection
 from django.db.models import Count, IntegerField, Max, Q, Sum, Value, When
 from django.db.models.expressions import Case
 
 from .engine import amount
 from .engine.league import Rating, Standing, placings, ranked, replay
-from .models import Club, ClubResult, Game, Hand, Member, Season, Seat, Summary, name_key
+from .models import Club, ClubResult, Game, Hand, Member, Night, Season, Seat, Summary, name_key
 from .state import GameRows, GameState, record_of
 
 
@@ -89,13 +90,47 @@ def follow(state: GameState) -> None:
         ClubResult.objects.filter(club=club, position__gte=start)
         .exclude(game=game)
         .order_by("position", "seat")
+        .only("game_id", "key", "rank", "position", "mu", "sigma")
     )
+    before = {row.pk: (row.position, row.mu, row.sigma) for row in later}
     games = [list(rows) for _, rows in groupby(later, key=lambda row: row.game_id)]
     if new:
         games.insert(place - start, new)
     _rate(club, games, start)
-    ClubResult.objects.filter(Q(club=club, position__gte=start) | Q(game=game)).delete()
-    ClubResult.objects.bulk_create(row for rows in games for row in rows)
+    ClubResult.objects.filter(game=game).delete()
+    ClubResult.objects.bulk_create(new)
+    _move([row for row in later if before[row.pk] != (row.position, row.mu, row.sigma)])
+
+
+def _move(rows: Sequence[ClubResult], batch: int = 200) -> None:
+    """Store the new place and rating of rows re-rated. A correction early in a long history
+    re-rates tens of thousands, which Django's bulk_update (a CASE of every row) or a
+    statement a row would take seconds to write: PostgreSQL takes them all as arrays in one
+    statement, SQLite a batch of rows a statement."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(ClubResult._meta.db_table)
+    assignments = f"UPDATE {table} SET position = v.position, mu = v.mu, sigma = v.sigma"
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"{assignments} FROM unnest(%s::bigint[], %s::int[], %s::float8[], "
+                f"%s::float8[]) AS v(id, position, mu, sigma) WHERE {table}.id = v.id",
+                [list(column) for column in zip(*_moved(rows), strict=True)],
+            )
+            return
+        for first in range(0, len(rows), batch):
+            part = rows[first : first + batch]
+            values = ", ".join(["(%s, %s, %s, %s)"] * len(part))
+            cursor.execute(
+                f"WITH v (id, position, mu, sigma) AS (VALUES {values}) "
+                f"{assignments} FROM v WHERE {table}.id = v.id",
+                [value for row in _moved(part) for value in row],
+            )
+
+
+def _moved(rows: Sequence[ClubResult]) -> list[tuple[int, int, float, float]]:
+    return [(row.pk, row.position, row.mu, row.sigma) for row in rows]
 
 
 def _place(club: Club, game: Game, moment: datetime) -> int:
@@ -227,14 +262,25 @@ def season_standings(club: Club, season: Season) -> list[Line]:
     """The season's standings, added up in the database from the counted games' rows:
     three queries, whatever the number of games."""
     start, end = season_range(club, season)
-    points = season.points
+    games = Q(finished_at__gte=start, finished_at__lt=end)
+    return standings_of(club, games, season.points)
+
+
+def night_standings(night: Night) -> list[Line]:
+    """A club night's ranking: its counted games, by the club's league points."""
+    return standings_of(night.club, Q(game__round__night=night), night.club.points)
+
+
+def standings_of(club: Club, games: Q, points: Sequence[int]) -> list[Line]:
+    """The standings of the club's counted games that ``games`` selects, with each player's
+    rating after his last of them: three queries."""
     league_points = Case(
         *(When(rank=rank, then=Value(value)) for rank, value in enumerate(points, start=1)),
         default=Value(0),
         output_field=IntegerField(),
     )
     sums = (
-        ClubResult.objects.filter(club=club, finished_at__gte=start, finished_at__lt=end)
+        ClubResult.objects.filter(games, club=club)
         .values("key")
         .annotate(
             player=Max("name"),

@@ -143,6 +143,69 @@ class Season(models.Model):
         return self.name
 
 
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+class Night(models.Model):
+    """A club night: the players present are drawn to tables of four, round after round."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
+    date = models.DateField(_("date"))
+    place = models.CharField(_("place"), max_length=80, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    """How many rounds are planned; none: until the organiser stops."""
+    seed = models.PositiveIntegerField(default=new_seed)
+    """The draw's seed: the same players and rounds give the same draw."""
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(rounds__isnull=True) | models.Q(rounds__gte=1),
+                name="night_rounds_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date}"
+
+
+class Attendance(models.Model):
+    """A player checked in at a night; ``present`` is false once he has left."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="attendances")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="attendances")
+    present = models.BooleanField(default=True)
+    checked_in_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["checked_in_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "member"], name="attendance_unique"),
+        ]
+
+
+class Round(models.Model):
+    """A round of a night, as drawn: its tables (members by seat) and who sat out."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    tables = models.JSONField()
+    """Member ids by table, each in seat order: the draw as it was made."""
+    sitting_out = models.JSONField()
+    drawn_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "number"], name="round_number_unique"),
+        ]
+
+
 class Game(models.Model):
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
     record_id = models.CharField(_("record id"), max_length=64, unique=True, default=new_record_id)
@@ -181,6 +244,11 @@ class Game(models.Model):
         Club, null=True, blank=True, on_delete=models.CASCADE, related_name="games"
     )
     """The club whose league it counts in, once won."""
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    """The table number in its night's round, from 1."""
 
     class Meta:
         ordering = ["-created_at", "-id"]

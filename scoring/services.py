@@ -30,13 +30,18 @@ from .engine import (
     hand_from_dict,
 )
 from .engine import Hand as EngineHand
+from .engine.draw import MAX_ROUNDS, draw
+from .engine.draw import Round as DrawnRound
 from .models import (
+    Attendance,
     Change,
     Club,
     Game,
     Hand,
     Member,
+    Night,
     Player,
+    Round,
     ScorerLink,
     Season,
     Seat,
@@ -773,3 +778,150 @@ def _imported_hands(game: Game, record: Record, result: GameResult) -> tuple[Han
         )
         for number, hand in enumerate(record.hands, start=1)
     )
+
+
+# Club nights: check-in, draws, rounds.
+
+
+class RoundPlaying(Exception):
+    """Tables of the night's last round are still playing: the round is not over."""
+
+    def __init__(self, round: Round, playing: int) -> None:
+        self.round, self.playing = round, playing
+        super().__init__(round.number, playing)
+
+
+class NightOver(Exception):
+    """The night has played its rounds, or was ended."""
+
+
+class TooFewPlayers(Exception):
+    """Fewer than four players are present: no table can be drawn."""
+
+    def __init__(self, present: int) -> None:
+        self.present = present
+        super().__init__(present)
+
+
+@transaction.atomic
+def create_night(*, club: Club, date: date, place: str, rounds: int | None) -> Night:
+    """A club night: its date and place, and the rounds planned (none: until it stops)."""
+    return Night.objects.create(club=club, date=date, place=place, rounds=rounds)
+
+
+@transaction.atomic
+def check_in(*, night_id: int, member_ids: Sequence[int], guests: Sequence[str]) -> Night:
+    """Who is present now: the members tapped and the guests named; the others checked in
+    before have left. Between rounds, so that arrivals and departures count at the next
+    draw."""
+    night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    if night.ended_at is not None:
+        raise NightOver(night)
+    known = set(
+        Member.objects.filter(club=night.club, pk__in=member_ids).values_list("pk", flat=True)
+    )
+    named = _club_names(night.club, guests, Member.Role.GUEST) if guests else []
+    known |= set(
+        Member.objects.filter(club=night.club, key__in=[name_key(n) for n in named]).values_list(
+            "pk", flat=True
+        )
+    )
+    seen = set()
+    for attendance in Attendance.objects.filter(night=night):
+        seen.add(attendance.member_id)
+        present = attendance.member_id in known
+        if attendance.present != present:
+            attendance.present = present
+            attendance.save(update_fields=["present"])
+    Attendance.objects.bulk_create(
+        Attendance(night=night, member_id=member_id) for member_id in sorted(known - seen)
+    )
+    return night
+
+
+def drawn_rounds(night: Night) -> list[DrawnRound]:
+    """The night's rounds as drawn, for the next draw to spread meetings over the night."""
+    return [
+        DrawnRound(tuple(tuple(table) for table in row.tables), tuple(row.sitting_out))
+        for row in night.round_set.all()
+    ]
+
+
+def _close_if_over(night: Night) -> Round | None:
+    """The night's last round, closed if every table has finished; RoundPlaying if not."""
+    last = night.round_set.order_by("number").last()
+    if last is None or last.closed_at is not None:
+        return last
+    playing = Summary.objects.filter(game__round=last, status=Summary.Status.PLAYING).count()
+    if playing:
+        raise RoundPlaying(last, playing)
+    last.closed_at = timezone.now()
+    last.save(update_fields=["closed_at"])
+    return last
+
+
+@transaction.atomic
+def draw_round(*, night_id: int, owner_id: int | None, by: Actor = NOBODY) -> Round:
+    """The next round: the players present drawn to tables of four (the engine's draw, over
+    the rounds played that night), and each table's game started with its players seated
+    in the drawn order, the club's rules, and a scorer link for the table's card."""
+    night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    if night.ended_at is not None:
+        raise NightOver(night)
+    last = _close_if_over(night)
+    played = last.number if last else 0
+    if night.rounds is not None and played >= night.rounds:
+        raise NightOver(night)
+    present = sorted(
+        Attendance.objects.filter(night=night, present=True).values_list("member_id", flat=True)
+    )
+    if len(present) < SEATS:
+        raise TooFewPlayers(len(present))
+    # Planning the rounds still to come spreads meetings over the whole night.
+    ahead = min(night.rounds - played, MAX_ROUNDS) if night.rounds is not None else 1
+    planned = draw(present, ahead, seed=night.seed, history=drawn_rounds(night))[0]
+    row = Round.objects.create(
+        night=night,
+        number=played + 1,
+        tables=[list(table) for table in planned.tables],
+        sitting_out=list(planned.sitting_out),
+    )
+    names = dict(Member.objects.filter(pk__in=present).values_list("pk", "name"))
+    for number, table in enumerate(planned.tables, start=1):
+        state = start_club_game(
+            club=night.club,
+            names=[names[member_id] for member_id in table],
+            first_dealer=0,  # the first drawn deals first, as the table sheet says
+            owner_id=owner_id,
+            by=by,
+        )
+        Game.objects.filter(pk=state.game.pk).update(round=row, table=number)
+        ScorerLink.objects.create(game=state.game)
+    return row
+
+
+@transaction.atomic
+def close_round(*, night_id: int, by: Actor = NOBODY) -> Round | None:
+    """The organiser closes the last round now: tables still playing are recorded as
+    abandoned (settled as they stand, counting in no standings)."""
+    night = Night.objects.select_for_update().get(pk=night_id)
+    last = night.round_set.order_by("number").last()
+    if last is None or last.closed_at is not None:
+        return last
+    playing = Game.objects.filter(round=last, summary__status=Summary.Status.PLAYING)
+    for public_id in playing.values_list("public_id", flat=True):
+        abandon_game(public_id=public_id, by=by)
+    last.closed_at = timezone.now()
+    last.save(update_fields=["closed_at"])
+    return last
+
+
+@transaction.atomic
+def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
+    """The night is over: its last round closed (tables still playing abandoned)."""
+    close_round(night_id=night_id, by=by)
+    night = Night.objects.select_for_update().get(pk=night_id)
+    if night.ended_at is None:
+        night.ended_at = timezone.now()
+        night.save(update_fields=["ended_at"])
+    return night

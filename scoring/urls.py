@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import app, club, league, records, referee, share, table
+from .views import app, club, league, nights, records, referee, share, table
 
 urlpatterns = [
     path("", table.home, name="home"),
@@ -40,6 +40,24 @@ urlpatterns = [
     path("clubs/<slug:club>/seasons/new", club.new_season, name="new_season"),
     path("clubs/<slug:club>/games/new", club.new_club_game, name="new_club_game"),
     path("clubs/<slug:club>/import", club.import_records, name="club_import"),
+    # Club nights (issue 12): check-in, rounds, table sheets and cards, in views/nights.py.
+    path("clubs/<slug:club>/nights/new", nights.new_night, name="new_night"),
+    path("clubs/<slug:club>/nights/<int:night>/", nights.night, name="night"),
+    path("clubs/<slug:club>/nights/<int:night>/checkin", nights.check_in, name="night_checkin"),
+    path("clubs/<slug:club>/nights/<int:night>/draw", nights.draw, name="night_draw"),
+    path("clubs/<slug:club>/nights/<int:night>/close", nights.close, name="night_close"),
+    path("clubs/<slug:club>/nights/<int:night>/end", nights.end, name="night_end"),
+    path(
+        "clubs/<slug:club>/nights/<int:night>/rounds/<int:number>/sheet",
+        nights.sheet,
+        name="round_sheet",
+    ),
+    path(
+        "clubs/<slug:club>/nights/<int:night>/rounds/<int:number>/cards",
+        nights.cards,
+        name="round_cards",
+    ),
+    path("clubs/<slug:club>/nights/<int:night>/ranking", nights.ranking, name="night_ranking"),
     # The league (issue 11): standings, players, records, in views/league.py.
     path("clubs/<slug:club>/seasons/<slug:season>/", league.season, name="season"),
     path(
