@@ -101,3 +101,81 @@ def test_every_page_has_one_h1_and_no_axe_violation(phone, games, lang):
         found[name] = report(page)
 
     assert found == {name: ([], 1) for name, _address, _first in pages(*games)}
+
+
+@pytest.fixture
+def club_pages(transactional_db):
+    """A public club with a season, a finished game, a night with a drawn round; its admin."""
+    from datetime import timedelta
+
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    admin = User.objects.create_user("amina", password="felt-and-trumps-21")
+    club = services.create_club(
+        name="Café du Port",
+        slug="port",
+        time_zone="Africa/Tunis",
+        rules=Rules(stake=Decimal("0.50")),
+        points=(3, 2, 1, 0),
+        public=True,
+        invite_admits=False,
+        admin_user_id=admin.pk,
+        admin_name=NAMES[0],
+    )
+    today = timezone.localdate()
+    services.create_season(
+        club=club,
+        name="Autumn",
+        slug="autumn",
+        first_day=today - timedelta(days=30),
+        last_day=today + timedelta(days=30),
+        points=(3, 2, 1, 0),
+    )
+    state = services.start_club_game(club=club, names=NAMES, first_dealer=0, owner_id=admin.pk)
+    for number in range(1, 5):
+        hand = Hand(Contract(1, 6, Trump.HEARTS), tricks=(0, 6, 0, 0))
+        services.record_hand(public_id=state.game.public_id, number=number, hand=hand, token=None)
+    night = services.create_night(club=club, date=today, place="", rounds=2)
+    ids = list(club.members.values_list("pk", flat=True))
+    services.check_in(night_id=night.pk, member_ids=ids, guests=["Élodie"])
+    services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    member = club.members.get(name="Bilal")
+    base = "/clubs/port"
+    nights = f"{base}/nights/{night.pk}"
+    return [
+        ("clubs", "/clubs/"),
+        ("new club", "/clubs/new"),
+        ("club", f"{base}/"),
+        ("settings", f"{base}/settings"),
+        ("members", f"{base}/members"),
+        ("new season", f"{base}/seasons/new"),
+        ("new club game", f"{base}/games/new"),
+        ("club import", f"{base}/import"),
+        ("join", f"{base}/join/{club.invite_secret}"),
+        ("season", f"{base}/seasons/autumn/"),
+        ("standings print", f"{base}/seasons/autumn/print"),
+        ("player", f"{base}/players/{member.pk}/"),
+        ("new night", f"{base}/nights/new"),
+        ("night", f"{nights}/"),
+        ("table sheet", f"{nights}/rounds/1/sheet"),
+        ("table cards", f"{nights}/rounds/1/cards"),
+        ("night ranking", f"{nights}/ranking"),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_every_club_page_has_one_h1_and_no_axe_violation(phone, club_pages, lang):
+    page = phone(lang)
+    page.goto("/accounts/login/")
+    page.fill("#id_username", "amina")
+    page.fill("#id_password", "felt-and-trumps-21")
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+    found = {}
+
+    for name, address in club_pages:
+        page.goto(address)
+        found[name] = report(page)
+
+    assert found == {name: ([], 1) for name, _address in club_pages}
