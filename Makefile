@@ -56,6 +56,7 @@ bench: $(VENV)/.installed-dev
 # the figures against the aims; tests/load/run.sh says what it reads from the environment.
 loadtest: $(VENV)/.installed-dev
 	bash tests/load/run.sh
+	$(PY) tests/bench/bench_live.py
 
 # Needs GNU gettext (xgettext, msgfmt): a translator's tool, not needed to run.
 messages: $(VENV)/.installed-dev

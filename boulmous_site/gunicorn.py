@@ -49,10 +49,12 @@ keepalive = 5
 
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "").strip() or "127.0.0.1"
 
-# Each worker is replaced after 1000 requests, give or take 100 so that they are not all
-# replaced at once: whatever a long-lived process may leak is bounded.
-max_requests = 1000
-max_requests_jitter = 100
+# Each worker is replaced after 50,000 requests, give or take 5,000 so that they are not all
+# replaced at once: whatever a long-lived process may leak is bounded. Not fewer: a worker
+# restarting costs about a second of CPU (Django imported again), which at 1,000 requests
+# each would take a third of the live view's unchanged answers (docs/deploy.md).
+max_requests = 50_000
+max_requests_jitter = 5_000
 
 # One line per request on standard output: the peer (nginx), the phone's address as nginx
 # saw it (X-Forwarded-For), time, request line, status, bytes, referrer, user agent, and

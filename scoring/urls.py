@@ -1,16 +1,19 @@
 from django.urls import path
 
-from .views import app, club, league, nights, records, referee, share, table
+from .views import app, club, league, live, nights, records, referee, share, table
 
 urlpatterns = [
     path("", table.home, name="home"),
     path("healthz", records.healthz, name="healthz"),
     path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
     path("rules", referee.rules, name="rules"),
     path("referee/trick", referee.calculator, name="calculator"),
     path("games/new", table.new_game, name="new_game"),
     path("games/import", records.import_game, name="import_game"),
     path("games/<slug:gid>/", table.game, name="game"),
+    # The live view (issue 13): what changed since the version a page shows, in views/live.py.
+    path("games/<slug:gid>/live", live.game_live, name="game_live"),
     path("games/<slug:gid>/hands", table.add_hand, name="add_hand"),
     path("games/<slug:gid>/hands/<int:number>/edit", table.edit_hand, name="edit_hand"),
     path("games/<slug:gid>/hands/<int:number>/undo", table.undo_hand, name="undo_hand"),

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from django.utils.translation import gettext
 
@@ -10,6 +10,15 @@ from ..engine import SEATS, Ending, GameResult, HandResult, Settlement, boulmous
 from ..models import Change
 from ..state import GameState
 from ..words import contract_words, describe_hand, format_money, is_red, trump_symbol
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def version_of(changed_at: datetime) -> str:
+    """The version of a game the pages show and the live view compares: its summary's
+    ``changed_at``, which every change of the game writes, as microseconds since 1970."""
+    return str((changed_at - EPOCH) // timedelta(microseconds=1))
+
 
 SEAT_COLOURS = ("#1f6feb", "#c2410c", "#15803d", "#7e22ce")
 # Dashes tell the lines apart in black and white, on paper.

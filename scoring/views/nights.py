@@ -7,9 +7,11 @@ service that refuses (a round still playing, the night over, too few players) is
 the night page with a 409.
 """
 
+import hashlib
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.db.models import Count, Max, QuerySet, Subquery, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,9 +23,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from .. import rights, services
 from ..forms import CheckInForm, NightForm
 from ..league import night_standings
-from ..models import Club, Member, Night, Round
+from ..models import Attendance, Club, Member, Night, Round, Summary
 from ..pages.league import standing_rows
 from ..pages.nights import NightState, club_names, night_state, round_state, season_of_night
+from .live import etag, unchanged
 from .preconditions import ROLES, SCORES, SEES, HtmxHttpRequest, with_club
 from .share import qr_code
 
@@ -71,9 +74,21 @@ def _night_page(
     notice: str = "",
     status: int = 200,
 ) -> HttpResponse:
-    """The organiser's page, or, asked by htmx, its live tables alone."""
-    state = night_state(night)
+    """The organiser's page, or, asked by htmx, its live tables alone: a 204 with nothing
+    when the tables are as the page shows them (their version, sent as If-None-Match)."""
     organiser = _organiser(member)
+    tables = bool(request.htmx and not request.htmx.boosted)
+    # Read before the night's state: a change made meanwhile is drawn under the older
+    # version, and sent again at the next ask, rather than never. The whole page goes
+    # without (its query budget): its first ask gets the tables and their version.
+    version = _tables_version(night, organiser) if tables else ""
+    if tables and status == 200 and unchanged(request.META.get("HTTP_IF_NONE_MATCH", ""), version):
+        # htmx swaps nothing on a 204; a 304 would be swapped in as an empty answer.
+        unchanged_response = HttpResponse(status=204)
+        unchanged_response["ETag"] = etag(version)
+        patch_vary_headers(unchanged_response, ["HX-Request"])
+        return unchanged_response
+    state = night_state(night)
     if form is None and organiser:
         form = _check_in_form(state)
     context: dict[str, Any] = {
@@ -84,13 +99,45 @@ def _night_page(
         "organiser": organiser,
         "form": form,
         "notice": notice,
+        "version": version,
     }
     template = "scoring/night.html"
-    if request.htmx and not request.htmx.boosted:
+    if tables:
         template += "#tables"
     response = render(request, template, context, status=status)
+    if tables:
+        response["ETag"] = etag(version)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def _tables_version(night: Night, organiser: bool) -> str:
+    """What the live tables show, in one query of counts, never scoring a game: the rounds
+    drawn and closed, the players present, and the night's games (their hands, how many
+    still play, their summaries' last change, which every change of a game writes)."""
+    games = Summary.objects.filter(game__round__night=night).order_by()
+    rounds = Round.objects.filter(night=night).order_by()
+    present = Attendance.objects.filter(night=night, present=True).order_by()
+
+    def one(queryset: QuerySet[Any], value: Any) -> Subquery:
+        return Subquery(queryset.annotate(value=value).values("value")[:1])
+
+    facts = list(
+        Night.objects.filter(pk=night.pk).values_list(
+            one(rounds.values("night"), Count("pk")),
+            one(rounds.values("night"), Count("closed_at")),
+            one(present.values("night"), Count("pk")),
+            one(games.values("game__round__night"), Count("pk")),
+            one(
+                games.filter(status=Summary.Status.PLAYING).values("game__round__night"),
+                Count("pk"),
+            ),
+            one(games.values("game__round__night"), Sum("hands")),
+            one(games.values("game__round__night"), Max("changed_at")),
+        )
+    )
+    seen = (facts, night.ended_at, organiser)
+    return hashlib.blake2b(repr(seen).encode(), digest_size=8).hexdigest()
 
 
 def _check_in_form(state: NightState, data: Any = None) -> CheckInForm:

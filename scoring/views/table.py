@@ -2,8 +2,9 @@
 draws the page from the state the service returns."""
 
 import uuid
+from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
@@ -13,8 +14,8 @@ from django_htmx.http import retarget
 from .. import rights, services
 from ..engine import Trump, trump_order
 from ..forms import HandForm, NewGameForm, hand_initial, rules_error
-from ..models import Game, Player, Summary
-from ..pages.game import score_sheet
+from ..models import Change, Game, Player, Summary
+from ..pages.game import score_sheet, version_of
 from ..pages.home import game_summaries
 from ..pages.pdf import settlement_sheet_pdf
 from ..pages.play import replay_url
@@ -109,21 +110,51 @@ def _game_page(
     ``announce`` is said by screen readers after a swap; with ``announce_last``, the
     last hand in one line is.
     """
+    template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
+    context = game_context(state, form, can_score=can_score)
+    context["notice"] = notice
+    context["announce"] = context["sheet"].last if announce_last else announce
+    return render(request, template, context, status=status)
+
+
+def game_context(
+    state: GameState, form: HandForm | None = None, *, can_score: bool, version: str | None = None
+) -> dict[str, Any]:
+    """What the game page, and the live view's fragments of it, are drawn from.
+
+    The ``version`` the page shows is the one the live view (views/live.py) compares; when
+    not given, it is read with the history, in the same query.
+    """
     if form is None:
         initial = hand_initial(state.next_number, state.game.first_dealer)
         form = HandForm(names=state.names, initial={**initial, "token": uuid.uuid4()})
-    template = "scoring/game.html#game" if request.htmx else "scoring/game.html"
-    changes = state.game.changes.select_related("by_user")[:HISTORY_LENGTH]
-    sheet = score_sheet(state, list(changes))
-    context = {
+    changes, read = _history(state)
+    return {
         "state": state,
-        "sheet": sheet,
+        "sheet": score_sheet(state, changes),
         "form": form,
         "can_score": can_score,
-        "notice": notice,
-        "announce": sheet.last if announce_last else announce,
+        "version": read if version is None else version,
     }
-    return render(request, template, context, status=status)
+
+
+def _history(state: GameState) -> tuple[list[Change], str]:
+    """The game's last changes, newest first, and the version of the game, in one query.
+
+    The version is read after the state was: a change made in between would give a newer
+    version with the older state, and the live view would then never send that change. So
+    it is kept only where the summary still says what the state says (its hands, its
+    status); else the page shows no version, and its first live ask gets the game anew.
+    """
+    summary = Summary.objects.filter(
+        game=OuterRef("game_id"), hands=len(state.hands), status=state.ending.value
+    )
+    read = state.game.changes.select_related("by_user").annotate(
+        summary_changed_at=Subquery(summary.values("changed_at")[:1])
+    )[:HISTORY_LENGTH]
+    changes: list[Change] = [*read]
+    changed_at = getattr(changes[0], "summary_changed_at", None) if changes else None
+    return changes, "" if changed_at is None else version_of(changed_at)
 
 
 def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:

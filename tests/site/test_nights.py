@@ -418,7 +418,7 @@ def test_night_page_under_htmx_returns_only_the_tables_part(club, night, organis
     assert html.startswith('<section id="tables"')
     assert html.endswith("</section>")
     assert ("<html" in html, "check-in" in html, "Table 2" in html) == (False, False, True)
-    assert 'hx-trigger="every 5s"' in html
+    assert 'hx-trigger="every 2s"' in html
     assert "HX-Request" in response.headers["Vary"]
 
 

@@ -298,3 +298,44 @@ def test_play_page_keys_name_the_card_for_screen_readers(client, game):
     page = client.get(play_url(game), CONTRACT).content.decode()
 
     assert 'aria-label="Amina plays the jack of diamonds">J♦</a>' in page
+
+
+# --- What static/js/play.js is given, to follow the play offline --------------------------
+
+
+def script_data(page):
+    found = re.search(r'<script id="play-data" type="application/json">(.*?)</script>', page)
+    return json.loads(found.group(1))
+
+
+def test_play_page_gives_the_script_the_play_and_the_page_words(client, game):
+    response = client.get(play_url(game), {**CONTRACT, "cards": "AH,KH"})
+
+    data = script_data(response.content.decode())
+    assert (data["taker"], data["bid"], data["trump"], data["cards"]) == (0, 3, "H", ["AH", "KH"])
+    assert (data["names"], data["contract"]) == (list(NAMES), "Amina 3♥")
+    assert data["deck"][14] == ["JD", "J♦", "the jack of diamonds"]
+    assert data["words"]["wins"] == "Trick %(number)s: %(name)s wins."
+    # The outcome for each number of tricks the taker may take, as the complete page says it.
+    assert data["outcomes"][2:4] == [
+        "Amina misses the contract (a boîte): -1 points.",
+        "Amina makes the contract: 3 points.",
+    ]
+
+
+def test_play_page_gives_the_script_its_words_in_french(client, game):
+    response = client.get(play_url(game), CONTRACT, HTTP_ACCEPT_LANGUAGE="fr")
+
+    data = script_data(response.content.decode())
+    assert data["deck"][14][1:] == ["V♦", "le valet de carreau"]
+    assert data["suits"]["H"] == "cœur"
+    assert data["words"]["take_back"] != "Take back the last card"
+
+
+def test_play_page_save_form_is_queued_offline_and_kept_for_the_script(client, game):
+    page = client.get(play_url(game), {**CONTRACT, "cards": LEGAL}).content.decode()
+
+    forms = re.findall(r'<form method="post" data-offline-queue action="([^"]*)">', page)
+    # The form shown, and its copy in <template id="play-save-form"> for the script.
+    assert forms == [f"/games/{game.public_id}/hands"] * 2
+    assert page.count(f'<input type="hidden" name="plays" value="{LEGAL}">') == 2

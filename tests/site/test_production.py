@@ -247,9 +247,9 @@ def test_gunicorn_settings_without_environment():
     assert [
         settings[name]
         for name in ("worker_class", "timeout", "graceful_timeout", "keepalive", "max_requests")
-    ] == ["sync", "30", "30", "5", "1000"]
+    ] == ["sync", "30", "30", "5", "50000"]
     assert [settings[name] for name in ("max_requests_jitter", "accesslog", "errorlog")] == [
-        "100",
+        "5000",
         "-",
         "-",
     ]

@@ -1,0 +1,595 @@
+// Offline (issue 13): the service worker that keeps the app and the games this phone
+// scores (static/js/sw.js), and the queue of hands saved without a connection.
+//
+// A hand saved offline (or whose request fails for want of a network) is kept in
+// IndexedDB with its form's fields and token, shown in the sheet as "waiting to send",
+// and the form moves on to the next hand. When the connection returns (the online event,
+// a page load, every 15 s), the hands are sent in order, each with its own token: the
+// server records a hand once per token. If another phone recorded that hand number
+// meanwhile (409), the game's queue stops and the hand is kept as a draft: added as the
+// next hand, or thrown away. The words said are the page's (#offline-strings in
+// base.html), in its language.
+(() => {
+  "use strict";
+
+  const SEATS = 4;
+  const RETRY_MS = 15000;
+  const REFRESH_MS = 400;
+  const HANDS = /^\/games\/([^/]+)\/hands$/;
+  const GAME_PAGE = /^\/games\/([^/]+)\/$/;
+  const RED = new Set(["H", "D"]);
+  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+  const words = () => document.getElementById("offline-strings")?.dataset ?? {};
+  const say = (template, values) =>
+    (template || "").replace(/\{(\w+)\}/g, (whole, name) => String(values[name] ?? whole));
+  const mod = (n) => ((n % SEATS) + SEATS) % SEATS;
+
+  function newToken() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
+  // --- The service worker ---------------------------------------------------------
+
+  function register() {
+    const worker = words().worker;
+    if (!worker || !("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register(worker, { scope: "/" }).catch(() => {});
+    // The first visit's page came before the worker: it is kept once the worker runs.
+    navigator.serviceWorker.addEventListener("controllerchange", refreshKeptPage);
+  }
+
+  // After the game changed in place, the worker renews its copy of the page.
+  let refreshTimer = null;
+  function refreshKeptPage() {
+    if (!GAME_PAGE.test(location.pathname) || !navigator.onLine) return;
+    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!controller) return;
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => {
+      controller.postMessage({ type: "refresh", url: location.pathname });
+    }, REFRESH_MS);
+  }
+
+  // --- The queue, in IndexedDB ----------------------------------------------------
+  // An entry: {id, game, action, number, dealer, fields: [[name, value]...], queuedAt,
+  // state: "queued" | "taken" | "refused", next (the server's next hand, for a draft)}.
+
+  const DB_NAME = "boulmous-offline";
+  const STORE = "hands";
+  let opened = null;
+  let entries = []; // the queue as last read or written, in order
+
+  function database() {
+    opened ??= new Promise((resolve, reject) => {
+      const request = indexedDB.open(DB_NAME, 1);
+      request.onupgradeneeded = () => {
+        request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    return opened;
+  }
+
+  async function transact(mode, work) {
+    const db = await database();
+    return new Promise((resolve, reject) => {
+      const transaction = db.transaction(STORE, mode);
+      const result = work(transaction.objectStore(STORE));
+      transaction.oncomplete = () => resolve(result && "result" in result ? result.result : undefined);
+      transaction.onerror = () => reject(transaction.error);
+      transaction.onabort = () => reject(transaction.error);
+    });
+  }
+
+  async function readQueue() {
+    const all = await transact("readonly", (store) => store.getAll());
+    entries = (all || []).sort((a, b) => a.id - b.id);
+    return entries;
+  }
+  const save = (...changed) => transact("readwrite", (store) => {
+    changed.forEach((entry) => store.put(entry));
+  }).then(readQueue);
+  const drop = (entry) => transact("readwrite", (store) => store.delete(entry.id)).then(readQueue);
+
+  const gameOf = (entry) => entry.game;
+  const waiting = (game) => entries.filter((entry) => entry.game === game && entry.state === "queued");
+  const drafts = (game) => entries.filter((entry) => entry.game === game && entry.state !== "queued");
+  const field = (fields, name) => (fields.find(([key]) => key === name) || [])[1];
+  function setField(fields, name, value) {
+    const kept = fields.filter(([key]) => key !== name);
+    return value === null ? kept : [...kept, [name, String(value)]];
+  }
+
+  // --- Forms this queue takes: the hand form, and forms marked data-offline-queue ------
+
+  function handsAction(form, submitter) {
+    const method = (submitter && submitter.getAttribute("formmethod")) || form.getAttribute("method") || "get";
+    if (method.toLowerCase() !== "post") return null;
+    const action = new URL(
+      (submitter && submitter.getAttribute("formaction")) || form.getAttribute("action") || location.href,
+      location.href,
+    );
+    const match = HANDS.exec(action.pathname);
+    return match && action.origin === location.origin ? { game: match[1], action: action.pathname } : null;
+  }
+  const queueable = (form) => form instanceof HTMLFormElement
+    && (form.matches("form.hand#hand-form") || form.hasAttribute("data-offline-queue"));
+
+  // What the server would refuse at once is not kept: the hand must be complete.
+  function complete(fields) {
+    if (field(fields, "void")) return true;
+    if (!field(fields, "trump") || !(field(fields, "taker") || field(fields, "call_0"))) return false;
+    if (field(fields, "plays")) return true;
+    const counts = [0, 1, 2, 3].map((seat) => {
+      const value = field(fields, `tricks_${seat}`);
+      return value === undefined || value === "" ? null : Number(value);
+    });
+    const given = counts.reduce((sum, count) => sum + (count ?? 0), 0);
+    const blanks = counts.filter((count) => count === null).length;
+    return (blanks === 0 && given === 6) || (blanks === 1 && given <= 6) || (blanks > 1 && given === 6);
+  }
+
+  async function keep(form, data, where) {
+    const fields = [...data]
+      .filter(([name, value]) => name !== "csrfmiddlewaretoken" && typeof value === "string")
+      .map(([name, value]) => [name, value]);
+    const failed = form.querySelector(".save-failed");
+    if (!complete(fields)) {
+      if (failed) {
+        failed.textContent = words().incomplete;
+        failed.hidden = false;
+      }
+      return;
+    }
+    const number = Number(field(fields, "number"));
+    // The play page's form names no dealer: the game page's form tells it when shown.
+    const given = field(fields, "dealer");
+    const dealer = given === undefined || given === "" ? null : Number(given);
+    const entry = {
+      game: where.game,
+      action: where.action,
+      number,
+      dealer,
+      fields: setField(fields, "token", field(fields, "token") || newToken()),
+      queuedAt: new Date().toISOString(),
+      state: "queued",
+    };
+    await save(entry);
+    if (failed) failed.hidden = true;
+    if (navigator.onLine) flush();
+    if (form.id === "hand-form") {
+      advance(form, number + 1);
+      form.querySelector("#entry input[name=taker], input[name=taker]")?.focus({ preventScroll: true });
+      window.scrollTo(0, 0);
+      render();
+    } else {
+      location.assign(`/games/${where.game}/`); // the game's page, kept by the worker
+    }
+  }
+
+  // Offline, or while this game's earlier hands wait: the hand joins the queue.
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!queueable(form)) return;
+    const where = handsAction(form, event.submitter);
+    if (!where) return;
+    const label = form.querySelector("button.save");
+    if (label && !form.dataset.saveLabel) form.dataset.saveLabel = label.textContent;
+    if (navigator.onLine && !waiting(where.game).length && !drafts(where.game).length) return;
+    event.preventDefault();
+    event.stopPropagation(); // htmx does not send it
+    keep(form, new FormData(form, event.submitter), where);
+  }, true);
+
+  // Online, but the request found no network: kept too, instead of "try again".
+  const sent = new WeakMap();
+  document.addEventListener("htmx:configRequest", (event) => {
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
+    if (!queueable(form) || event.detail.verb !== "post") return;
+    sent.set(form, [...event.detail.formData]);
+  });
+  document.addEventListener("htmx:sendError", (event) => {
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
+    const data = form && sent.get(form);
+    const where = data && handsAction(form, null);
+    if (!where) return;
+    sent.delete(form);
+    const label = form.querySelector("button.save");
+    if (label && form.dataset.saveLabel) label.textContent = form.dataset.saveLabel;
+    keep(form, data, where);
+  });
+
+  // --- The hand form, moved on to the next hand -----------------------------------
+
+  function seatNames() {
+    const form = document.getElementById("hand-form");
+    const fromForm = [0, 1, 2, 3].map((seat) =>
+      form?.querySelector(`input[name="taker"][value="${seat}"] + span`)?.textContent.trim());
+    if (fromForm.every(Boolean)) return fromForm;
+    const heads = [...document.querySelectorAll("table.sheet-table thead th.num")];
+    return [0, 1, 2, 3].map((seat) => heads[seat]?.getAttribute("title") || String(seat + 1));
+  }
+
+  function advance(form, number) {
+    const numberInput = form.querySelector('input[name="number"]');
+    const dealerInput = form.querySelector('input[name="dealer"]');
+    const tokenInput = form.querySelector('input[name="token"]');
+    const was = Number(numberInput.value);
+    const dealer = mod(Number(dealerInput?.value || 0) + number - was);
+    numberInput.value = String(number);
+    if (dealerInput) dealerInput.value = String(dealer);
+    if (tokenInput) tokenInput.value = newToken();
+    form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach((input) => {
+      input.checked = false;
+    });
+    form.querySelectorAll("select").forEach((select) => { select.selectedIndex = 0; });
+    form.querySelectorAll(".trick-row").forEach((row) => { delete row.dataset.auto; });
+    form.querySelectorAll(".errors, .field-errors").forEach((error) => error.remove());
+    const failed = form.querySelector(".save-failed");
+    if (failed) failed.hidden = true;
+    const label = form.querySelector("button.save");
+    if (label && form.dataset.saveLabel) label.textContent = form.dataset.saveLabel;
+    const names = seatNames();
+    const strong = form.querySelector(".status strong");
+    if (strong) strong.textContent = say(words().hand, { number });
+    const line = form.querySelector(".status span");
+    if (line) {
+      line.textContent = `${say(words().deals, { name: names[dealer] })} · ${say(words().speaks, { name: names[mod(dealer + 1)] })}`;
+    }
+    // The auction's rows are in speaking order: the dealer's left first.
+    form.querySelectorAll("label.call").forEach((call, position) => {
+      const text = [...call.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim());
+      if (text) text.textContent = `${names[mod(dealer + 1 + position)]} `;
+    });
+    form.querySelectorAll("[formaction]").forEach((button) => {
+      const action = button.getAttribute("formaction");
+      button.setAttribute("formaction", action.replace(/\/hands\/\d+\/play/, `/hands/${number}/play`));
+    });
+  }
+
+  // What was tapped in the form, to be tapped again in the form that replaces it.
+  function taps(form) {
+    if (!form) return null;
+    const checked = [...form.querySelectorAll("input[type=radio]:checked, input[type=checkbox]:checked")]
+      .map((input) => [input.name, input.value, input.closest(".trick-row")?.dataset.auto || ""]);
+    const selects = [...form.querySelectorAll("select")].map((select) => [select.name, select.value]);
+    return checked.length || selects.some(([, value]) => value) ? { checked, selects } : null;
+  }
+  function tapAgain(form, tapped) {
+    if (!form || !tapped) return;
+    tapped.checked.forEach(([name, value, auto]) => {
+      const input = form.querySelector(`input[name="${CSS.escape(name)}"][value="${CSS.escape(value)}"]`);
+      if (!input) return;
+      input.checked = true;
+      const row = input.closest(".trick-row");
+      if (row && auto) row.dataset.auto = auto;
+    });
+    tapped.selects.forEach(([name, value]) => {
+      const select = form.querySelector(`select[name="${CSS.escape(name)}"]`);
+      if (select) select.value = value;
+    });
+  }
+
+  // --- Showing the queue: rows in the sheet, drafts above the game --------------------
+
+  function pageGame() {
+    const match = GAME_PAGE.exec(location.pathname);
+    return match ? match[1] : null;
+  }
+
+  function contractCell(entry, names) {
+    const cell = document.createElement("td");
+    cell.className = "contract";
+    const fields = entry.fields;
+    if (field(fields, "void")) {
+      const passed = document.createElement("span");
+      passed.className = "muted";
+      passed.textContent = words().allPassed;
+      cell.append(passed, " ");
+    } else {
+      const trump = field(fields, "trump");
+      const taker = field(fields, "taker");
+      const symbol = document.createElement("span");
+      if (RED.has(trump)) symbol.className = "red";
+      symbol.textContent = SUITS[trump] || words().noTrump || trump;
+      cell.append(`${taker ? names[Number(taker)] : ""} ${field(fields, "bid") || ""}`, symbol, " ");
+    }
+    const mark = document.createElement("span");
+    mark.className = "mark waiting";
+    mark.textContent = words().waiting;
+    const dealt = document.createElement("small");
+    dealt.className = "muted dealer";
+    const dealer = dealerOf(entry);
+    dealt.textContent = dealer === null ? "" : say(words().dealtBy, { name: names[dealer] });
+    cell.append(mark, " ", dealt);
+    return cell;
+  }
+
+  // A hand's dealer: as its form said, or by the rotation from the hand form's.
+  function dealerOf(entry) {
+    if (entry.dealer !== null && entry.dealer !== undefined) return entry.dealer;
+    const form = document.getElementById("hand-form");
+    const number = form?.querySelector('input[name="number"]')?.value;
+    const dealer = form?.querySelector('input[name="dealer"]')?.value;
+    if (!number || dealer === undefined || dealer === "") return null;
+    return mod(Number(dealer) + entry.number - Number(number));
+  }
+
+  function pendingRow(entry, names) {
+    const row = document.createElement("tr");
+    row.className = "pending";
+    row.dataset.offlineId = String(entry.id);
+    const head = document.createElement("th");
+    head.scope = "row";
+    head.textContent = String(entry.number);
+    row.append(head, contractCell(entry, names));
+    for (let seat = 0; seat < SEATS; seat += 1) {
+      const cell = document.createElement("td");
+      cell.className = "num";
+      const tricks = field(entry.fields, `tricks_${seat}`);
+      if (!field(entry.fields, "void") && tricks !== undefined && tricks !== "") {
+        const small = document.createElement("small");
+        small.className = "tricks";
+        small.textContent = tricks;
+        cell.append(small);
+      }
+      row.append(cell);
+    }
+    return row;
+  }
+
+  // The sheet's body; a sheet made for the queue when the game has no hand yet.
+  function sheetBody(names) {
+    const body = document.querySelector("section.sheet table.sheet-table tbody");
+    if (body) return body;
+    const section = document.querySelector("section.sheet");
+    if (!section) return null;
+    const wrap = document.createElement("div");
+    wrap.className = "table-wrap offline-made";
+    const table = document.createElement("table");
+    table.className = "sheet-table";
+    const head = table.createTHead().insertRow();
+    for (const text of ["#", words().contract, ...names]) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = text;
+      if (names.includes(text)) th.className = "num";
+      head.append(th);
+    }
+    table.append(document.createElement("tbody"));
+    wrap.append(table);
+    (section.querySelector("h2") || section.firstChild)?.after(wrap);
+    section.querySelector(":scope > p.muted")?.setAttribute("hidden", "");
+    return table.tBodies[0];
+  }
+
+  function draftBox(entry, names) {
+    const box = document.createElement("section");
+    box.className = "offline-draft notice";
+    box.setAttribute("role", "alert");
+    box.dataset.offlineId = String(entry.id);
+    const message = document.createElement("p");
+    const taken = entry.state === "taken";
+    message.textContent = say(taken ? words().taken : words().refused, { number: entry.number });
+    const table = document.createElement("table");
+    table.className = "sheet-table";
+    const row = pendingRow(entry, names);
+    row.className = "draft";
+    row.querySelector(".mark.waiting")?.remove();
+    table.createTBody().append(row);
+    const buttons = document.createElement("p");
+    buttons.className = "draft-actions";
+    const button = (text, action, primary) => {
+      const element = document.createElement("button");
+      element.type = "button";
+      element.className = primary ? "primary" : "button";
+      element.dataset.draft = action;
+      element.textContent = text;
+      buttons.append(element);
+    };
+    if (taken) button(say(words().addAs, { number: entry.next }), "add", true);
+    else if (document.getElementById("hand-form")) button(words().putBack, "put-back", true);
+    button(words().throwAway, "throw", false);
+    box.append(message, table, buttons);
+    return box;
+  }
+
+  function banner() {
+    const element = document.getElementById("offline-banner");
+    if (!element) return;
+    const text = !navigator.onLine ? words().offline
+      : flushing && entries.some((entry) => entry.state === "queued") ? words().sending : "";
+    element.textContent = text;
+    element.hidden = !text;
+  }
+
+  function render() {
+    banner();
+    document.querySelectorAll("tr.pending, .offline-draft").forEach((element) => element.remove());
+    const game = pageGame();
+    if (!game) return;
+    const names = seatNames();
+    const queued = waiting(game);
+    const form = document.getElementById("hand-form");
+    const last = Math.max(0, ...queued.map((entry) => entry.number));
+    if (form && last && Number(form.querySelector('input[name="number"]').value) <= last) {
+      advance(form, last + 1);
+    }
+    if (queued.length) {
+      const body = sheetBody(names);
+      queued.forEach((entry) => body?.append(pendingRow(entry, names)));
+    } else {
+      document.querySelectorAll(".offline-made").forEach((made) => made.remove());
+      document.querySelector("section.sheet > p.muted[hidden]")?.removeAttribute("hidden");
+    }
+    const place = document.getElementById("game");
+    drafts(game).forEach((entry) => place?.before(draftBox(entry, names)));
+  }
+
+  // --- Sending the queue ------------------------------------------------------------
+
+  function csrfToken(doc) {
+    try {
+      return JSON.parse(doc.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  let csrf = null;
+  async function post(entry) {
+    const attempt = () => fetch(entry.action, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "HX-Target": "game", "X-CSRFToken": csrf ?? csrfToken(document) },
+      body: new URLSearchParams(entry.fields),
+    });
+    let response = await attempt();
+    if (response.status === 403) {
+      // The page's token may be a kept page's, older than this phone's cookie: a fresh one.
+      const page = await fetch(`/games/${entry.game}/`, { credentials: "same-origin" });
+      csrf = csrfToken(new DOMParser().parseFromString(await page.text(), "text/html"));
+      response = await attempt();
+    }
+    return { status: response.status, text: await response.text() };
+  }
+
+  function serverNext(html) {
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const input = doc.querySelector('#hand-form input[name="number"]');
+    return input ? Number(input.value) : null;
+  }
+
+  // The game as the server answered, in place; what is being tapped stays tapped.
+  function showGame(html) {
+    const target = document.getElementById("game");
+    if (!target || !window.htmx) {
+      location.reload();
+      return;
+    }
+    const tapped = taps(document.getElementById("hand-form"));
+    window.htmx.swap(target, html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
+    tapAgain(document.getElementById("hand-form"), tapped);
+    render();
+    refreshKeptPage();
+  }
+
+  let flushing = false;
+  async function flush() {
+    if (flushing || !navigator.onLine) return;
+    await readQueue();
+    if (!entries.some((entry) => entry.state === "queued")) return;
+    flushing = true;
+    banner();
+    try {
+      for (const game of [...new Set(entries.map(gameOf))]) {
+        let answer = null;
+        for (const entry of waiting(game)) {
+          if (drafts(game).length) break; // a draft holds the game's queue
+          const result = await post(entry);
+          if (result.status >= 200 && result.status < 300) {
+            await drop(entry);
+            answer = result.text;
+          } else if (result.status === 409) {
+            const next = serverNext(result.text);
+            const taken = next !== null && next > entry.number;
+            await save({ ...entry, state: taken ? "taken" : "refused", next: taken ? next : null });
+            answer = result.text;
+            break;
+          } else if (result.status === 422) {
+            await save({ ...entry, state: "refused", next: null });
+            break;
+          } else {
+            break; // the server's trouble: tried again later
+          }
+        }
+        if (answer !== null && pageGame() === game) showGame(answer);
+      }
+    } catch (error) {
+      // No network after all: tried again later.
+    } finally {
+      flushing = false;
+      render();
+    }
+  }
+
+  // --- A draft: added as the next hand, thrown away, or put back in the form -------------
+
+  // The game's hands waiting after ``from``, numbered on from ``number``.
+  function renumbered(game, after, number) {
+    return waiting(game).filter((entry) => entry.id > after.id).map((entry, index) => moved(entry, number + index));
+  }
+  function moved(entry, number) {
+    if (entry.number === number) return entry;
+    const was = dealerOf(entry);
+    const dealer = was === null ? null : mod(was + number - entry.number);
+    let fields = setField(entry.fields, "number", number);
+    if (dealer !== null) fields = setField(fields, "dealer", dealer);
+    // The auction was called in the old dealer's order: it does not hold for the new one.
+    fields = fields.filter(([name]) => !/^call_\d$/.test(name));
+    return { ...entry, number, dealer, fields };
+  }
+
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest("[data-draft]");
+    const box = button && button.closest(".offline-draft");
+    const entry = box && entries.find((each) => String(each.id) === box.dataset.offlineId);
+    if (!entry) return;
+    button.disabled = true;
+    const action = button.dataset.draft;
+    if (action === "add") {
+      const number = entry.next ?? entry.number + 1;
+      const added = moved(entry, number);
+      added.fields = setField(added.fields, "token", newToken());
+      added.state = "queued";
+      added.next = null;
+      await save(added, ...renumbered(entry.game, entry, number + 1));
+      await flush();
+    } else if (action === "throw") {
+      await drop(entry);
+      if (entry.next) await save(...renumbered(entry.game, entry, entry.next));
+      await flush();
+    } else if (action === "put-back") {
+      const form = document.getElementById("hand-form");
+      if (form) {
+        advance(form, Number(form.querySelector('input[name="number"]').value));
+        tapAgain(form, {
+          checked: entry.fields.filter(([name]) => /^(taker|bid|trump|tricks_\d)$/.test(name)).map(([name, value]) => [name, value, ""]),
+          selects: entry.fields.filter(([name]) => /^call_\d$/.test(name)),
+        });
+      }
+      await drop(entry);
+    }
+    render();
+  });
+
+  // --- When ------------------------------------------------------------------------
+
+  document.addEventListener("htmx:afterSettle", (event) => {
+    render();
+    if (event.detail.target && event.detail.target.id === "game") refreshKeptPage();
+  });
+  document.addEventListener("boulmous:live", () => {
+    render();
+    refreshKeptPage();
+  });
+  window.addEventListener("online", () => {
+    banner();
+    flush();
+  });
+  window.addEventListener("offline", banner);
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) readQueue().then(render).then(flush);
+  });
+  setInterval(flush, RETRY_MS);
+
+  register();
+  readQueue().then(render).then(flush).catch(() => {});
+})();
