@@ -88,26 +88,15 @@ def rules_error(error: RulesError) -> forms.ValidationError:
     return forms.ValidationError(error.translate(gettext))
 
 
-class NewGameForm(forms.Form):
-    token = forms.UUIDField(widget=forms.HiddenInput, required=False)
-    """The form's one-time token: a double tap on Start starts one game."""
-    player_0 = NameField(label=_("Player 1"), max_length=MAX_NAME)
-    player_1 = NameField(label=_("Player 2"), max_length=MAX_NAME)
-    player_2 = NameField(label=_("Player 3"), max_length=MAX_NAME)
-    player_3 = NameField(label=_("Player 4"), max_length=MAX_NAME)
-    place = forms.CharField(label=_("Club or place (optional)"), max_length=80, required=False)
-    first_dealer = forms.ChoiceField(
-        label=_("First dealer"),
-        choices=[
-            ("random", _("Draw at random")),
-            ("0", _("Player 1")),
-            ("1", _("Player 2")),
-            ("2", _("Player 3")),
-            ("3", _("Player 4")),
-        ],
-        initial="random",
-        widget=forms.RadioSelect,
-    )
+def currency_choices() -> list[tuple[str, str]]:
+    return [(code, code) for code in COMMON_CURRENCIES] + [
+        (code, code) for code in sorted(CURRENCIES - set(COMMON_CURRENCIES))
+    ]
+
+
+class RulesFields(forms.Form):
+    """A game's rules as a table or a club sets them, read into the engine's ``Rules``."""
+
     target = forms.IntegerField(
         label=_("Points to win"), min_value=1, max_value=999, initial=DEFAULT_TARGET
     )
@@ -125,11 +114,44 @@ class NewGameForm(forms.Form):
         max_digits=16,
         decimal_places=4,
     )
-    currency = forms.ChoiceField(
-        label=_("Currency"),
-        choices=[(code, code) for code in COMMON_CURRENCIES]
-        + [(code, code) for code in sorted(CURRENCIES - set(COMMON_CURRENCIES))],
-        initial="EUR",
+    currency = forms.ChoiceField(label=_("Currency"), choices=currency_choices, initial="EUR")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
+        if data.get("target") and data.get("failed_taker") and data.get("currency"):
+            try:
+                data["rules"] = Rules(
+                    target=data["target"],
+                    failed_taker=FailedTaker(data["failed_taker"]),
+                    stake=data.get("stake") or Decimal(0),
+                    currency=data["currency"],
+                )
+            except RulesError as error:
+                self.add_error("stake", rules_error(error))
+        return data
+
+
+class SeatsFields(forms.Form):
+    """Four players round the table, and who deals first: a new game's seats."""
+
+    token = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    """The form's one-time token: a double tap on Start starts one game."""
+    player_0 = NameField(label=_("Player 1"), max_length=MAX_NAME)
+    player_1 = NameField(label=_("Player 2"), max_length=MAX_NAME)
+    player_2 = NameField(label=_("Player 3"), max_length=MAX_NAME)
+    player_3 = NameField(label=_("Player 4"), max_length=MAX_NAME)
+    first_dealer = forms.ChoiceField(
+        label=_("First dealer"),
+        choices=[
+            ("random", _("Draw at random")),
+            ("0", _("Player 1")),
+            ("1", _("Player 2")),
+            ("2", _("Player 3")),
+            ("3", _("Player 4")),
+        ],
+        initial="random",
+        widget=forms.RadioSelect,
     )
 
     NAME_FIELDS = [f"player_{seat}" for seat in range(SEATS)]
@@ -150,17 +172,13 @@ class NewGameForm(forms.Form):
                 self.add_error(f"player_{seat}", rules_error(error))
         dealer = data.get("first_dealer")
         data["first_dealer_seat"] = None if dealer in (None, "random") else int(dealer)
-        if data.get("target") and data.get("failed_taker") and data.get("currency"):
-            try:
-                data["rules"] = Rules(
-                    target=data["target"],
-                    failed_taker=FailedTaker(data["failed_taker"]),
-                    stake=data.get("stake") or Decimal(0),
-                    currency=data["currency"],
-                )
-            except RulesError as error:
-                self.add_error("stake", rules_error(error))
         return data
+
+
+class NewGameForm(SeatsFields, RulesFields):
+    """A game at a table: its seats, its rules, and where it is played."""
+
+    place = forms.CharField(label=_("Club or place (optional)"), max_length=80, required=False)
 
 
 class ContractFields(forms.Form):
@@ -641,12 +659,6 @@ def time_zone_choices() -> list[tuple[str, str]]:
     return [(zone, zone) for zone in sorted(available_timezones())]
 
 
-def currency_choices() -> list[tuple[str, str]]:
-    return [(code, code) for code in COMMON_CURRENCIES] + [
-        (code, code) for code in sorted(CURRENCIES - set(COMMON_CURRENCIES))
-    ]
-
-
 def slug_of(name: str) -> str:
     """An address made of a name: Latin letters, digits and dashes (empty if none is left)."""
     return slugify(name)[:40].strip("-")
@@ -682,7 +694,7 @@ class PointsFields(forms.Form):
             self.add_error("points", rules_error(error))
 
 
-class ClubSettingsForm(PointsFields):
+class ClubSettingsForm(PointsFields, RulesFields):
     """A club's settings: its name, time zone, rules, league points, and who sees what."""
 
     name = forms.CharField(label=_("Club name"), max_length=80)
@@ -692,24 +704,6 @@ class ClubSettingsForm(PointsFields):
         choices=time_zone_choices,
         initial="Europe/Paris",
     )
-    target = forms.IntegerField(
-        label=_("Points to win"), min_value=1, max_value=999, initial=DEFAULT_TARGET
-    )
-    failed_taker = forms.ChoiceField(
-        label=_("A taker who misses his bid"),
-        choices=FAILED_TAKER_CHOICES,
-        initial=FailedTaker.TRICKS_MINUS_BID.value,
-        widget=forms.RadioSelect,
-    )
-    stake = forms.DecimalField(
-        label=_("Stake"),
-        help_text=_("Leave empty to play without money."),
-        required=False,
-        min_value=Decimal(0),
-        max_digits=16,
-        decimal_places=4,
-    )
-    currency = forms.ChoiceField(label=_("Currency"), choices=currency_choices, initial="EUR")
     public = forms.BooleanField(
         label=_("Public standings"),
         help_text=_("Anyone with the address sees the club's page, seasons and records."),
@@ -738,17 +732,6 @@ class ClubSettingsForm(PointsFields):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        assert data is not None  # Form.clean() returns cleaned_data
-        if data.get("target") and data.get("failed_taker") and data.get("currency"):
-            try:
-                data["rules"] = Rules(
-                    target=data["target"],
-                    failed_taker=FailedTaker(data["failed_taker"]),
-                    stake=data.get("stake") or Decimal(0),
-                    currency=data["currency"],
-                )
-            except RulesError as error:
-                self.add_error("stake", rules_error(error))
         self.clean_points_scale(data)
         return data
 
@@ -859,15 +842,9 @@ class SeasonForm(PointsFields):
         return data
 
 
-class ClubGameForm(NewGameForm):
+class ClubGameForm(SeatsFields):
     """A club game: four players by name (members, or guests), and the first dealer; the
     rules are the club's."""
-
-    target = None  # type: ignore[assignment]
-    failed_taker = None  # type: ignore[assignment]
-    stake = None  # type: ignore[assignment]
-    currency = None  # type: ignore[assignment]
-    place = None  # type: ignore[assignment]
 
 
 class ClubImportForm(forms.Form):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from itertools import groupby
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import connection
@@ -19,7 +20,7 @@ from django.db.models import Count, IntegerField, Max, Q, Sum, Value, When
 from django.db.models.expressions import Case
 
 from .engine import amount
-from .engine.league import Rating, Standing, placings, ranked, replay
+from .engine.league import COUNTS, Rating, Standing, placings, ranked, replay
 from .models import Club, ClubResult, Game, Hand, Member, Night, Season, Seat, Summary, name_key
 from .state import GameRows, GameState, record_of
 
@@ -314,20 +315,12 @@ def standings_of(club: Club, games: Q, points: Sequence[int]) -> list[Line]:
     }
     shown: dict[int, Line] = {}
     for line in lines:
+        sums_of: dict[str, Any] = dict(line)
         member_id, name = members.get(line["key"], (None, line["player"]))
         standing = Standing(
             player=name,
-            games=line["games"],
-            wins=line["wins"],
-            league_points=line["league_points"],
-            points=line["points"],
-            taken=line["taken"],
-            made=line["made"],
-            boites=line["boites"],
-            boulmous_made=line["boulmous_made"],
-            boulmous_missed=line["boulmous_missed"],
-            units=line["units"],
             rating=ratings[line["key"], line["last"]],
+            **{count: sums_of[count] for count in COUNTS},
         )
         shown[id(standing)] = Line(standing, member_id, line["amount"])
     return [shown[id(standing)] for standing in ranked(line.standing for line in shown.values())]

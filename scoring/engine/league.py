@@ -159,6 +159,21 @@ def replay(
     return after_each
 
 
+COUNTS = (
+    "games",
+    "wins",
+    "league_points",
+    "points",
+    "taken",
+    "made",
+    "boites",
+    "boulmous_made",
+    "boulmous_missed",
+    "units",
+)
+"""What a standing adds up over a player's games, in the CSV's order."""
+
+
 @dataclass(slots=True)
 class Standing:
     """One player's line in a season's standings."""
@@ -232,21 +247,7 @@ def csv_line(line: Standing) -> list[str]:
     return [
         str(line.rank),
         line.player,
-        *(
-            str(value)
-            for value in (
-                line.games,
-                line.wins,
-                line.league_points,
-                line.points,
-                line.taken,
-                line.made,
-                line.boites,
-                line.boulmous_made,
-                line.boulmous_missed,
-                line.units,
-            )
-        ),
+        *(str(getattr(line, name)) for name in COUNTS),
         *rating,
     ]
 

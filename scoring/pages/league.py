@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 from ..engine import Record, Trump, record_to_dict
 from ..engine.auction import BOULMOUS, LOWEST_BID
-from ..engine.league import Rating, first_rating
+from ..engine.league import COUNTS, Rating, first_rating
 from ..league import Line, season_of
 from ..models import Club, ClubResult, Game, Member, Season, name_key
 from ..state import exported, load_games
@@ -86,18 +86,9 @@ def standing_rows(club: Club, lines: Iterable[Line]) -> list[StandingRow]:
                 rank=standing.rank,
                 player=standing.player,
                 member_id=line.member_id,
-                games=standing.games,
-                wins=standing.wins,
-                league_points=standing.league_points,
-                points=standing.points,
-                taken=standing.taken,
-                made=standing.made,
                 made_percent=percent(standing.made, standing.taken),
-                boites=standing.boites,
-                boulmous_made=standing.boulmous_made,
-                boulmous_missed=standing.boulmous_missed,
-                units=standing.units,
                 money=money(line.amount, club),
+                **{count: getattr(standing, count) for count in COUNTS},
                 rating=rating.shown,
                 mu=rating.mu,
                 sigma=rating.sigma,

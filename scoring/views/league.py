@@ -32,11 +32,10 @@ def _attachment(response: HttpResponse | StreamingHttpResponse, name: str) -> No
     response["Content-Disposition"] = f'attachment; filename="{name}"'
 
 
-@require_GET
-@with_club(SEES)
-def season(
-    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+def _standings_page(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str, template: str
 ) -> HttpResponse:
+    """The season's standings on screen, or on paper: the same figures."""
     found, seasons = _seasons(club, season)
     rows = standing_rows(club, season_standings(club, found))
     context = {
@@ -49,7 +48,15 @@ def season(
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
     }
-    return render(request, "scoring/season.html", context)
+    return render(request, template, context)
+
+
+@require_GET
+@with_club(SEES)
+def season(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    return _standings_page(request, club, member, season, "scoring/season.html")
 
 
 @require_GET
@@ -71,17 +78,7 @@ def standings_csv(
 def standings_print(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
-    found, _ = _seasons(club, season)
-    rows = standing_rows(club, season_standings(club, found))
-    context = {
-        "club": club,
-        "season": found,
-        "rows": rows,
-        "games": counted_games(rows),
-        "with_money": bool(club.stake),
-        "rating_explained": rating_explained(),
-    }
-    return render(request, "scoring/standings_print.html", context)
+    return _standings_page(request, club, member, season, "scoring/standings_print.html")
 
 
 @require_GET
