@@ -3,23 +3,11 @@ from django.middleware.csrf import get_token
 from django.template import loader
 from django.urls import include, path
 
-from scoring.views import accounts
-
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # Accounts: Django's own views (login, logout, password change and reset), signing up,
     # and one's account page.
-    path(
-        "accounts/",
-        include(
-            [
-                path("", accounts.account, name="account"),
-                path("signup/", accounts.signup, name="signup"),
-                path("password_reset/", accounts.password_reset, name="password_reset"),
-                path("", include("django.contrib.auth.urls")),
-            ]
-        ),
-    ),
+    path("accounts/", include("scoring.accounts.urls")),
     path("", include("scoring.urls")),
 ]
 

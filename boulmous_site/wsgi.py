@@ -17,6 +17,6 @@ django_application = get_wsgi_application()
 
 # The live view's unchanged answer (a 304, asked every second and a half by each open game
 # page) is given before Django's middleware: scoring/views/live.py says when, and how.
-from scoring.views.live import LiveShortcut  # noqa: E402 (Django must be set up first)
+from scoring.table.views.live import LiveShortcut  # noqa: E402 (Django must be set up first)
 
 application = LiveShortcut(django_application)

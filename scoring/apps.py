@@ -9,5 +9,8 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         from .checks import check_secret_key
+        from .clubs.subscriptions import subscribe
 
         checks.register(check_secret_key, checks.Tags.security)
+        # Clubs follow the table's games through its hooks; the table never imports clubs.
+        subscribe()

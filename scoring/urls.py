@@ -1,83 +1,11 @@
-from django.urls import path
+"""The site's addresses, each context's own: the table's games, the referee's pages, and
+clubs. Names are global (``{% url 'game' … %}``), so a page links to another context's
+page without importing it."""
 
-from .views import app, club, league, live, nights, records, referee, share, table
+from django.urls import include, path
 
 urlpatterns = [
-    path("", table.home, name="home"),
-    path("healthz", records.healthz, name="healthz"),
-    path("manifest.webmanifest", app.manifest, name="manifest"),
-    path("sw.js", app.service_worker, name="service_worker"),
-    path("rules", referee.rules, name="rules"),
-    path("referee/trick", referee.calculator, name="calculator"),
-    path("games/new", table.new_game, name="new_game"),
-    path("games/import", records.import_game, name="import_game"),
-    path("games/<slug:gid>/", table.game, name="game"),
-    # The live view (issue 13): what changed since the version a page shows, in views/live.py.
-    path("games/<slug:gid>/live", live.game_live, name="game_live"),
-    path("games/<slug:gid>/hands", table.add_hand, name="add_hand"),
-    path("games/<slug:gid>/hands/<int:number>/edit", table.edit_hand, name="edit_hand"),
-    path("games/<slug:gid>/hands/<int:number>/undo", table.undo_hand, name="undo_hand"),
-    path("games/<slug:gid>/hands/<int:number>/redo", table.redo_hand, name="redo_hand"),
-    path("games/<slug:gid>/hands/<int:number>/play", referee.play_hand, name="play_hand"),
-    path("games/<slug:gid>/rematch", table.rematch, name="rematch"),
-    path("games/<slug:gid>/record.json", records.record_json, name="record_json"),
-    path("games/<slug:gid>/settlement", table.settlement, name="settlement"),
-    path("games/<slug:gid>/settlement.pdf", table.settlement_pdf, name="settlement_pdf"),
-    path("games/<slug:gid>/abandon", table.abandon, name="abandon"),
-    path("games/<slug:gid>/resume", table.resume, name="resume"),
-    path("games/<slug:gid>/share", share.share, name="share"),
-    path("games/<slug:gid>/share/new", share.new_link, name="new_link"),
-    path("games/<slug:gid>/share/<int:link_id>/revoke", share.revoke_link, name="revoke_link"),
-    path("games/<slug:gid>/score/<slug:secret>", share.join, name="join"),
-    # Clubs (issue 11): running a club, in views/club.py.
-    path("clubs/", club.clubs, name="clubs"),
-    path("clubs/new", club.new_club, name="new_club"),
-    path("clubs/<slug:club>/", club.club_page, name="club"),
-    path("clubs/<slug:club>/settings", club.club_settings, name="club_settings"),
-    path("clubs/<slug:club>/members", club.members, name="club_members"),
-    path("clubs/<slug:club>/members/<int:member_id>/role", club.member_role, name="member_role"),
-    path("clubs/<slug:club>/members/<int:member_id>/claim", club.member_claim, name="member_claim"),
-    path("clubs/<slug:club>/invite/new", club.new_invite, name="club_new_invite"),
-    path("clubs/<slug:club>/invite.svg", club.invite_qr, name="club_invite_qr"),
-    path("clubs/<slug:club>/join/<slug:secret>", club.join_club, name="join_club"),
-    path("clubs/<slug:club>/seasons/new", club.new_season, name="new_season"),
-    path("clubs/<slug:club>/games/new", club.new_club_game, name="new_club_game"),
-    path("clubs/<slug:club>/import", club.import_records, name="club_import"),
-    # Club nights (issue 12): check-in, rounds, table sheets and cards, in views/nights.py.
-    path("clubs/<slug:club>/nights/new", nights.new_night, name="new_night"),
-    path("clubs/<slug:club>/nights/<int:night>/", nights.night, name="night"),
-    path("clubs/<slug:club>/nights/<int:night>/checkin", nights.check_in, name="night_checkin"),
-    path("clubs/<slug:club>/nights/<int:night>/draw", nights.draw, name="night_draw"),
-    path("clubs/<slug:club>/nights/<int:night>/close", nights.close, name="night_close"),
-    path("clubs/<slug:club>/nights/<int:night>/end", nights.end, name="night_end"),
-    path(
-        "clubs/<slug:club>/nights/<int:night>/rounds/<int:number>/sheet",
-        nights.sheet,
-        name="round_sheet",
-    ),
-    path(
-        "clubs/<slug:club>/nights/<int:night>/rounds/<int:number>/cards",
-        nights.cards,
-        name="round_cards",
-    ),
-    path("clubs/<slug:club>/nights/<int:night>/ranking", nights.ranking, name="night_ranking"),
-    # The league (issue 11): standings, players, records, in views/league.py.
-    path("clubs/<slug:club>/seasons/<slug:season>/", league.season, name="season"),
-    path(
-        "clubs/<slug:club>/seasons/<slug:season>/standings.csv",
-        league.standings_csv,
-        name="standings_csv",
-    ),
-    path(
-        "clubs/<slug:club>/seasons/<slug:season>/print",
-        league.standings_print,
-        name="standings_print",
-    ),
-    path(
-        "clubs/<slug:club>/seasons/<slug:season>/standings.pdf",
-        league.standings_pdf,
-        name="standings_pdf",
-    ),
-    path("clubs/<slug:club>/players/<int:member_id>/", league.player, name="club_player"),
-    path("clubs/<slug:club>/records.jsonl", league.records_jsonl, name="club_records"),
+    path("", include("scoring.table.urls")),
+    path("", include("scoring.referee.urls")),
+    path("", include("scoring.clubs.urls")),
 ]

@@ -1,11 +1,15 @@
 """What every test shares: the games a test makes, which its own phone may score."""
 
 import pytest
+from django.core.management import call_command
 from django.db.models.signals import post_save
 from django.test import Client
 
-from scoring.models import Game
-from scoring.rights import COOKIE, PhoneRights, cookie_value
+from scoring.common.rights import COOKIE, PhoneRights, cookie_value
+from scoring.engine import Rules
+from scoring.table import services
+from scoring.table.models import Game
+from tests.factories import NAMES
 
 
 def scorer_cookie(public_ids):
@@ -49,3 +53,15 @@ def client(made_games):
 def watcher():
     """A phone that never saw the game: it may watch, not change."""
     return Client()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _collected_static():
+    """Pages link hashed static files, as in production: collect them once."""
+    call_command("collectstatic", "--no-input", verbosity=0)
+
+
+@pytest.fixture
+def game(db):
+    """A new game at 21 with no money; Amina deals first."""
+    return services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
 from functools import cache
 from itertools import pairwise
+from typing import Protocol
 
 from openskill.models import PlackettLuce
 
@@ -23,24 +25,6 @@ from .settlement import settle
 
 DEFAULT_POINTS = (3, 2, 1, 0)
 """League points for ranks 1 to 4 at a table."""
-
-CSV_HEADER = (
-    "rank",
-    "player",
-    "games",
-    "wins",
-    "league_points",
-    "points",
-    "taken",
-    "made",
-    "boites",
-    "boulmous_made",
-    "boulmous_missed",
-    "units",
-    "rating_mu",
-    "rating_sigma",
-    "rating",
-)
 
 
 def check_points(points: Sequence[int]) -> tuple[int, ...]:
@@ -62,25 +46,206 @@ def check_points(points: Sequence[int]) -> tuple[int, ...]:
     return values
 
 
+class Source(Enum):
+    """Where a statistic's figure for one game comes from."""
+
+    GAMES = "games"
+    """One for each counted game he played."""
+    WINS = "wins"
+    """One for a game he won."""
+    LEAGUE_POINTS = "league points"
+    """The season's league points for his rank."""
+    POINTS = "points"
+    """His final total."""
+    COUNT = "count"
+    """Its own count of what the game says of him (:attr:`Statistic.count`), kept beside
+    the game: a column of the club's results."""
+
+
 @dataclass(frozen=True, slots=True)
-class Placing:
-    """One player's part in one counted (won) game."""
+class SeatFacts:
+    """What a won game says of one seat: each statistic counts its figure from these."""
 
     seat: int
     rank: int
     total: int
     won: bool
-    taken: int
-    """Contracts he took, void deals excluded."""
-    made: int
     boites: int
     """His boîtes, a missed boulmous included."""
     boulmous_made: int
     boulmous_missed: int
     units: int
     """His balance in stakes, per the game record's money rules."""
-    contracts: tuple[tuple[int, str, bool], ...] = ()
-    """The contracts he took: bid, trump and whether he made it, for his statistics."""
+    contracts: tuple[tuple[int, str, bool], ...]
+    """The contracts he took: bid, trump and whether he made it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Statistic:
+    """One figure of the league, declared once: the club's stored results, the standings'
+    sums, standings.csv, the season, print and player pages and the PDF follow from it."""
+
+    name: str
+    """Its name everywhere: the result's column, the standing's figure, the CSV's column."""
+    label: str
+    """What the pages call it, in English; translated where shown."""
+    short: str
+    """Its heading in a narrow column (the PDF)."""
+    source: Source = Source.COUNT
+    count: Callable[[SeatFacts], int] | None = None
+    """For :attr:`Source.COUNT`: his figure in one game."""
+    signed: bool = False
+    """It may be below zero (money): shown with its sign."""
+    in_csv: bool = True
+    """A column of standings.csv, whose columns are a contract (league.md)."""
+    share_of: str | None = None
+    """Shown with its percentage of that statistic (contracts made, of those taken)."""
+    share_in_table: bool = True
+    """The percentage is shown in the standings' table too, not only on the player page."""
+    on_player_page: bool = True
+    per_game: str | None = None
+    """On the player page, shown per game, under this label."""
+    money: bool = False
+    """In stakes: the amount in the club's currency is shown beside it."""
+    emphasis: bool = False
+    """What the standings are ordered by first: in bold."""
+
+    def __post_init__(self) -> None:
+        if (self.source is Source.COUNT) != (self.count is not None):
+            raise ValueError(f"{self.name}: a count is given for Source.COUNT, and only then")
+
+    def of(self, facts: SeatFacts) -> int:
+        """His figure in one game, for a statistic counted from the game's facts."""
+        assert self.count is not None  # checked when declared
+        return self.count(facts)
+
+
+def _taken(facts: SeatFacts) -> int:
+    return len(facts.contracts)
+
+
+def _made(facts: SeatFacts) -> int:
+    return sum(made for _, _, made in facts.contracts)
+
+
+STATISTICS: tuple[Statistic, ...] = (
+    Statistic("games", gettext_noop("Games"), gettext_noop("Games"), Source.GAMES),
+    Statistic(
+        "wins",
+        gettext_noop("Wins"),
+        gettext_noop("Wins"),
+        Source.WINS,
+        share_of="games",
+        share_in_table=False,
+    ),
+    Statistic(
+        "league_points",
+        gettext_noop("League points"),
+        gettext_noop("League points"),
+        Source.LEAGUE_POINTS,
+        on_player_page=False,
+        emphasis=True,
+    ),
+    Statistic(
+        "points",
+        gettext_noop("Points"),
+        gettext_noop("Points"),
+        Source.POINTS,
+        signed=True,
+        per_game=gettext_noop("Points per game"),
+    ),
+    Statistic(
+        "taken",
+        gettext_noop("Contracts taken"),
+        gettext_noop("Taken"),
+        count=_taken,
+        on_player_page=False,
+    ),
+    Statistic(
+        "made",
+        gettext_noop("Contracts made"),
+        gettext_noop("Made"),
+        count=_made,
+        share_of="taken",
+    ),
+    Statistic("boites", gettext_noop("Boîtes"), gettext_noop("Boîtes"), count=lambda f: f.boites),
+    Statistic(
+        "boulmous_made",
+        gettext_noop("Boulmous made"),
+        gettext_noop("Boulmous made"),
+        count=lambda f: f.boulmous_made,
+    ),
+    Statistic(
+        "boulmous_missed",
+        gettext_noop("Boulmous missed"),
+        gettext_noop("Boulmous missed"),
+        count=lambda f: f.boulmous_missed,
+    ),
+    Statistic(
+        "units",
+        gettext_noop("Money"),
+        gettext_noop("Units"),
+        count=lambda f: f.units,
+        signed=True,
+        money=True,
+    ),
+)
+"""The league's statistics, in the order pages show them; those in standings.csv in its
+order."""
+
+STATISTIC = {statistic.name: statistic for statistic in STATISTICS}
+COUNTS = tuple(statistic.name for statistic in STATISTICS)
+"""What a standing adds up over a player's games."""
+COUNTED = tuple(statistic for statistic in STATISTICS if statistic.source is Source.COUNT)
+"""The statistics counted from each game's facts and kept beside it."""
+CSV_HEADER = (
+    "rank",
+    "player",
+    *(statistic.name for statistic in STATISTICS if statistic.in_csv),
+    "rating_mu",
+    "rating_sigma",
+    "rating",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """One player's part in one counted (won) game: its facts and each counted statistic's
+    figure (``placing.taken``, ``placing.boites``…)."""
+
+    facts: SeatFacts
+    counts: Mapping[str, int]
+
+    def __getattr__(self, name: str) -> int:
+        # Asked only for what is not a field: a counted statistic's figure.
+        if name not in COUNTS:
+            raise AttributeError(name)
+        return self.counts[name]
+
+    @property
+    def seat(self) -> int:
+        return self.facts.seat
+
+    @property
+    def rank(self) -> int:
+        return self.facts.rank
+
+    @property
+    def total(self) -> int:
+        return self.facts.total
+
+    @property
+    def won(self) -> bool:
+        return self.facts.won
+
+    @property
+    def contracts(self) -> tuple[tuple[int, str, bool], ...]:
+        return self.facts.contracts
+
+
+def placing_of(facts: SeatFacts) -> Placing:
+    """A seat's placing: every counted statistic's figure from its facts."""
+    return Placing(facts, {statistic.name: statistic.of(facts) for statistic in COUNTED})
 
 
 def placings(result: GameResult) -> tuple[Placing, ...]:
@@ -94,18 +259,18 @@ def placings(result: GameResult) -> tuple[Placing, ...]:
             contracts[contract.taker].append((contract.bid, contract.trump.value, hand.score.made))
     units = settle(result).units
     return tuple(
-        Placing(
-            seat=seat,
-            rank=result.ranks[seat],
-            total=result.totals[seat],
-            won=seat == result.winner,
-            taken=len(contracts[seat]),
-            made=sum(made for _, _, made in contracts[seat]),
-            boites=result.boites[seat],
-            boulmous_made=result.boulmous_made[seat],
-            boulmous_missed=result.boulmous_missed[seat],
-            units=units[seat],
-            contracts=tuple(contracts[seat]),
+        placing_of(
+            SeatFacts(
+                seat=seat,
+                rank=result.ranks[seat],
+                total=result.totals[seat],
+                won=seat == result.winner,
+                boites=result.boites[seat],
+                boulmous_made=result.boulmous_made[seat],
+                boulmous_missed=result.boulmous_missed[seat],
+                units=units[seat],
+                contracts=tuple(contracts[seat]),
+            )
         )
         for seat in range(SEATS)
     )
@@ -159,57 +324,84 @@ def replay(
     return after_each
 
 
-COUNTS = (
-    "games",
-    "wins",
-    "league_points",
-    "points",
-    "taken",
-    "made",
-    "boites",
-    "boulmous_made",
-    "boulmous_missed",
-    "units",
-)
-"""What a standing adds up over a player's games, in the CSV's order."""
-
-
-@dataclass(slots=True)
 class Standing:
-    """One player's line in a season's standings."""
+    """One player's line in a season's standings: each statistic's sum (``line.wins``…),
+    his rating and his rank."""
 
-    player: str
-    games: int = 0
-    wins: int = 0
-    league_points: int = 0
-    points: int = 0
-    taken: int = 0
-    made: int = 0
-    boites: int = 0
-    boulmous_made: int = 0
-    boulmous_missed: int = 0
-    units: int = 0
-    rating: Rating | None = None
-    rank: int = 0
-    extra: dict[str, object] = field(default_factory=dict)
-    """What a page adds to the line (a link, a member's id); not part of the contract."""
+    __slots__ = ("counts", "extra", "player", "rank", "rating")
+
+    def __init__(
+        self, player: str, *, rating: Rating | None = None, rank: int = 0, **counts: int
+    ) -> None:
+        unknown = set(counts) - set(COUNTS)
+        if unknown:
+            raise TypeError(f"no such statistic: {', '.join(sorted(unknown))}")
+        self.player = player
+        self.counts: dict[str, int] = dict.fromkeys(COUNTS, 0) | counts
+        self.rating = rating
+        self.rank = rank
+        self.extra: dict[str, object] = {}
+        """What a page adds to the line (a link, a member's id); not part of the contract."""
+
+    def __getattr__(self, name: str) -> int:
+        # Asked only for what is not a slot: a statistic's sum.
+        if name not in COUNTS:
+            raise AttributeError(name)
+        return self.counts[name]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Standing):
+            return NotImplemented
+        return (self.player, self.counts, self.rating, self.rank, self.extra) == (
+            other.player,
+            other.counts,
+            other.rating,
+            other.rank,
+            other.extra,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return f"Standing({self.player!r}, rank={self.rank}, {self.counts}, {self.rating})"
 
     def add(self, placing: Placing, points: Sequence[int]) -> None:
-        self.games += 1
-        self.wins += placing.won
-        self.league_points += points[placing.rank - 1]
-        self.points += placing.total
-        self.taken += placing.taken
-        self.made += placing.made
-        self.boites += placing.boites
-        self.boulmous_made += placing.boulmous_made
-        self.boulmous_missed += placing.boulmous_missed
-        self.units += placing.units
+        for statistic in STATISTICS:
+            self.counts[statistic.name] += figure(statistic, placing, points)
 
     @property
     def order(self) -> tuple[int, int, int]:
         """What decides the rank: league points, then wins, then points."""
-        return (self.league_points, self.wins, self.points)
+        return (self.counts["league_points"], self.counts["wins"], self.counts["points"])
+
+
+class Part(Protocol):
+    """A player's part in one counted game, as the statistics read it: a placing, or the
+    row a club keeps of it."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def won(self) -> bool: ...
+    @property
+    def counts(self) -> Mapping[str, int]: ...
+
+
+def figure(statistic: Statistic, placing: Part, points: Sequence[int]) -> int:
+    """The statistic's figure for one game, with the season's league ``points`` by rank."""
+    if statistic.source is Source.COUNT:
+        return placing.counts[statistic.name]
+    return _FIGURES[statistic.source](placing, points)
+
+
+_FIGURES: dict[Source, Callable[[Part, Sequence[int]], int]] = {
+    Source.GAMES: lambda placing, points: 1,
+    Source.WINS: lambda placing, points: int(placing.won),
+    Source.LEAGUE_POINTS: lambda placing, points: points[placing.rank - 1],
+    Source.POINTS: lambda placing, points: placing.total,
+}
 
 
 def ranked(lines: Iterable[Standing]) -> list[Standing]:
@@ -247,7 +439,7 @@ def csv_line(line: Standing) -> list[str]:
     return [
         str(line.rank),
         line.player,
-        *(str(getattr(line, name)) for name in COUNTS),
+        *(str(line.counts[statistic.name]) for statistic in STATISTICS if statistic.in_csv),
         *rating,
     ]
 

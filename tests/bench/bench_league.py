@@ -66,8 +66,8 @@ def build_demo() -> float:
 def one_season():
     """The demo's two seasons made one, from the first day of the first to the last day of
     the last: all its games in it. The club and that season."""
-    from scoring import services
-    from scoring.models import Club
+    from scoring.clubs import services
+    from scoring.clubs.models import Club
 
     club = Club.objects.get(slug="demo")
     seasons = list(club.seasons.order_by("first_day"))
@@ -114,7 +114,7 @@ def main() -> None:
         from django.test import Client
         from django.urls import reverse
 
-        from scoring.models import ClubResult
+        from scoring.clubs.models import ClubResult
 
         print(f"League, {vendor}, {GAMES} games, server time in process")
         seconds = build_demo()

@@ -70,8 +70,8 @@ def a_game() -> tuple[str, str]:
     django.setup()
     from django.core.management import call_command
 
-    from scoring.models import Summary
-    from scoring.pages.game import version_of
+    from scoring.table.models import Summary
+    from scoring.table.pages.game import version_of
 
     call_command("migrate", verbosity=0)
     if Summary.objects.count() < GAMES:

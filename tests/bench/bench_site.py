@@ -30,7 +30,7 @@ NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
 AIM_SAVE_REQUESTS = 1
 AIM_SAVE_KB = 10
 AIM_FIRST_VISIT_KB = 30
-# Query budgets, pinned exactly by tests/site/test_budgets.py (transaction included).
+# Query budgets, pinned exactly by tests/table/test_budgets.py (transaction included).
 BUDGETS = {"GET game page": 4, "POST hand (plain: 302)": 7, "POST hand (htmx: 200)": 8}
 
 
@@ -100,8 +100,8 @@ def primary_icon(manifest: dict) -> str:
 
 def make_game(hands: int, seed: int = 1):
     """A game of ``hands`` random hands, through the services, with a target out of reach."""
-    from scoring import services
     from scoring.engine import Contract, Hand, Rules, Trump
+    from scoring.table import services
 
     rng = random.Random(seed)
     game = services.create_game(names=NAMES, rules=Rules(target=1000), first_dealer=0).game
@@ -139,13 +139,13 @@ class Figures:
     """One game of a given length: its page, and saving its next hand."""
 
     def __init__(self, client, hands: int) -> None:
-        from scoring.models import Change
+        from scoring.table.models import Change
 
         self.client, self.hands = client, hands
         self.game = make_game(hands)
         self.page_url = f"/games/{self.game.public_id}/"
         # The phone that started the game may score it.
-        from scoring.rights import COOKIE, PhoneRights, cookie_value
+        from scoring.common.rights import COOKIE, PhoneRights, cookie_value
 
         client.cookies[COOKIE] = cookie_value(PhoneRights({self.game.public_id: 0}))
         self.last_change = Change.objects.order_by("-pk").values_list("pk", flat=True)[0]
@@ -174,7 +174,7 @@ class Figures:
 
     def forget(self) -> None:
         """Back to ``hands`` hands, as if the hand had not been saved (not timed)."""
-        from scoring.models import Change, Hand
+        from scoring.table.models import Change, Hand
 
         Hand.objects.filter(game=self.game, number__gt=self.hands).delete()
         Change.objects.filter(pk__gt=self.last_change).delete()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from scoring.rights import COOKIE
+from scoring.common.rights import COOKIE
 from tests.conftest import scorer_cookie
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

@@ -10,10 +10,11 @@ from decimal import Decimal
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from scoring import services
+from scoring.clubs import services as club_services
 from scoring.engine import Contract, Hand, Rules, Trump
-from tests.site.factories import NAMES
-from tests.site.test_play import REVOKED
+from scoring.table import services
+from tests.factories import NAMES
+from tests.referee.test_play import REVOKED
 
 pytestmark = pytest.mark.browser
 
@@ -112,7 +113,7 @@ def club_pages(transactional_db):
     from django.utils import timezone
 
     admin = User.objects.create_user("amina", password="felt-and-trumps-21")
-    club = services.create_club(
+    club = club_services.create_club(
         name="Café du Port",
         slug="port",
         time_zone="Africa/Tunis",
@@ -124,7 +125,7 @@ def club_pages(transactional_db):
         admin_name=NAMES[0],
     )
     today = timezone.localdate()
-    services.create_season(
+    club_services.create_season(
         club=club,
         name="Autumn",
         slug="autumn",
@@ -132,14 +133,14 @@ def club_pages(transactional_db):
         last_day=today + timedelta(days=30),
         points=(3, 2, 1, 0),
     )
-    state = services.start_club_game(club=club, names=NAMES, first_dealer=0, owner_id=admin.pk)
+    state = club_services.start_club_game(club=club, names=NAMES, first_dealer=0, owner_id=admin.pk)
     for number in range(1, 5):
         hand = Hand(Contract(1, 6, Trump.HEARTS), tricks=(0, 6, 0, 0))
         services.record_hand(public_id=state.game.public_id, number=number, hand=hand, token=None)
-    night = services.create_night(club=club, date=today, place="", rounds=2)
+    night = club_services.create_night(club=club, date=today, place="", rounds=2)
     ids = list(club.members.values_list("pk", flat=True))
-    services.check_in(night_id=night.pk, member_ids=ids, guests=["Élodie"])
-    services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    club_services.check_in(night_id=night.pk, member_ids=ids, guests=["Élodie"])
+    club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
     member = club.members.get(name="Bilal")
     base = "/clubs/port"
     nights = f"{base}/nights/{night.pk}"

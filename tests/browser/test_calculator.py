@@ -5,10 +5,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.engine import Rules
+from scoring.table import services
 from tests.browser.phone import PHONE_WIDTH, TAP, Taps, mark_document, same_document, scroll_width
-from tests.site.factories import NAMES
+from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring.models import ClubResult, Member
+from scoring.clubs.models import ClubResult, Member
 from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
 from tests.browser.test_table import (
     CLOSE_GAME,

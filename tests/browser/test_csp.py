@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.phone import mark_document, same_document
-from tests.site.factories import NAMES
+from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 

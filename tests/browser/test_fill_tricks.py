@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from scoring import services
 from scoring.engine import Rules, fill_tricks
-from tests.site.factories import NAMES
+from scoring.table import services
+from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 

@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from scoring import services
+from scoring.clubs import services
+from scoring.clubs.models import Member, Round
 from scoring.engine import Rules
-from scoring.models import Member, Round
 from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
 from tests.browser.test_table import TEXT, Deal, enter, save_button, status
 

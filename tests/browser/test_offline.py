@@ -9,15 +9,15 @@ too: a page reloaded offline comes from the worker's cache or not at all.
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.engine import Contract, Rules, Trump
 from scoring.engine import Hand as EngineHand
-from scoring.models import Hand
+from scoring.table import services
+from scoring.table.models import Hand
 from tests.browser.phone import Taps
 from tests.browser.test_play import label
 from tests.browser.test_table import Deal, enter, key, save_button
-from tests.site.factories import NAMES
-from tests.site.test_play import LEGAL
+from tests.factories import NAMES
+from tests.referee.test_play import LEGAL
 
 pytestmark = pytest.mark.browser
 

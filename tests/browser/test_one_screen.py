@@ -13,11 +13,11 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.engine import Rules
-from scoring.models import Hand
+from scoring.table import services
+from scoring.table.models import Hand
 from tests.browser.phone import PHONE_WIDTH, Taps
-from tests.site.factories import NAMES
+from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 

@@ -3,10 +3,10 @@
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.engine import Card, Contract, Hand, Rules, Trump, in_tricks, parse_cards
-from tests.site.factories import NAMES
-from tests.site.test_play import LEGAL, REVOKED
+from scoring.table import services
+from tests.factories import NAMES
+from tests.referee.test_play import LEGAL, REVOKED
 
 pytestmark = pytest.mark.browser
 

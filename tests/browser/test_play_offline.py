@@ -12,7 +12,6 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.engine import (
     DECK,
     SEATS,
@@ -25,10 +24,11 @@ from scoring.engine import (
     play_out,
     trick_winner,
 )
-from scoring.models import Hand
+from scoring.table import services
+from scoring.table.models import Hand
 from tests.browser.test_play import label
-from tests.site.factories import NAMES
-from tests.site.test_play import LEGAL, REVOKED
+from tests.factories import NAMES
+from tests.referee.test_play import LEGAL, REVOKED
 
 pytestmark = pytest.mark.browser
 

@@ -6,9 +6,9 @@ from decimal import Decimal
 import pytest
 from pypdf import PdfReader
 
-from scoring import services
 from scoring.engine import Contract, Hand, Rules, Trump
-from tests.site.factories import NAMES
+from scoring.table import services
+from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 

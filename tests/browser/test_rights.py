@@ -7,11 +7,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.engine import Contract, Hand, Rules, Trump
-from scoring.models import Change
-from scoring.models import Hand as HandRow
-from tests.site.factories import NAMES
+from scoring.table import services
+from scoring.table.models import Change
+from scoring.table.models import Hand as HandRow
+from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 

@@ -5,13 +5,13 @@ from typing import NamedTuple
 import pytest
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.engine import Contract, Rules, Trump
 from scoring.engine import Hand as EngineHand
-from scoring.models import Hand
-from scoring.state import load_game
+from scoring.table import services
+from scoring.table.models import Hand
+from scoring.table.state import load_game
 from tests.browser.phone import PHONE_WIDTH, TAP, Taps, mark_document, same_document, scroll_width
-from tests.site.factories import NAMES
+from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 

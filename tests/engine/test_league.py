@@ -6,11 +6,16 @@ from openskill.models import PlackettLuce
 
 from scoring.engine import Contract, Hand, Rules, RulesError, Trump, score_game
 from scoring.engine.league import (
+    COUNTED,
     CSV_HEADER,
     DEFAULT_POINTS,
+    STATISTICS,
     Placing,
     Rating,
+    SeatFacts,
+    Source,
     Standing,
+    Statistic,
     check_points,
     csv_line,
     first_rating,
@@ -55,11 +60,32 @@ MODEL = PlackettLuce()
 
 def placing(rank: int, total: int, *, won: bool = False, **counts: int) -> Placing:
     """A placing for the standings, its seat and counts as given (0 unless given)."""
-    fields = dict.fromkeys(
-        ("taken", "made", "boites", "boulmous_made", "boulmous_missed", "units"), 0
+    facts = SeatFacts(0, rank, total, won, 0, 0, 0, 0, ())
+    return Placing(facts, {statistic.name: 0 for statistic in COUNTED} | counts)
+
+
+def in_csv_order(player: str, *counts: int, rating: Rating | None = None, rank: int = 0):
+    """A standing given as standings.csv gives it: its counts in the CSV's order."""
+    names = list(CSV_HEADER[2:-3])
+    return Standing(player, rating=rating, rank=rank, **dict(zip(names, counts, strict=True)))
+
+
+def part(placing: Placing) -> tuple:
+    """A placing as the spec's columns say it: seat, rank, total, won, taken, made, boîtes,
+    boulmous made and missed, units, and the contracts."""
+    return (
+        placing.seat,
+        placing.rank,
+        placing.total,
+        placing.won,
+        placing.taken,
+        placing.made,
+        placing.boites,
+        placing.boulmous_made,
+        placing.boulmous_missed,
+        placing.units,
+        placing.contracts,
     )
-    fields.update(counts)
-    return Placing(seat=0, rank=rank, total=total, won=won, **fields)
 
 
 # --- league points ------------------------------------------------------------------
@@ -105,12 +131,12 @@ def test_default_points_are_three_two_one_nothing():
 def test_placings_known_game_gives_each_seats_part():
     result = placings(KNOWN_GAME)
 
-    assert result == (
-        Placing(0, 3, 0, False, 1, 0, 1, 0, 0, -2, ((4, "D", False),)),
-        Placing(1, 2, 8, False, 1, 1, 0, 1, 0, 3, ((6, "H", True),)),
-        Placing(2, 3, 0, False, 1, 0, 1, 0, 1, -6, ((6, "S", False),)),
-        Placing(3, 1, 12, True, 2, 2, 0, 0, 0, 5, ((3, "C", True), (5, "NT", True))),
-    )
+    assert [part(placing) for placing in result] == [
+        (0, 3, 0, False, 1, 0, 1, 0, 0, -2, ((4, "D", False),)),
+        (1, 2, 8, False, 1, 1, 0, 1, 0, 3, ((6, "H", True),)),
+        (2, 3, 0, False, 1, 0, 1, 0, 1, -6, ((6, "S", False),)),
+        (3, 1, 12, True, 2, 2, 0, 0, 0, 5, ((3, "C", True), (5, "NT", True))),
+    ]
 
 
 def test_placings_units_add_up_to_zero():
@@ -314,7 +340,9 @@ def test_csv_header_is_exactly_the_specs():
 
 
 def test_csv_line_with_rating_writes_six_decimals():
-    line = Standing("Amina", 3, 1, 5, 40, 4, 3, 1, 1, 0, -2, Rating(27.1234567, 1 / 3), rank=2)
+    line = in_csv_order(
+        "Amina", 3, 1, 5, 40, 4, 3, 1, 1, 0, -2, rating=Rating(27.1234567, 1 / 3), rank=2
+    )
 
     assert csv_line(line) == [
         "2",
@@ -343,8 +371,10 @@ def test_csv_line_without_rating_leaves_ratings_empty():
 
 def test_standings_csv_header_then_a_line_per_player_crlf():
     lines = [
-        Standing("Amina, la grande", 1, 1, 3, 21, 1, 1, 0, 0, 0, 3, Rating(26.5, 8.0), rank=1),
-        Standing('Bilal "B"', 1, 0, 0, -4, 2, 0, 2, 0, 1, -3, rank=2),
+        in_csv_order(
+            "Amina, la grande", 1, 1, 3, 21, 1, 1, 0, 0, 0, 3, rating=Rating(26.5, 8.0), rank=1
+        ),
+        in_csv_order('Bilal "B"', 1, 0, 0, -4, 2, 0, 2, 0, 1, -3, rank=2),
     ]
 
     text = standings_csv(lines)
@@ -355,3 +385,46 @@ def test_standings_csv_header_then_a_line_per_player_crlf():
         '1,"Amina, la grande",1,1,3,21,1,1,0,0,0,3,26.500000,8.000000,2.500000\r\n'
         '2,"Bilal ""B""",1,0,0,-4,2,0,2,0,1,-3,,,\r\n'
     )
+
+
+# --- the statistics' registry ---------------------------------------------------------
+
+
+def test_statistic_counted_without_a_count_raises():
+    with pytest.raises(ValueError, match="taken"):
+        Statistic("taken", "Taken", "Taken", Source.COUNT)
+
+
+def test_statistic_not_counted_with_a_count_raises():
+    with pytest.raises(ValueError, match="games"):
+        Statistic("games", "Games", "Games", Source.GAMES, count=lambda facts: 1)
+
+
+def test_placing_unknown_figure_raises_attribute_error():
+    with pytest.raises(AttributeError, match="nothing"):
+        _ = placing(1, 10).nothing
+
+
+def test_standing_unknown_statistic_raises_type_error():
+    with pytest.raises(TypeError, match="nothing"):
+        Standing("Amina", nothing=1)
+
+
+def test_standing_unknown_figure_raises_attribute_error():
+    with pytest.raises(AttributeError, match="nothing"):
+        _ = Standing("Amina").nothing
+
+
+def test_standing_equals_only_standings_alike():
+    assert (Standing("Amina", wins=1) == Standing("Amina", wins=1), Standing("A") == "A") == (
+        True,
+        False,
+    )
+
+
+def test_standing_repr_names_the_player_and_rank():
+    assert repr(Standing("Amina", rank=2)).startswith("Standing('Amina', rank=2, ")
+
+
+def test_csv_columns_are_the_registrys_in_csv_statistics():
+    assert CSV_HEADER[2:-3] == tuple(statistic.name for statistic in STATISTICS if statistic.in_csv)

@@ -15,11 +15,11 @@ from django.test import Client
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from scoring import services
+from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
-from scoring.models import Change, Game, Player, Seat
-from scoring.models import Hand as HandRow
-from scoring.rights import COOKIE
+from scoring.table import services
+from scoring.table.models import Change, Game, Player, Seat
+from scoring.table.models import Hand as HandRow
 from tests.conftest import scorer_cookie
 
 fuzz = settings(

@@ -12,7 +12,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from django.utils import translation
 
-from scoring.words import format_money
+from scoring.common.words import format_money
 
 LOCALES = Path(__file__).resolve().parents[2] / "scoring" / "locale"
 LANGUAGES = ["fr", "ar"]

@@ -18,11 +18,11 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from scoring import services
+from scoring.common.rights import COOKIE
 from scoring.engine import Rules
-from scoring.rights import COOKIE
+from scoring.table import services
 from tests.conftest import scorer_cookie
-from tests.site.factories import NAMES, hand_data
+from tests.factories import NAMES, hand_data
 
 pytestmark = [
     pytest.mark.skipif(

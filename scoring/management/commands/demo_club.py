@@ -28,8 +28,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring import services
-from scoring.engine import (
+from scoring.management.commands.seed_games import auction
+
+from ...clubs import services
+from ...clubs.models import Club, ClubResult, Member, Season
+from ...engine import (
     BOULMOUS,
     LOWEST_BID,
     SEATS,
@@ -44,10 +47,9 @@ from scoring.engine import (
     score_hand,
     winner_of,
 )
-from scoring.engine.league import DEFAULT_POINTS
-from scoring.management.commands.seed_games import auction
-from scoring.models import Change, Club, ClubResult, Game, Member, Player, Season, Seat, Summary
-from scoring.models import Hand as HandRow
+from ...engine.league import DEFAULT_POINTS
+from ...table.models import Change, Game, Player, Seat, Summary
+from ...table.models import Hand as HandRow
 
 SLUG = "demo"
 NAME = "Demo"
@@ -222,7 +224,7 @@ class Command(BaseCommand):
             old = Club.objects.filter(slug=SLUG).first()
             if old is not None:
                 # The games first, in batches: the club's cascade would collect them all.
-                ids = list(old.games.values_list("pk", flat=True))
+                ids = list(old.club_games.values_list("game_id", flat=True))
                 for first in range(0, len(ids), 2000):
                     Game.objects.filter(pk__in=ids[first : first + 2000]).delete()
                 old.delete()

@@ -5,8 +5,8 @@ from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.engine import RulesError
-from scoring.engine.draw import check_size, draw, draw_json
+from ...engine import RulesError
+from ...engine.draw import check_size, draw, draw_json
 
 
 class Command(BaseCommand):

@@ -16,9 +16,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.datastructures import MultiValueDict
 
-from scoring import services
-from scoring.forms import ImportForm
-from scoring.models import Game
+from ...table import services
+from ...table.forms import ImportForm
+from ...table.models import Game
 
 IMPORTED, SKIPPED = "imported", "skipped"
 

@@ -6,8 +6,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from scoring import league
-from scoring.models import Club, ClubResult
+from ...clubs import league
+from ...clubs.models import Club, ClubResult
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.db.models import Max
 
-from scoring.models import Game, Summary
-from scoring.state import load_games, summary_of
+from ...table.models import Game, Summary
+from ...table.state import load_games, summary_of
 
 BATCH = 200
 

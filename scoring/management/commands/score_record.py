@@ -5,7 +5,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring.engine.cli import score_file
+from ...engine.cli import score_file
 
 
 class Command(BaseCommand):

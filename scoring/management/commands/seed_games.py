@@ -26,7 +26,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
-from scoring.engine import (
+from ...common.forms import MAX_HANDS
+from ...common.names import name_key
+from ...engine import (
     BOULMOUS,
     LOWEST_BID,
     SEATS,
@@ -42,10 +44,9 @@ from scoring.engine import (
     score_game,
     speaking_order,
 )
-from scoring.forms import MAX_HANDS
-from scoring.models import Change, Game, Player, Seat, Summary, name_key
-from scoring.models import Hand as HandRow
-from scoring.state import GameState, columns, snapshot, summary_of
+from ...table.models import Change, Game, Player, Seat, Summary
+from ...table.models import Hand as HandRow
+from ...table.state import GameState, columns, snapshot, summary_of
 
 BATCH = 500
 """Games written per transaction."""

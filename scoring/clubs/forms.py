@@ -1,0 +1,381 @@
+"""All input goes through these forms: they turn it into engine values, asking the engine
+whether each value is legal, and never re-implement a rule."""
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+from zoneinfo import available_timezones
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.utils.text import slugify
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from ..common.forms import (
+    MAX_NAME,
+    NameField,
+    RulesFields,
+    SeatsFields,
+    clean_name,
+    rules_error,
+)
+from ..engine import (
+    SEATS,
+    Record,
+    RulesError,
+)
+from ..engine.league import DEFAULT_POINTS, check_points
+from ..table.forms import ImportForm
+from .models import Member
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every time zone this server knows (``zoneinfo``), by name."""
+    return [(zone, zone) for zone in sorted(available_timezones())]
+
+
+def slug_of(name: str) -> str:
+    """An address made of a name: Latin letters, digits and dashes (empty if none is left)."""
+    return slugify(name)[:40].strip("-")
+
+
+class PointsFields(forms.Form):
+    """League points for ranks 1 to 4 at a table; the engine says whether they are a scale."""
+
+    points_0 = forms.IntegerField(label=_("1st"), min_value=0, max_value=999)
+    points_1 = forms.IntegerField(label=_("2nd"), min_value=0, max_value=999)
+    points_2 = forms.IntegerField(label=_("3rd"), min_value=0, max_value=999)
+    points_3 = forms.IntegerField(label=_("4th"), min_value=0, max_value=999)
+    # Where the errors about the four together are shown. Nothing is sent under this name.
+    points = forms.CharField(required=False, widget=forms.HiddenInput, max_length=0)
+
+    POINTS_FIELDS = [f"points_{rank}" for rank in range(SEATS)]
+
+    @staticmethod
+    def points_initial(points: Sequence[int]) -> dict[str, int]:
+        return {f"points_{rank}": value for rank, value in enumerate(points)}
+
+    @property
+    def points_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.POINTS_FIELDS]
+
+    def clean_points_scale(self, data: dict[str, Any]) -> None:
+        values = [data.get(name) for name in self.POINTS_FIELDS]
+        if any(value is None for value in values):
+            return
+        try:
+            data["league_points"] = check_points(values)  # type: ignore[arg-type]
+        except RulesError as error:
+            self.add_error("points", rules_error(error))
+
+
+class ClubSettingsForm(PointsFields, RulesFields):
+    """A club's settings: its name, time zone, rules, league points, and who sees what."""
+
+    name = forms.CharField(label=_("Club name"), max_length=80)
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        help_text=_("The day a game finished, and so its season, is the day in this zone."),
+        choices=time_zone_choices,
+        initial="Europe/Paris",
+    )
+    public = forms.BooleanField(
+        label=_("Public standings"),
+        help_text=_("Anyone with the address sees the club's page, seasons and records."),
+        required=False,
+    )
+    invite_admits = forms.BooleanField(
+        label=_("The invite link admits at once"),
+        help_text=_("Else an admin confirms each player who comes through it."),
+        required=False,
+    )
+
+    @classmethod
+    def initial_of(cls, club: Any) -> dict[str, Any]:
+        """The form's values for a club as it is."""
+        return {
+            "name": club.name,
+            "time_zone": club.time_zone,
+            "target": club.target,
+            "failed_taker": club.failed_taker,
+            "stake": club.stake or None,
+            "currency": club.currency,
+            "public": club.public,
+            "invite_admits": club.invite_admits,
+            **cls.points_initial(club.points),
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        self.clean_points_scale(data)
+        return data
+
+
+class NewClubForm(ClubSettingsForm):
+    """A new club: its settings, its address, and the name its creator goes by in it."""
+
+    slug = forms.SlugField(
+        label=_("Address"),
+        help_text=_("Letters, digits and dashes; made from the name if left empty."),
+        required=False,
+        max_length=40,
+    )
+    your_name = NameField(label=_("Your name in the club"), max_length=MAX_NAME)
+
+    field_order = ["name", "slug", "your_name"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial = {**self.points_initial(DEFAULT_POINTS), **self.initial}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("slug") and data.get("name") and "slug" not in self.errors:
+            data["slug"] = slug_of(data["name"])
+            if not data["slug"]:
+                self.add_error(
+                    "slug", gettext("Give the club an address in Latin letters or digits.")
+                )
+        return data
+
+
+class MemberForm(forms.Form):
+    """A player added to the club by an admin: many will never touch the app."""
+
+    name = NameField(label=_("Name"), max_length=MAX_NAME)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[(role.value, role.label) for role in Member.Role if role != Member.Role.GUEST],
+        initial=Member.Role.MEMBER.value,
+    )
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Member.Role.choices)
+
+
+class ClaimForm(forms.Form):
+    """An admin's answer to an account that says it is a player of the club."""
+
+    decision = forms.ChoiceField(choices=[("accept", _("Accept")), ("refuse", _("Refuse"))])
+
+
+class ClubJoinForm(forms.Form):
+    """Someone who came through the invite link: one of the club's players who has no
+    account yet, or a new name."""
+
+    member = forms.TypedChoiceField(label=_("I am"), coerce=int, empty_value=None, required=False)
+    name = NameField(
+        label=_("or I am new here, and my name is"), max_length=MAX_NAME, required=False
+    )
+
+    def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        member = self.fields["member"]
+        assert isinstance(member, forms.TypedChoiceField)
+        member.choices = [("", gettext("Someone new")), *players]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
+        if data.get("member") is None and not data.get("name") and not self.errors:
+            self.add_error("name", gettext("Choose your name in the list, or give a new one."))
+        return data
+
+
+class SeasonForm(PointsFields):
+    """A season: its name and address, its days, and its league points."""
+
+    name = forms.CharField(label=_("Name"), max_length=80)
+    slug = forms.SlugField(
+        label=_("Address"),
+        help_text=_("Letters, digits and dashes; made from the name if left empty."),
+        required=False,
+        max_length=40,
+    )
+    first_day = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+
+    field_order = ["name", "slug", "first_day", "last_day"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
+        if not data.get("slug") and data.get("name") and "slug" not in self.errors:
+            data["slug"] = slug_of(data["name"])
+            if not data["slug"]:
+                self.add_error(
+                    "slug", gettext("Give the season an address in Latin letters or digits.")
+                )
+        first, last = data.get("first_day"), data.get("last_day")
+        if first and last and last < first:
+            self.add_error("last_day", gettext("The last day comes before the first."))
+        self.clean_points_scale(data)
+        return data
+
+
+class ClubGameForm(SeatsFields):
+    """A club game: four players by name (members, or guests), and the first dealer; the
+    rules are the club's."""
+
+
+class ClubImportForm(forms.Form):
+    """A club's ``records.jsonl``: one ``boulmous/1`` record a line, each read and checked as
+    a single record is (:class:`ImportForm`); every line's problems are said with its number."""
+
+    text = forms.CharField(
+        label=_("Paste the records, one a line"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
+    )
+    file = forms.FileField(label=_("or choose a records.jsonl file"), required=False)
+
+    MAX_BYTES = 50_000_000
+    MAX_LINES = 20_000
+    MAX_PROBLEMS = 20
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
+        text = self._text(data)
+        records: list[Record] = []
+        problems: list[str] = []
+        bad_lines: list[int] = []
+        shown: set[int] = set()
+        """The lines whose problems are said: past the limit, the others are counted."""
+        seen: dict[str, int] = {}
+        """Each record's id, and the line it is on."""
+        lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+        if not lines:
+            raise forms.ValidationError(gettext("Paste the records or choose a file."))
+        if len(lines) > self.MAX_LINES:
+            raise forms.ValidationError(
+                gettext("This site imports up to %(max)s games at once.") % {"max": self.MAX_LINES}
+            )
+        for number, line in lines:
+            found = self._line(line)
+            if isinstance(found, Record) and found.about.id and found.about.id in seen:
+                found = [
+                    gettext("the id %(id)s is on line %(other)s too")
+                    % {"id": found.about.id, "other": seen[found.about.id]}
+                ]
+            if isinstance(found, Record):
+                if found.about.id:
+                    seen[found.about.id] = number
+                records.append(found)
+                continue
+            bad_lines.append(number)
+            for problem in found:
+                if len(problems) < self.MAX_PROBLEMS:
+                    shown.add(number)
+                    problems.append(
+                        gettext("line %(number)s: %(problem)s")
+                        % {"number": number, "problem": problem}
+                    )
+        if bad_lines:
+            more = len(bad_lines) - len(shown)
+            if more:
+                problems.append(
+                    ngettext(
+                        "… and %(count)s more line with problems",
+                        "… and %(count)s more lines with problems",
+                        more,
+                    )
+                    % {"count": more}
+                )
+            raise forms.ValidationError(problems)
+        data["records"] = records
+        return data
+
+    def _text(self, data: dict[str, Any]) -> str:
+        upload = data.get("file")
+        if upload is None:
+            return str(data.get("text") or "")
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(gettext("The file is larger than 50 MB."))
+        try:
+            return str(upload.read().decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            raise forms.ValidationError(gettext("The file is not UTF-8 text.")) from None
+
+    @staticmethod
+    def _line(line: str) -> Record | list[str]:
+        """The record on this line, or its problems, as a single record's import says them."""
+        single = ImportForm({"text": line.rstrip("\r")})
+        if single.is_valid():
+            record: Record = single.cleaned_data["record"]
+            return record
+        return [str(problem) for problem in single.errors.get(NON_FIELD_ERRORS, [])] + [
+            f"{name}: {problem}"
+            for name, problems in single.errors.items()
+            if name != NON_FIELD_ERRORS
+            for problem in problems
+        ]
+
+
+# Club nights (issue 12).
+
+MAX_ROUNDS = 50
+GUEST_SEPARATORS = ("\n", "،", ";")
+"""Besides the comma, what separates guests' names: a new line, the Arabic comma, a semicolon."""
+
+
+class NightForm(forms.Form):
+    """A club night: its day, its place, and how many rounds (none: until we stop)."""
+
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    place = forms.CharField(label=_("Place (optional)"), max_length=80, required=False)
+    rounds = forms.IntegerField(
+        label=_("Rounds"),
+        help_text=_("Leave empty to play until we stop."),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+    )
+
+
+class CheckInForm(forms.Form):
+    """Who is present: the club's players tapped, and guests named, new or known."""
+
+    present = forms.TypedMultipleChoiceField(
+        label=_("Present"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    guests = forms.CharField(
+        label=_("Add guests"),
+        help_text=_("Their names, separated by commas or one per line."),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        present = self.fields["present"]
+        assert isinstance(present, forms.TypedMultipleChoiceField)
+        present.choices = list(players)
+
+    def clean_guests(self) -> list[str]:
+        """Each name as the site keeps it (:func:`clean_name`), once, in the order given."""
+        text = str(self.cleaned_data.get("guests") or "")
+        for separator in GUEST_SEPARATORS:
+            text = text.replace(separator, ",")
+        names: list[str] = []
+        seen: set[str] = set()
+        for part in text.split(","):
+            name = clean_name(part)
+            if not name:
+                continue
+            if len(name) > MAX_NAME:
+                raise forms.ValidationError(
+                    gettext("A name has at most %(max)s characters: %(name)s")
+                    % {"max": MAX_NAME, "name": name[:MAX_NAME] + "…"}
+                )
+            if name.casefold() not in seen:  # NFC already: the key the club compares
+                seen.add(name.casefold())
+                names.append(name)
+        return names

@@ -1,0 +1,341 @@
+"""A club's league in the database: each counted game's results and ratings kept beside its
+facts, and the standings added up from them.
+
+The rules of the league (ranks, points, the order of the standings, OpenSkill) are the
+engine's (scoring/engine/league.py); this module keeps :class:`ClubResult` rows following
+the games, and reads them. Nothing here scores a game per request.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+from itertools import groupby
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db import connection
+from django.db.models import Aggregate, Count, IntegerField, Max, Q, Sum, Value, When
+from django.db.models.expressions import Case
+
+from ..common.names import name_key
+from ..engine import amount
+from ..engine.league import (
+    COUNTED,
+    COUNTS,
+    STATISTICS,
+    Rating,
+    Source,
+    Standing,
+    Statistic,
+    placings,
+    ranked,
+    replay,
+)
+from ..table.models import Game, Hand, Seat, Summary
+from ..table.state import GameRows, GameState, record_of
+from .models import Club, ClubGame, ClubResult, Member, Night, Season
+
+
+def results_of(state: GameState, club: Club) -> list[ClubResult]:
+    """The rows of a won club game, ratings not yet set."""
+    rules = state.record.rules
+    in_club_money = rules.currency == club.currency
+    finished_at = state.hands[-1].recorded_at
+    return [
+        ClubResult(
+            club=club,
+            game=state.game,
+            seat=placing.seat,
+            position=0,
+            finished_at=finished_at,
+            key=name_key(name),
+            name=name,
+            rank=placing.rank,
+            total=placing.total,
+            won=placing.won,
+            **placing.counts,
+            contracts=[list(contract) for contract in placing.contracts],
+            amount=amount(placing.units, rules.stake, rules.currency) if in_club_money else None,
+            mu=0.0,
+            sigma=0.0,
+        )
+        for name, placing in zip(state.names, placings(state.result), strict=True)
+    ]
+
+
+def _same_outcome(old: Sequence[ClubResult], new: Sequence[ClubResult]) -> bool:
+    """The same players at the same ranks: the ratings do not move."""
+    return [(row.key, row.rank) for row in old] == [(row.key, row.rank) for row in new]
+
+
+def club_game_of(game: Game) -> ClubGame | None:
+    """The game's club game, if it is one: read with the game where the table was asked to
+    (scoring/table/hooks.py ``loaded_with_game``), else in one query."""
+    try:
+        return game.club_game
+    except ClubGame.DoesNotExist:
+        return None
+
+
+def follow(state: GameState) -> None:
+    """Keep the club's results and ratings what a full recomputation gives, after a change
+    of this game: a game newly won is rated after the others; a counted game corrected, or
+    no longer counted, is rated again from its place on. Called inside the write's
+    transaction, the game locked."""
+    game = state.game
+    club_game = club_game_of(game)
+    if club_game is None:
+        return
+    counted = state.result.finished
+    if not counted and not ClubResult.objects.filter(game=game).exists():
+        return
+    club = Club.objects.select_for_update().get(pk=club_game.club_id)
+    # Read once the club is locked: another game's change may have just renumbered these.
+    old = list(ClubResult.objects.filter(game=game).order_by("seat"))
+    new = results_of(state, club) if counted else []
+    start = old[0].position if old else None
+    if new:
+        place = _place(club, game, new[0].finished_at)
+        if old and place == start and _same_outcome(old, new):
+            for row, was in zip(new, old, strict=True):
+                row.pk, row.position, row.mu, row.sigma = was.pk, was.position, was.mu, was.sigma
+            ClubResult.objects.bulk_update(new, _FACTS)
+            return
+        start = place if start is None else min(start, place)
+    assert start is not None  # old or new rows exist
+    later = list(
+        ClubResult.objects.filter(club=club, position__gte=start)
+        .exclude(game=game)
+        .order_by("position", "seat")
+        .only("game_id", "key", "rank", "position", "mu", "sigma")
+    )
+    before = {row.pk: (row.position, row.mu, row.sigma) for row in later}
+    games = [list(rows) for _, rows in groupby(later, key=lambda row: row.game_id)]
+    if new:
+        games.insert(place - start, new)
+    _rate(club, games, start)
+    ClubResult.objects.filter(game=game).delete()
+    ClubResult.objects.bulk_create(new)
+    _move([row for row in later if before[row.pk] != (row.position, row.mu, row.sigma)])
+
+
+def _move(rows: Sequence[ClubResult], batch: int = 200) -> None:
+    """Store the new place and rating of rows re-rated. A correction early in a long history
+    re-rates tens of thousands, which Django's bulk_update (a CASE of every row) or a
+    statement a row would take seconds to write: PostgreSQL takes them all as arrays in one
+    statement, SQLite a batch of rows a statement."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(ClubResult._meta.db_table)
+    assignments = f"UPDATE {table} SET position = v.position, mu = v.mu, sigma = v.sigma"
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"{assignments} FROM unnest(%s::bigint[], %s::int[], %s::float8[], "
+                f"%s::float8[]) AS v(id, position, mu, sigma) WHERE {table}.id = v.id",
+                [list(column) for column in zip(*_moved(rows), strict=True)],
+            )
+            return
+        for first in range(0, len(rows), batch):
+            part = rows[first : first + batch]
+            values = ", ".join(["(%s, %s, %s, %s)"] * len(part))
+            cursor.execute(
+                f"WITH v (id, position, mu, sigma) AS (VALUES {values}) "
+                f"{assignments} FROM v WHERE {table}.id = v.id",
+                [value for row in _moved(part) for value in row],
+            )
+
+
+def _moved(rows: Sequence[ClubResult]) -> list[tuple[int, int, float, float]]:
+    return [(row.pk, row.position, row.mu, row.sigma) for row in rows]
+
+
+def _place(club: Club, game: Game, moment: datetime) -> int:
+    """How many of the club's other counted games finished before ``game``, finished at
+    ``moment``: by time, then by record id. Ids are compared in Python, by code point, as
+    :func:`rebuild` sorts them, not by the database's collation (which may put ``a``
+    before ``B``)."""
+    others = ClubResult.objects.filter(club=club, seat=0).exclude(game=game)
+    tied = others.filter(finished_at=moment).values_list("game__record_id", flat=True)
+    before = others.filter(finished_at__lt=moment).count()
+    return before + sum(record_id < game.record_id for record_id in tied)
+
+
+_FACTS = [
+    "finished_at",
+    "key",
+    "name",
+    "rank",
+    "total",
+    "won",
+    *(statistic.name for statistic in COUNTED),
+    "contracts",
+    "amount",
+]
+
+
+def ratings_before(club: Club, position: int, keys: Iterable[str]) -> dict[str, Rating]:
+    """Each player's rating after his last counted game before ``position``: two queries."""
+    last = dict(
+        ClubResult.objects.filter(club=club, position__lt=position, key__in=set(keys))
+        .values_list("key")
+        .annotate(last=Max("position"))
+        .values_list("key", "last")
+    )
+    rows = ClubResult.objects.filter(club=club, position__in=set(last.values())).values_list(
+        "key", "position", "mu", "sigma"
+    )
+    return {key: Rating(mu, sigma) for key, at, mu, sigma in rows if last.get(key) == at}
+
+
+def _rate(club: Club, games: Sequence[Sequence[ClubResult]], start: int) -> None:
+    """Number ``games`` from ``start`` and rate them in that order, from the ratings the
+    players had before."""
+    keys = {row.key for rows in games for row in rows}
+    before = ratings_before(club, start, keys) if start else {}
+    after = replay(
+        (([row.key for row in rows], [row.rank for row in rows]) for rows in games), before
+    )
+    for position, (rows, ratings) in enumerate(zip(games, after, strict=True), start=start):
+        for row, rating in zip(rows, ratings, strict=True):
+            row.position, row.mu, row.sigma = position, rating.mu, rating.sigma
+
+
+def rebuild(club: Club, *, chunk: int = 500) -> int:
+    """The club's results and ratings recomputed from every game's facts: what they must
+    always equal. Returns the number of counted games.
+
+    Fast for ten thousand games: the games are read ``chunk`` at a time, three queries a
+    chunk (games, the names at their seats, their hands), each scored by the engine; the
+    rows are then rated in order and written in batches."""
+    ids = list(
+        Summary.objects.filter(game__club_game__club=club, status=Summary.Status.WON)
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    )
+    games: list[list[ClubResult]] = []
+    for first in range(0, len(ids), chunk):
+        batch = ids[first : first + chunk]
+        names: dict[int, list[str]] = defaultdict(list)
+        for game_id, name in (
+            Seat.objects.filter(game_id__in=batch)
+            .order_by("game_id", "position")
+            .values_list("game_id", "player__name")
+        ):
+            names[game_id].append(name)
+        hands: dict[int, list[Hand]] = defaultdict(list)
+        for hand in Hand.objects.filter(game_id__in=batch).order_by("game_id", "number"):
+            hands[hand.game_id].append(hand)
+        for game in Game.objects.filter(pk__in=batch).only(*_RULES):
+            seated, rows = tuple(names[game.pk]), tuple(hands[game.pk])
+            state = GameRows(game, seated, rows, record_of(game, seated, rows)).scored()
+            if state.result.finished:
+                games.append(results_of(state, club))
+    games.sort(key=lambda rows: (rows[0].finished_at, rows[0].game.record_id))
+    _rate(club, games, 0)
+    ClubResult.objects.filter(club=club).delete()
+    ClubResult.objects.bulk_create((row for rows in games for row in rows), batch_size=1000)
+    return len(games)
+
+
+_RULES = ("record_id", "first_dealer", "target", "failed_taker", "stake", "currency")
+"""What a rebuild reads of a game beside its seats and hands."""
+
+
+def day_start(day: date, zone: str) -> datetime:
+    return datetime.combine(day, time.min, tzinfo=ZoneInfo(zone))
+
+
+def season_range(club: Club, season: Season) -> tuple[datetime, datetime]:
+    """The season from the start of its first day to the end of its last, in the club's
+    time zone: ``start <= finished_at < end``."""
+    return (
+        day_start(season.first_day, club.time_zone),
+        day_start(season.last_day + timedelta(days=1), club.time_zone),
+    )
+
+
+def season_of(seasons: Iterable[Season], moment: datetime, zone: str) -> Season | None:
+    """The season a game finished at ``moment`` falls in: by its day in the club's zone."""
+    day = moment.astimezone(ZoneInfo(zone)).date()
+    return next((season for season in seasons if season.first_day <= day <= season.last_day), None)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A season's standing, with what the page shows beside it."""
+
+    standing: Standing
+    member_id: int | None
+    amount: Decimal | None
+
+
+def season_standings(club: Club, season: Season) -> list[Line]:
+    """The season's standings, added up in the database from the counted games' rows:
+    three queries, whatever the number of games."""
+    start, end = season_range(club, season)
+    games = Q(finished_at__gte=start, finished_at__lt=end)
+    return standings_of(club, games, season.points)
+
+
+def night_standings(night: Night) -> list[Line]:
+    """A club night's ranking: its counted games, by the club's league points."""
+    return standings_of(night.club, Q(game__club_game__round__night=night), night.club.points)
+
+
+def _sum(statistic: Statistic, points: Sequence[int]) -> Aggregate:
+    """The statistic added up in the database over a player's rows."""
+    match statistic.source:
+        case Source.GAMES:
+            return Count("id")
+        case Source.WINS:
+            return Count("id", filter=Q(won=True))
+        case Source.LEAGUE_POINTS:
+            by_rank = (When(rank=rank, then=Value(value)) for rank, value in enumerate(points, 1))
+            return Sum(Case(*by_rank, default=Value(0), output_field=IntegerField()))
+        case Source.POINTS:
+            return Sum("total")
+        case Source.COUNT:
+            return Sum(statistic.name)
+
+
+def standings_of(club: Club, games: Q, points: Sequence[int]) -> list[Line]:
+    """The standings of the club's counted games that ``games`` selects, with each player's
+    rating after his last of them: three queries."""
+    sums = (
+        ClubResult.objects.filter(games, club=club)
+        .values("key")
+        .annotate(
+            player=Max("name"),
+            **{statistic.name: _sum(statistic, points) for statistic in STATISTICS},
+            amount=Sum("amount"),
+            last=Max("position"),
+        )
+    )
+    lines = list(sums)
+    keys = [line["key"] for line in lines]
+    ratings = {
+        (key, at): Rating(mu, sigma)
+        for key, at, mu, sigma in ClubResult.objects.filter(
+            club=club, position__in={line["last"] for line in lines}
+        ).values_list("key", "position", "mu", "sigma")
+    }
+    members = {
+        key: (member_id, name)
+        for key, member_id, name in Member.objects.filter(club=club, key__in=keys).values_list(
+            "key", "id", "name"
+        )
+    }
+    shown: dict[int, Line] = {}
+    for line in lines:
+        sums_of: dict[str, Any] = dict(line)
+        member_id, name = members.get(line["key"], (None, line["player"]))
+        standing = Standing(
+            player=name,
+            rating=ratings[line["key"], line["last"]],
+            **{count: sums_of[count] for count in COUNTS},
+        )
+        shown[id(standing)] = Line(standing, member_id, line["amount"])
+    return [shown[id(standing)] for standing in ranked(line.standing for line in shown.values())]

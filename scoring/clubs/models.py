@@ -1,0 +1,252 @@
+"""A club: its members, seasons and nights, the games it counts, and its league's results.
+
+Clubs know the table's games; the table knows nothing of clubs.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ..engine import FailedTaker
+from ..engine.league import COUNTED, DEFAULT_POINTS, Statistic
+from ..table.models import Game, new_public_id
+
+
+def default_points() -> list[int]:
+    return list(DEFAULT_POINTS)
+
+
+class Club(models.Model):
+    """A club: its players, its rules, its seasons and its league."""
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=40, unique=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Paris")
+    """Which day a game finished on, and so which season it counts in."""
+    target = models.PositiveSmallIntegerField(_("target"), default=21)
+    failed_taker = models.CharField(
+        _("failed taker"),
+        max_length=20,
+        choices=[(option.value, option.value) for option in FailedTaker],
+        default=FailedTaker.TRICKS_MINUS_BID.value,
+    )
+    stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    points = models.JSONField(_("league points"), default=default_points)
+    """League points for ranks 1 to 4 at a table, given to each new season."""
+    public = models.BooleanField(_("public standings"), default=False)
+    invite_secret = models.CharField(max_length=32, unique=True, default=new_public_id)
+    invite_admits = models.BooleanField(_("the invite link admits at once"), default=False)
+    """Else an admin confirms each player who comes through the link."""
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Member(models.Model):
+    """A name in a club: a member, who may have an account, or a guest who sat in a game."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("admin")
+        SCORER = "scorer", _("scorer")
+        MEMBER = "member", _("member")
+        GUEST = "guest", _("guest")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(_("name"), max_length=40)
+    key = models.CharField(max_length=160)
+    """The name as compared (:func:`name_key`): one per name in a club, whatever its case."""
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="memberships",
+    )
+    """The account that is this player, if he has one."""
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="claims",
+    )
+    """An account that says it is this player, until an admin confirms it."""
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "key"], name="member_name_unique"),
+            models.UniqueConstraint(fields=["club", "user"], name="member_user_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Season(models.Model):
+    """A season of a club: the games that finished from its first day to its last."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=40)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
+    points = models.JSONField(_("league points"), default=default_points)
+
+    class Meta:
+        ordering = ["-first_day", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="season_slug_unique"),
+            models.CheckConstraint(
+                condition=models.Q(last_day__gte=models.F("first_day")),
+                name="season_days_in_order",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def new_seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+class Night(models.Model):
+    """A club night: the players present are drawn to tables of four, round after round."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
+    date = models.DateField(_("date"))
+    place = models.CharField(_("place"), max_length=80, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), null=True, blank=True)
+    """How many rounds are planned; none: until the organiser stops."""
+    seed = models.PositiveIntegerField(default=new_seed)
+    """The draw's seed: the same players and rounds give the same draw."""
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(rounds__isnull=True) | models.Q(rounds__gte=1),
+                name="night_rounds_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.date}"
+
+
+class Attendance(models.Model):
+    """A player checked in at a night; ``present`` is false once he has left."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="attendances")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="attendances")
+    present = models.BooleanField(default=True)
+    checked_in_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["checked_in_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "member"], name="attendance_unique"),
+        ]
+
+
+class Round(models.Model):
+    """A round of a night, as drawn: its tables (members by seat) and who sat out."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    tables = models.JSONField()
+    """Member ids by table, each in seat order: the draw as it was made."""
+    sitting_out = models.JSONField()
+    drawn_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "number"], name="round_number_unique"),
+        ]
+
+
+class ClubGame(models.Model):
+    """A game of the club's: it counts in the club's league once won. Kept beside the
+    table's game, which knows nothing of clubs; a night's games also say their round and
+    table."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="club_game"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="club_games")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="club_games"
+    )
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    """The table number in its night's round, from 1."""
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "game"], name="club_game_club")]
+
+
+class ClubResult(models.Model):
+    """One player's part in a counted (won) club game, with his rating after it.
+
+    Like :class:`Summary`, derived and kept beside the facts: written in the same
+    transaction as every change of the game, recomputed from a corrected game on, rebuilt
+    by ``manage.py rebuild_league``, and tested equal to a full recomputation. Standings
+    add these rows up in the database; nothing is scored per request.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    position = models.PositiveIntegerField()
+    """The game's place among the club's counted games, in the order they finished."""
+    finished_at = models.DateTimeField()
+    key = models.CharField(max_length=160)
+    """The player, as the club knows him (:func:`name_key` of his name)."""
+    name = models.CharField(max_length=40)
+    rank = models.PositiveSmallIntegerField()
+    total = models.IntegerField()
+    won = models.BooleanField()
+    # Then a column for each statistic counted from the game (engine/league.py), below.
+    contracts = models.JSONField(default=list)
+    """The contracts he took, each ``[bid, trump, made]``: his statistics by bid and trump."""
+    amount = models.DecimalField(max_digits=18, decimal_places=4, null=True)
+    """``units`` times the game's stake, when the game was played in the club's currency."""
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        ordering = ["position", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="club_result_seat_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "finished_at"], name="club_result_finished"),
+            models.Index(fields=["club", "position"], name="club_result_position"),
+            models.Index(fields=["club", "key", "position"], name="club_result_player"),
+        ]
+
+
+def _statistic_field(statistic: Statistic) -> "models.Field[int, int]":
+    if statistic.signed:
+        return models.IntegerField(default=0)
+    return models.PositiveSmallIntegerField(default=0)
+
+
+# A column for each statistic the league counts from a game's facts: declared once, in the
+# engine's registry (STATISTICS), and added up by the standings from these columns.
+for _statistic in COUNTED:
+    ClubResult.add_to_class(_statistic.name, _statistic_field(_statistic))

@@ -1,0 +1,531 @@
+"""What a club's league pages show, laid out from the rows the league keeps (ClubResult):
+a season's standings, a player's statistics, and the club's records as JSON lines.
+
+Nothing here scores a game or rates a player: the standings are added up by
+``league.season_standings``, the ratings were stored when each game finished. A player's
+page adds up his own rows in Python.
+"""
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from decimal import Decimal
+from math import ceil
+from typing import Any, NamedTuple
+
+from django.utils.translation import gettext
+
+from ...common.names import name_key
+from ...common.words import TRUMP_NAMES, format_money, is_red, trump_symbol
+from ...engine import Record, Trump, record_to_dict
+from ...engine.auction import BOULMOUS, LOWEST_BID
+from ...engine.league import (
+    COUNTED,
+    COUNTS,
+    STATISTIC,
+    STATISTICS,
+    Rating,
+    Statistic,
+    figure,
+    first_rating,
+)
+from ...table.models import Game
+from ...table.state import exported, load_games
+from ..league import Line, season_of
+from ..models import Club, ClubResult, Member, Season
+
+CHUNK = 200
+"""Games read at a time for records.jsonl (three queries each): memory stays flat."""
+
+CHART_POINTS = 300
+"""The rating chart draws at most this many points; a longer career is thinned evenly."""
+LAST_GAMES = 10
+
+
+def percent(made: int, taken: int) -> int | None:
+    """``made`` out of ``taken`` as a whole percentage, halves rounded up; None for none."""
+    if not taken:
+        return None
+    return (200 * made + taken) // (2 * taken)
+
+
+def money(amount: Decimal | None, club: Club) -> str:
+    """An amount in the club's currency, for a club that plays for money; else empty."""
+    if not club.stake or amount is None:
+        return ""
+    return format_money(amount, club.currency)
+
+
+# A season's standings.
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One statistic of a line, as a page shows it (the registry says how)."""
+
+    statistic: Statistic
+    value: int
+    percent: int | None
+    """Its share of the statistic it is a share of (contracts made, of those taken)."""
+    whole: int | None
+    """That statistic's value."""
+
+    @property
+    def name(self) -> str:
+        return self.statistic.name
+
+    @property
+    def signed(self) -> str:
+        """The value with its sign, as a balance shows it: +3, -2, 0."""
+        return f"{self.value:+d}" if self.value else "0"
+
+
+def figures_of(counts: Mapping[str, int]) -> list[Figure]:
+    """Each statistic of a line, in the registry's order."""
+    return [
+        Figure(
+            statistic,
+            counts[statistic.name],
+            percent(counts[statistic.name], counts[statistic.share_of])
+            if statistic.share_of
+            else None,
+            counts[statistic.share_of] if statistic.share_of else None,
+        )
+        for statistic in STATISTICS
+    ]
+
+
+class Heading(NamedTuple):
+    """A statistic's column, its title in the current language."""
+
+    statistic: Statistic
+    label: str
+    short: str
+
+
+def headings() -> list[Heading]:
+    """The standings' columns, one a statistic, titled in the current language."""
+    return [
+        Heading(statistic, gettext(statistic.label), gettext(statistic.short))
+        for statistic in STATISTICS
+    ]
+
+
+class Counts:
+    """A line's statistics by name (``line.wins``) and their shares (``line.made_percent``),
+    as the registry declares them."""
+
+    counts: Mapping[str, int]
+
+    def __getattr__(self, name: str) -> Any:  # an int, or None for a share of nothing
+        if name in COUNTS:
+            return self.counts[name]
+        base = name.removesuffix("_percent")
+        share_of = STATISTIC[base].share_of if base in STATISTIC else None
+        if name.endswith("_percent") and share_of:
+            return percent(self.counts[base], self.counts[share_of])
+        raise AttributeError(name)
+
+    @property
+    def figures(self) -> list[Figure]:
+        return figures_of(self.counts)
+
+
+@dataclass(frozen=True)
+class StandingRow(Counts):
+    """A line of the season's table, as the page, the print page and the PDF show it."""
+
+    rank: int
+    player: str
+    member_id: int | None
+    counts: Mapping[str, int]
+    money: str
+    """The units in the club's currency, formatted; empty for a club without a stake."""
+    rating: float
+    """The rating shown: mu - 3 sigma."""
+    mu: float
+    sigma: float
+
+
+def standing_rows(club: Club, lines: Iterable[Line]) -> list[StandingRow]:
+    """The season's standings (``league.season_standings``) as the pages show them."""
+    rows = []
+    for line in lines:
+        standing = line.standing
+        rating = standing.rating or first_rating()
+        rows.append(
+            StandingRow(
+                rank=standing.rank,
+                player=standing.player,
+                member_id=line.member_id,
+                counts=dict(standing.counts),
+                money=money(line.amount, club),
+                rating=rating.shown,
+                mu=rating.mu,
+                sigma=rating.sigma,
+            )
+        )
+    return rows
+
+
+def rating_explained() -> str:
+    """The one sentence that says what the rating is, on the page and on paper."""
+    return gettext(
+        "The rating is a player's estimated skill (μ) minus three times its uncertainty (σ), "
+        "from every game he played in the club in the order they finished: it starts at 0 "
+        "and grows as he plays and beats stronger players."
+    )
+
+
+def counted_games(rows: Sequence[StandingRow]) -> int:
+    """The season's counted games: each has four players."""
+    return sum(row.counts["games"] for row in rows) // 4
+
+
+# A player's page.
+
+
+@dataclass(frozen=True)
+class ContractLine:
+    """How a player's contracts of one kind (a bid, or a trump) went."""
+
+    label: str
+    symbol: str
+    red: bool
+    taken: int
+    made: int
+    missed: int
+    made_percent: int | None
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """A player against one other: the games they played together, and who finished ahead."""
+
+    member_id: int | None
+    name: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+
+
+@dataclass(frozen=True)
+class Opponent:
+    name: str
+    total: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class RecentGame:
+    public_id: str
+    finished_at: datetime
+    rank: int
+    total: int
+    won: bool
+    rating: float
+    others: Sequence[Opponent]
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """The rating after each of his games, as an inline SVG polyline."""
+
+    width: int
+    height: int
+    points: str
+    """``x,y x,y ...``, his first game at the left."""
+    zero_y: float
+    high: float
+    high_y: float
+    low: float
+    low_y: float
+    label_x: int
+    last_x: float
+    last_y: float
+
+
+@dataclass(frozen=True)
+class PlayerStats(Counts):
+    """A player's statistics over all the club's counted games: each of the registry's
+    (``stats.wins``, ``stats.made_percent``), and what only his page shows."""
+
+    counts: Mapping[str, int]
+    by_bid: Sequence[ContractLine]
+    by_trump: Sequence[ContractLine]
+    money: str
+    rating: Rating
+    head_to_head: Sequence[Meeting]
+    recent: Sequence[RecentGame]
+    chart: RatingChart | None
+
+    @property
+    def points_per_game(self) -> float | None:
+        return self.per_game("points")
+
+    def per_game(self, name: str) -> float | None:
+        games = self.counts["games"]
+        return round(self.counts[name] / games, 1) if games else None
+
+    @property
+    def shown(self) -> list[tuple[Figure, str, float | None]]:
+        """What the summary shows, each statistic under its label (or per game), in order."""
+        return [
+            (
+                figure,
+                gettext(figure.statistic.per_game or figure.statistic.label),
+                self.per_game(figure.name) if figure.statistic.per_game else None,
+            )
+            for figure in self.figures
+            if figure.statistic.on_player_page
+        ]
+
+
+class _Seat(NamedTuple):
+    """One player's row of a counted game, as the player page reads it."""
+
+    game_id: int
+    public_id: str
+    position: int
+    finished_at: datetime
+    key: str
+    name: str
+    rank: int
+    total: int
+    won: bool
+    contracts: list[tuple[int, str, bool]]
+    """Each ``[bid, trump, made]``, as JSON keeps it."""
+    amount: Decimal | None
+    mu: float
+    sigma: float
+    counts: dict[str, int]
+    """Each counted statistic's figure in this game."""
+
+    @property
+    def rating(self) -> Rating:
+        return Rating(self.mu, self.sigma)
+
+
+_SEAT_COLUMNS = [
+    "game_id" if name == "game_id" else "game__public_id" if name == "public_id" else name
+    for name in _Seat._fields
+    if name != "counts"
+]
+
+
+class _Other(NamedTuple):
+    """Another player's row at one of his tables: what the head-to-head needs."""
+
+    game_id: int
+    key: str
+    name: str
+    rank: int
+    total: int
+
+
+def player_stats(club: Club, member: Member) -> PlayerStats:
+    """A member's statistics over all the club's counted games, in three queries: his rows,
+    the others' rows at his tables, and the club's names."""
+    counted, core = [statistic.name for statistic in COUNTED], len(_SEAT_COLUMNS)
+    mine = [
+        _Seat._make([*values[:core], dict(zip(counted, values[core:], strict=True))])
+        for values in ClubResult.objects.filter(club=club, key=member.key)
+        .order_by("position")
+        .values_list(*_SEAT_COLUMNS, *counted)
+    ]
+    his_games = ClubResult.objects.filter(club=club, key=member.key).values("game_id")
+    tables: dict[int, list[_Other]] = {}
+    # By game alone (his games are the club's): the game's index finds each table's rows,
+    # whatever the planner's statistics say of the club's.
+    for values in (
+        ClubResult.objects.filter(game_id__in=his_games)
+        .exclude(key=member.key)
+        .order_by("position", "seat")
+        .values_list(*_Other._fields)
+    ):
+        other = _Other(*values)
+        tables.setdefault(other.game_id, []).append(other)
+    members = {
+        key: (member_id, name)
+        for key, member_id, name in Member.objects.filter(club=club).values_list(
+            "key", "id", "name"
+        )
+    }
+    contracts = [(bid, trump, bool(ok)) for row in mine for bid, trump, ok in row.contracts]
+    amounts = [row.amount for row in mine if row.amount is not None]
+    return PlayerStats(
+        counts={
+            statistic.name: sum(figure(statistic, row, club.points) for row in mine)
+            for statistic in STATISTICS
+        },
+        by_bid=_by_bid(contracts),
+        by_trump=_by_trump(contracts),
+        money=money(sum(amounts, Decimal(0)), club) if amounts else "",
+        rating=mine[-1].rating if mine else first_rating(),
+        head_to_head=_head_to_head(mine, tables, members),
+        recent=_recent(mine, tables, members),
+        chart=_chart([row.rating for row in mine]),
+    )
+
+
+Taken = tuple[int, str, bool]
+"""A contract he took: its bid, its trump and whether he made it."""
+
+
+def _contract_line(label: str, symbol: str, red: bool, outcomes: Sequence[bool]) -> ContractLine:
+    made = sum(outcomes)
+    return ContractLine(
+        label=label,
+        symbol=symbol,
+        red=red,
+        taken=len(outcomes),
+        made=made,
+        missed=len(outcomes) - made,
+        made_percent=percent(made, len(outcomes)),
+    )
+
+
+def _by_bid(contracts: Sequence[Taken]) -> list[ContractLine]:
+    """His contracts by bid, 3 to 6 (boulmous), each shown whether he took it or not."""
+    return [
+        _contract_line(
+            gettext("boulmous") if bid == BOULMOUS else "",
+            str(bid),
+            False,
+            [made for taken, _, made in contracts if taken == bid],
+        )
+        for bid in range(LOWEST_BID, BOULMOUS + 1)
+    ]
+
+
+def _by_trump(contracts: Sequence[Taken]) -> list[ContractLine]:
+    """His contracts by trump: spades, hearts, diamonds, clubs, no trump."""
+    return [
+        _contract_line(
+            str(TRUMP_NAMES[trump]),
+            trump_symbol(trump),
+            is_red(trump),
+            [made for _, taken, made in contracts if taken == trump.value],
+        )
+        for trump in Trump
+    ]
+
+
+Names = dict[str, tuple[int, str]]
+"""The club's members by key: their id and their name."""
+
+
+def _head_to_head(
+    mine: Sequence[_Seat], tables: dict[int, list[_Other]], members: Names
+) -> list[Meeting]:
+    """Each other player he met: the most games together first, then by name."""
+    tallies: dict[str, list[int]] = {}
+    names: dict[str, str] = {}
+    for row in mine:
+        for other in tables.get(row.game_id, ()):
+            names.setdefault(other.key, other.name)
+            tally = tallies.setdefault(other.key, [0, 0, 0, 0])
+            tally[0] += 1
+            tally[1 if row.rank < other.rank else 2 if row.rank > other.rank else 3] += 1
+    meetings = [
+        Meeting(*members.get(key, (None, names[key])), *tally) for key, tally in tallies.items()
+    ]
+    return sorted(meetings, key=lambda meeting: (-meeting.games, meeting.name.casefold()))
+
+
+def _recent(
+    mine: Sequence[_Seat], tables: dict[int, list[_Other]], members: Names
+) -> list[RecentGame]:
+    """His last games, the newest first, each with the others at his table."""
+    return [
+        RecentGame(
+            public_id=row.public_id,
+            finished_at=row.finished_at,
+            rank=row.rank,
+            total=row.total,
+            won=row.won,
+            rating=row.rating.shown,
+            others=[
+                Opponent(members.get(other.key, (None, other.name))[1], other.total, other.rank)
+                for other in tables.get(row.game_id, ())
+            ],
+        )
+        for row in reversed(mine[-LAST_GAMES:])
+    ]
+
+
+def _chart(ratings: Sequence[Rating]) -> RatingChart | None:
+    """His shown rating from before his first game (the default, 0) to after his last, in
+    a 320 by 120 box; at most ``CHART_POINTS`` points, the last always drawn."""
+    if not ratings:
+        return None
+    width, height, pad, left = 320, 120, 8, 34
+    values = [first_rating().shown, *(rating.shown for rating in ratings)]
+    step = ceil(len(values) / CHART_POINTS)
+    picked = list(range(0, len(values), step))
+    if picked[-1] != len(values) - 1:
+        picked.append(len(values) - 1)
+    high, low = max(0.0, *values), min(0.0, *values)
+    span = (high - low) or 1.0
+    per_game = (width - left - pad) / max(1, len(values) - 1)
+
+    def x(index: int) -> float:
+        return round(left + index * per_game, 1)
+
+    def y(value: float) -> float:
+        return round(pad + (high - value) * (height - 2 * pad) / span, 1)
+
+    return RatingChart(
+        width=width,
+        height=height,
+        points=" ".join(f"{x(index)},{y(values[index])}" for index in picked),
+        zero_y=y(0.0),
+        high=round(high, 1),
+        high_y=y(high) + 4,
+        low=round(low, 1),
+        low_y=y(low),
+        label_x=left - 4,
+        last_x=x(len(values) - 1),
+        last_y=y(values[-1]),
+    )
+
+
+# The club's records.
+
+
+def records_lines(club: Club, *, chunk: int = CHUNK) -> Iterator[str]:
+    """``records.jsonl``: each counted game of the club, in the order they finished, as a
+    ``boulmous/1`` record on one line, with its descriptive keys and the players as the
+    club shows them. Games are read ``chunk`` at a time; the order is fixed at the start."""
+    order = list(
+        ClubResult.objects.filter(club=club, seat=0)
+        .order_by("position")
+        .values_list("game_id", flat=True)
+    )
+    if not order:
+        return
+    seasons = list(Season.objects.filter(club=club))
+    names = dict(Member.objects.filter(club=club).values_list("key", "name"))
+    for first in range(0, len(order), chunk):
+        ids = order[first : first + chunk]
+        states = {state.game.pk: state for state in load_games(Game.objects.filter(pk__in=ids))}
+        for game_id in ids:
+            state = states.get(game_id)
+            if state is None or not state.result.finished:  # changed since the start
+                continue
+            yield _record_line(club, exported(state), seasons, names) + "\n"
+
+
+def _record_line(
+    club: Club, record: Record, seasons: Sequence[Season], names: dict[str, str]
+) -> str:
+    about = record.about
+    season = season_of(seasons, about.finished_at, club.time_zone) if about.finished_at else None
+    record = replace(
+        record,
+        players=tuple(names.get(name_key(name), name) for name in record.players),
+        about=replace(about, club=club.name, season=season.slug if season else None),
+    )
+    return json.dumps(record_to_dict(record), ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,180 @@
+"""What a club night's pages show: who is present, each round's tables as they play, the
+table sheet and cards, and the night's ranking. Laid out from the rows the services keep
+(rounds as drawn, each table's game summary); nothing here draws or scores.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from ...table.models import Game, ScorerLink, Summary
+from ..models import Attendance, Member, Night, Round, Season
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of a round, as its game stands."""
+
+    number: int
+    public_id: str
+    players: Sequence[str]
+    """The names by seat, seat 1 first."""
+    first_dealer: int
+    """The seat (from 0) that deals the first hand."""
+    status: str
+    """``playing``, ``won`` or ``abandoned``, as the game's summary says."""
+    hand: int
+    """The hand being played: one more than those recorded."""
+    leaders: Sequence[str]
+    winner: str | None
+    link: ScorerLink | None = None
+    """The scorer link its card carries, where asked for (the cards)."""
+
+    @property
+    def playing(self) -> bool:
+        return self.status == Summary.Status.PLAYING
+
+    @property
+    def seats(self) -> list[tuple[int, str, bool]]:
+        """Each seat's number from 1, its player, and whether he deals first."""
+        return [
+            (seat + 1, name, seat == self.first_dealer) for seat, name in enumerate(self.players)
+        ]
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """A round: its tables, who sits it out, and how many tables still play."""
+
+    round: Round
+    tables: Sequence[Table]
+    sitting_out: Sequence[str]
+
+    @property
+    def playing(self) -> int:
+        return sum(table.playing for table in self.tables)
+
+    @property
+    def open(self) -> bool:
+        return self.round.closed_at is None
+
+
+@dataclass(frozen=True)
+class Player:
+    """A club player in the check-in list."""
+
+    member_id: int
+    name: str
+    guest: bool
+    present: bool
+
+
+@dataclass(frozen=True)
+class NightState:
+    """The night as its organiser sees it: its rounds, the last one's tables, what comes next."""
+
+    night: Night
+    rounds: Sequence[Round]
+    current: RoundState | None
+    players: Sequence[Player]
+
+    @property
+    def played(self) -> int:
+        return len(self.rounds)
+
+    @property
+    def ended(self) -> bool:
+        return self.night.ended_at is not None
+
+    @property
+    def all_played(self) -> bool:
+        """The planned rounds are all drawn (never, for a night until we stop)."""
+        return self.night.rounds is not None and self.played >= self.night.rounds
+
+    @property
+    def next_number(self) -> int:
+        return self.played + 1
+
+    @property
+    def can_draw(self) -> bool:
+        """The next round is offered: no round open, or every table of the last one over."""
+        if self.ended or self.all_played:
+            return False
+        return self.current is None or not self.current.open or not self.current.playing
+
+    @property
+    def can_close(self) -> bool:
+        """Tables of the last round still play: the organiser may close it without them."""
+        return self.current is not None and self.current.open and self.current.playing > 0
+
+    @property
+    def present(self) -> int:
+        return sum(player.present for player in self.players)
+
+
+def _table(game: Game, link: ScorerLink | None = None) -> Table:
+    summary: Summary = game.summary
+    names = list(summary.names)
+    table = game.club_game.table
+    assert table is not None  # a round's games are numbered
+    return Table(
+        number=table,
+        public_id=game.public_id,
+        players=names,
+        first_dealer=game.first_dealer,
+        status=summary.status,
+        hand=summary.hands + 1,
+        leaders=[names[seat] for seat in summary.leaders],
+        winner=names[summary.winner] if summary.winner is not None else None,
+        link=link,
+    )
+
+
+def round_state(round: Round, names: dict[int, str], *, with_links: bool = False) -> RoundState:
+    """A round's tables from their games and summaries (one query; two with the links)."""
+    games = (
+        Game.objects.filter(club_game__round=round)
+        .select_related("summary", "club_game")
+        .order_by("club_game__table")
+    )
+    if with_links:
+        links = ScorerLink.objects.filter(revoked_at=None).order_by("created_at", "id")
+        games = games.prefetch_related(Prefetch("scorer_links", queryset=links))
+    tables = [
+        _table(game, next(iter(game.scorer_links.all()), None) if with_links else None)
+        for game in games
+    ]
+    return RoundState(round, tables, [names.get(pk, "?") for pk in round.sitting_out])
+
+
+def night_state(night: Night) -> NightState:
+    """The night page's facts in four queries: its rounds, the last round's games with their
+    summaries, the club's players, and who is present."""
+    rounds = list(night.round_set.all())
+    members = list(Member.objects.filter(club=night.club_id).order_by("name", "id"))
+    names = {member.pk: member.name for member in members}
+    present = set(
+        Attendance.objects.filter(night=night, present=True).values_list("member_id", flat=True)
+    )
+    players = sorted(
+        (
+            Player(member.pk, member.name, member.role == Member.Role.GUEST, member.pk in present)
+            for member in members
+        ),
+        key=lambda player: (player.guest, player.name.casefold(), player.member_id),
+    )
+    current = round_state(rounds[-1], names) if rounds else None
+    return NightState(night, rounds, current, players)
+
+
+def club_names(night: Night) -> dict[int, str]:
+    """The club's players by id: one query."""
+    return dict(Member.objects.filter(club=night.club_id).values_list("pk", "name"))
+
+
+def season_of_night(night: Night) -> Season | None:
+    """The season whose days hold the night's: where its games count."""
+    return Season.objects.filter(
+        club=night.club_id, first_day__lte=night.date, last_day__gte=night.date
+    ).first()

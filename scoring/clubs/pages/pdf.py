@@ -1,0 +1,166 @@
+"""A club's PDFs, drawn like the table's settlement sheet (scoring/table/pages/pdf.py)."""
+
+from collections.abc import Sequence
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext
+from fpdf import FPDF
+from fpdf.enums import Align, XPos, YPos
+
+from ...table.pages.pdf import (
+    BOTTOM,
+    FAMILY,
+    MARGIN,
+    WIDTH,
+    ZEBRA,
+    a4,
+    fit,
+    minus,
+    number,
+)
+from ..models import Club, Season
+from .league import StandingRow, headings, rating_explained
+
+# A club season's standings: one A4 page for up to 40 players, more pages after that.
+
+LEAGUE_ROW = 5.0
+LEAGUE_HEAD = 7.0
+LEAGUE_PT = 8.0
+RANK_W, PLAYER_W = 7.0, 34.0
+# Then a column for each statistic of the registry (a share of another adds its % after
+# it), the money (for a club with a stake) and the rating; the player's column takes what
+# the others leave.
+FIGURE_W, PERCENT_W, MONEY_W, RATING_W = 11.0, 9.0, 17.0, 12.0
+
+
+def _columns(with_money: bool) -> list[tuple[str, float]]:
+    """Each column's title and width, rank and player first."""
+    columns = []
+    for heading in headings():
+        columns.append((heading.short, FIGURE_W))
+        if heading.statistic.share_of and heading.statistic.share_in_table:
+            columns.append(("%", PERCENT_W))
+    if with_money:
+        columns.append((gettext("Money"), MONEY_W))
+    columns.append((gettext("Rating"), RATING_W))
+    player = max(PLAYER_W, WIDTH - RANK_W - sum(width for _, width in columns))
+    scale = min(1.0, (WIDTH - RANK_W - player) / sum(width for _, width in columns))
+    return [
+        ("#", RANK_W),
+        (gettext("Player"), player),
+        *((title, width * scale) for title, width in columns),
+    ]
+
+
+def standings_pdf(club: Club, season: Season, rows: Sequence[StandingRow], games: int) -> bytes:
+    """The season's table to pin on the club's wall, in the current language."""
+    title = f"{club.name} · {season.name}"
+    pdf = a4(title, gettext("Standings"), timezone.now())
+    pdf.set_font(FAMILY, "B", 15)
+    pdf.multi_cell(WIDTH, 8, title, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(FAMILY, "", 9)
+    days = gettext("%(first)s to %(last)s") % {
+        "first": formats.date_format(season.first_day, "DATE_FORMAT"),
+        "last": formats.date_format(season.last_day, "DATE_FORMAT"),
+    }
+    counted = ngettext("%(counter)s game", "%(counter)s games", games) % {"counter": games}
+    points = gettext("league points for ranks 1 to 4: %(points)s") % {
+        "points": ", ".join(str(value) for value in season.points)
+    }
+    pdf.multi_cell(
+        WIDTH,
+        4.5,
+        " · ".join((days, counted, points)),
+        align=Align.L,
+        new_x=XPos.LMARGIN,
+        new_y=YPos.NEXT,
+    )
+    pdf.ln(1)
+    pdf.set_line_width(0.4)
+    pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
+    pdf.ln(1.5)
+    with_money = bool(club.stake)
+    columns = _columns(with_money)
+    titles, widths = [title for title, _ in columns], [width for _, width in columns]
+    _league_head(pdf, widths, titles)
+    for index, row in enumerate(rows):
+        if pdf.get_y() + LEAGUE_ROW > BOTTOM - 8:
+            pdf.add_page()
+            _league_head(pdf, widths, titles)
+        _league_row(pdf, widths, row, with_money, shaded=index % 2 == 1)
+    pdf.set_line_width(0.2)
+    pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
+    pdf.ln(2)
+    pdf.set_font(FAMILY, "", 7)
+    pdf.multi_cell(
+        WIDTH, 3.5, rating_explained(), align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT
+    )
+    return bytes(pdf.output())
+
+
+def _league_head(pdf: FPDF, widths: Sequence[float], titles: Sequence[str]) -> None:
+    top = pdf.get_y()
+    x = MARGIN
+    for index, (width, title) in enumerate(zip(widths, titles, strict=True)):
+        align = Align.L if index < 2 else Align.R
+        lines = _head_lines(pdf, title, width - 0.4 - 2 * pdf.c_margin)
+        y = top + LEAGUE_HEAD - 3.0 * len(lines)
+        for line in lines:
+            pdf.set_xy(x, y)
+            pdf.cell(width - 0.4, 3.0, line, align=align)
+            y += 3.0
+        x += width
+    pdf.set_xy(MARGIN, top + LEAGUE_HEAD)
+    pdf.set_line_width(0.3)
+    pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
+    pdf.ln(0.3)
+
+
+def _head_lines(pdf: FPDF, title: str, width: float) -> list[str]:
+    """A column's title on two lines at most, cut between words; a word too wide for the
+    column makes the type smaller, down to a limit, and is then cut short."""
+    size = 6.5
+    pdf.set_font(FAMILY, "B", size)
+    widest = max(pdf.get_string_width(word) for word in title.split() or [""])
+    if widest > width:
+        size = max(5.0, size * width / widest)
+        pdf.set_font_size(size)
+    lines: list[str] = []
+    for word in title.split():
+        if lines and pdf.get_string_width(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    return [fit(pdf, line, width) for line in lines] or [""]
+
+
+def _league_row(
+    pdf: FPDF, widths: Sequence[float], row: StandingRow, with_money: bool, *, shaded: bool
+) -> None:
+    top = pdf.get_y()
+    if shaded:
+        pdf.set_fill_color(ZEBRA)
+        pdf.rect(MARGIN, top, WIDTH, LEAGUE_ROW, style="F")
+    pdf.set_font(FAMILY, "", LEAGUE_PT)
+    pdf.cell(widths[0], LEAGUE_ROW, str(row.rank))
+    pdf.set_font(FAMILY, "B", LEAGUE_PT)
+    pdf.cell(widths[1], LEAGUE_ROW, fit(pdf, row.player, widths[1] - 1))
+    pdf.set_font(FAMILY, "", LEAGUE_PT)
+    cells: list[tuple[str, bool]] = []
+    for figure in row.figures:
+        statistic = figure.statistic
+        shown = figure.signed if statistic.money else number(figure.value)
+        cells.append((minus(shown), statistic.emphasis))
+        if statistic.share_of and statistic.share_in_table:
+            cells.append(("" if figure.percent is None else str(figure.percent), False))
+    if with_money:
+        cells.append((minus(row.money), False))
+    for width, (text, bold) in zip(widths[2:-1], cells, strict=True):
+        pdf.set_font(FAMILY, "B" if bold else "", LEAGUE_PT)
+        pdf.cell(width, LEAGUE_ROW, fit(pdf, text, width - 0.5), align=Align.R)
+    pdf.set_font(FAMILY, "B", LEAGUE_PT)
+    rating = minus(formats.number_format(row.rating, 1))
+    pdf.cell(widths[-1], LEAGUE_ROW, rating, align=Align.R)
+    pdf.ln(LEAGUE_ROW)

@@ -1,0 +1,458 @@
+"""Every write of a club, each one transaction, as the table's writes are: members and
+their claims, seasons, club games and imports, and club nights with their draws."""
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from ..common.names import name_key
+from ..common.rights import NOBODY, Actor
+from ..engine import SEATS, FailedTaker, Record, Rules
+from ..engine.draw import MAX_ROUNDS, draw
+from ..engine.draw import Round as DrawnRound
+from ..table.models import Game, Summary
+from ..table.services import (
+    BATCH,
+    abandon_game,
+    create_game,
+    import_many,
+    import_record,
+    make_scorer_link,
+    record_ids,
+)
+from ..table.state import GameState, score
+from . import league
+from .models import Attendance, Club, ClubGame, Member, Night, Round, Season
+
+# The club: its members, its seasons, its games and its records.
+
+
+class NameTaken(Exception):
+    """Another player of the club already goes by this name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(name)
+
+
+class SeasonOverlaps(Exception):
+    """The days given overlap those of the season ``other``: a game would count in both."""
+
+    def __init__(self, other: Season) -> None:
+        self.other = other
+        super().__init__(other.name)
+
+
+class AlreadyInClub(Exception):
+    """A game of these records is in the club already (same ``id``)."""
+
+    def __init__(self, line: int, record_id: str) -> None:
+        self.line, self.record_id = line, record_id
+        super().__init__(line, record_id)
+
+
+def _new_member(club: Club, name: str, **fields: Any) -> Member:
+    try:
+        with transaction.atomic():
+            return Member.objects.create(club=club, name=name, key=name_key(name), **fields)
+    except IntegrityError:
+        raise NameTaken(name) from None
+
+
+@transaction.atomic
+def create_club(
+    *,
+    name: str,
+    slug: str,
+    time_zone: str,
+    rules: Rules,
+    points: Sequence[int],
+    public: bool,
+    invite_admits: bool,
+    admin_user_id: int,
+    admin_name: str,
+) -> Club:
+    """A new club, whose first admin is the account that creates it, under ``admin_name``."""
+    club = Club.objects.create(
+        name=name,
+        slug=slug,
+        time_zone=time_zone,
+        target=rules.target,
+        failed_taker=rules.failed_taker.value,
+        stake=rules.stake,
+        currency=rules.currency,
+        points=list(points),
+        public=public,
+        invite_admits=invite_admits,
+    )
+    _new_member(club, admin_name, role=Member.Role.ADMIN, user_id=admin_user_id)
+    return club
+
+
+@transaction.atomic
+def update_club(
+    *,
+    club_id: int,
+    name: str,
+    time_zone: str,
+    rules: Rules,
+    points: Sequence[int],
+    public: bool,
+    invite_admits: bool,
+) -> Club:
+    """The club's settings; games already played keep the rules they were played with."""
+    club = Club.objects.select_for_update().get(pk=club_id)
+    club.name, club.time_zone, club.public, club.invite_admits = (
+        name,
+        time_zone,
+        public,
+        invite_admits,
+    )
+    club.target, club.failed_taker = rules.target, rules.failed_taker.value
+    club.stake, club.currency, club.points = rules.stake, rules.currency, list(points)
+    club.save()
+    return club
+
+
+@transaction.atomic
+def add_member(*, club: Club, name: str, role: str = Member.Role.MEMBER) -> Member:
+    """A player of the club who may never touch the app: a name, and a role."""
+    return _new_member(club, name, role=role)
+
+
+@transaction.atomic
+def set_role(*, club: Club, member_id: int, role: str) -> Member:
+    """A member's role. The club keeps at least one admin with an account."""
+    member = Member.objects.select_for_update().get(club=club, pk=member_id)
+    if member.role == Member.Role.ADMIN and role != Member.Role.ADMIN:
+        admins = Member.objects.filter(club=club, role=Member.Role.ADMIN, user__isnull=False)
+        if not admins.exclude(pk=member.pk).exists():
+            return member
+    member.role = role
+    member.save(update_fields=["role"])
+    return member
+
+
+@transaction.atomic
+def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> Member:
+    """An account comes through the invite link, as a player the club already has (a claim on
+    his name and his games) or under a new name. If the link admits at once he is in; else
+    the claim waits for an admin. A guest who joins becomes a member."""
+    existing = Member.objects.filter(club=club, user_id=user_id).first()
+    if existing is not None:
+        return existing
+    if member_id is not None:
+        member = Member.objects.select_for_update().get(
+            club=club, pk=member_id, user=None, claimed_by=None
+        )
+    else:
+        member = _new_member(club, name)
+    if club.invite_admits:
+        member.user_id, member.claimed_by_id = user_id, None
+        if member.role == Member.Role.GUEST:
+            member.role = Member.Role.MEMBER
+    else:
+        member.claimed_by_id = user_id
+    member.save()
+    return member
+
+
+@transaction.atomic
+def confirm_claim(*, club: Club, member_id: int, accept: bool) -> Member:
+    """An admin says whether the account that claims this player is him."""
+    member = Member.objects.select_for_update().get(club=club, pk=member_id)
+    if member.claimed_by_id is None:
+        return member
+    if accept and not Member.objects.filter(club=club, user_id=member.claimed_by_id).exists():
+        member.user_id = member.claimed_by_id
+        if member.role == Member.Role.GUEST:
+            member.role = Member.Role.MEMBER
+    member.claimed_by_id = None
+    member.save()
+    return member
+
+
+@transaction.atomic
+def new_invite(*, club: Club) -> Club:
+    """A new invite link; the old one stops working."""
+    club.invite_secret = Club._meta.get_field("invite_secret").get_default()
+    club.save(update_fields=["invite_secret"])
+    return club
+
+
+@transaction.atomic
+def create_season(
+    *,
+    club: Club,
+    name: str,
+    slug: str,
+    first_day: date,
+    last_day: date,
+    points: Sequence[int],
+) -> Season:
+    """A season; its days may not overlap another's, so that a game counts in one at most."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    other = club.seasons.filter(first_day__lte=last_day, last_day__gte=first_day).first()
+    if other is not None:
+        raise SeasonOverlaps(other)
+    return Season.objects.create(
+        club=club,
+        name=name,
+        slug=slug,
+        first_day=first_day,
+        last_day=last_day,
+        points=list(points),
+    )
+
+
+def _club_names(club: Club, names: Sequence[str], role: str) -> list[str]:
+    """The names as the club writes them; a name it does not know yet joins it in ``role``."""
+    known = {
+        member.key: member.name
+        for member in Member.objects.filter(club=club, key__in=[name_key(n) for n in names])
+    }
+    shown = []
+    for name in names:
+        key = name_key(name)
+        if key not in known:
+            known[key] = _new_member(club, name, role=role).name
+        shown.append(known[key])
+    return shown
+
+
+@transaction.atomic
+def start_club_game(
+    *,
+    club: Club,
+    names: Sequence[str],
+    first_dealer: int | None,
+    owner_id: int | None,
+    token: uuid.UUID | None = None,
+    by: Actor = NOBODY,
+) -> GameState:
+    """A club game with the club's rules: members by their names, anyone else as a guest."""
+    state = create_game(
+        names=_club_names(club, names, Member.Role.GUEST),
+        rules=Rules(
+            target=club.target,
+            failed_taker=FailedTaker(club.failed_taker),
+            stake=club.stake,
+            currency=club.currency,
+        ),
+        first_dealer=first_dealer,
+        place=club.name,
+        owner_id=owner_id,
+        token=token,
+        club_label=club.name,
+        by=by,
+    )
+    ClubGame.objects.get_or_create(game=state.game, defaults={"club": club})
+    return state
+
+
+@transaction.atomic
+def import_club_records(
+    *, club: Club, records: Sequence[Record], owner_id: int | None, by: Actor = NOBODY
+) -> int:
+    """Games from a club's ``records.jsonl``, all or none; their players become members.
+
+    Written in bulk, so that thousands of games take seconds: every record is scored by
+    the engine first (which refuses any hand the rules do not allow), then the games, their
+    seats, hands, history and summaries are inserted a batch at a time, each row as
+    :func:`import_record` writes it. The league is rebuilt once, after the last. Returns
+    the number of games imported."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    ids = [record.about.id for record in records if record.about.id]
+    taken = record_ids(Game.objects.filter(club_game__club=club), ids)
+    for line, record in enumerate(records, start=1):
+        if record.about.id in taken:
+            raise AlreadyInClub(line, record.about.id or "")
+    results = [score(record) for record in records]
+    # The names as the club writes them, each new one a member, in the order they come.
+    first: dict[str, str] = {}
+    for record in records:
+        for name in record.players:
+            first.setdefault(name_key(name), name)
+    clubbed = _club_names(club, list(first.values()), Member.Role.MEMBER)
+    shown = dict(zip(first, clubbed, strict=True))
+    games = import_many(
+        records=[
+            replace(record, players=tuple(shown[name_key(name)] for name in record.players))
+            for record in records
+        ],
+        results=results,
+        owner_id=owner_id,
+        club_label=club.name,
+        by=by,
+    )
+    ClubGame.objects.bulk_create(
+        (ClubGame(game=game, club=club) for game in games), batch_size=BATCH
+    )
+    league.rebuild(club)
+    return len(records)
+
+
+# Club nights: check-in, draws, rounds.
+
+
+class RoundPlaying(Exception):
+    """Tables of the night's last round are still playing: the round is not over."""
+
+    def __init__(self, round: Round, playing: int) -> None:
+        self.round, self.playing = round, playing
+        super().__init__(round.number, playing)
+
+
+class NightOver(Exception):
+    """The night has played its rounds, or was ended."""
+
+
+class TooFewPlayers(Exception):
+    """Fewer than four players are present: no table can be drawn."""
+
+    def __init__(self, present: int) -> None:
+        self.present = present
+        super().__init__(present)
+
+
+@transaction.atomic
+def create_night(*, club: Club, date: date, place: str, rounds: int | None) -> Night:
+    """A club night: its date and place, and the rounds planned (none: until it stops)."""
+    return Night.objects.create(club=club, date=date, place=place, rounds=rounds)
+
+
+@transaction.atomic
+def check_in(*, night_id: int, member_ids: Sequence[int], guests: Sequence[str]) -> Night:
+    """Who is present now: the members tapped and the guests named; the others checked in
+    before have left. Between rounds, so that arrivals and departures count at the next
+    draw."""
+    night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    if night.ended_at is not None:
+        raise NightOver(night)
+    known = set(
+        Member.objects.filter(club=night.club, pk__in=member_ids).values_list("pk", flat=True)
+    )
+    named = _club_names(night.club, guests, Member.Role.GUEST) if guests else []
+    known |= set(
+        Member.objects.filter(club=night.club, key__in=[name_key(n) for n in named]).values_list(
+            "pk", flat=True
+        )
+    )
+    seen = set()
+    for attendance in Attendance.objects.filter(night=night):
+        seen.add(attendance.member_id)
+        present = attendance.member_id in known
+        if attendance.present != present:
+            attendance.present = present
+            attendance.save(update_fields=["present"])
+    Attendance.objects.bulk_create(
+        Attendance(night=night, member_id=member_id) for member_id in sorted(known - seen)
+    )
+    return night
+
+
+def drawn_rounds(night: Night) -> list[DrawnRound]:
+    """The night's rounds as drawn, for the next draw to spread meetings over the night."""
+    return [
+        DrawnRound(tuple(tuple(table) for table in row.tables), tuple(row.sitting_out))
+        for row in night.round_set.all()
+    ]
+
+
+def _close_if_over(night: Night) -> Round | None:
+    """The night's last round, closed if every table has finished; RoundPlaying if not."""
+    last = night.round_set.order_by("number").last()
+    if last is None or last.closed_at is not None:
+        return last
+    playing = Summary.objects.filter(
+        game__club_game__round=last, status=Summary.Status.PLAYING
+    ).count()
+    if playing:
+        raise RoundPlaying(last, playing)
+    last.closed_at = timezone.now()
+    last.save(update_fields=["closed_at"])
+    return last
+
+
+@transaction.atomic
+def draw_round(*, night_id: int, owner_id: int | None, by: Actor = NOBODY) -> Round:
+    """The next round: the players present drawn to tables of four (the engine's draw, over
+    the rounds played that night), and each table's game started with its players seated
+    in the drawn order, the club's rules, and a scorer link for the table's card."""
+    night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    if night.ended_at is not None:
+        raise NightOver(night)
+    last = _close_if_over(night)
+    played = last.number if last else 0
+    if night.rounds is not None and played >= night.rounds:
+        raise NightOver(night)
+    present = sorted(
+        Attendance.objects.filter(night=night, present=True).values_list("member_id", flat=True)
+    )
+    if len(present) < SEATS:
+        raise TooFewPlayers(len(present))
+    # Planning the rounds still to come spreads meetings over the whole night.
+    ahead = min(night.rounds - played, MAX_ROUNDS) if night.rounds is not None else 1
+    planned = draw(present, ahead, seed=night.seed, history=drawn_rounds(night))[0]
+    row = Round.objects.create(
+        night=night,
+        number=played + 1,
+        tables=[list(table) for table in planned.tables],
+        sitting_out=list(planned.sitting_out),
+    )
+    names = dict(Member.objects.filter(pk__in=present).values_list("pk", "name"))
+    for number, table in enumerate(planned.tables, start=1):
+        state = start_club_game(
+            club=night.club,
+            names=[names[member_id] for member_id in table],
+            first_dealer=0,  # the first drawn deals first, as the table sheet says
+            owner_id=owner_id,
+            by=by,
+        )
+        ClubGame.objects.filter(game=state.game).update(round=row, table=number)
+        make_scorer_link(public_id=state.game.public_id)
+    return row
+
+
+@transaction.atomic
+def close_round(*, night_id: int, by: Actor = NOBODY) -> Round | None:
+    """The organiser closes the last round now: tables still playing are recorded as
+    abandoned (settled as they stand, counting in no standings)."""
+    night = Night.objects.select_for_update().get(pk=night_id)
+    last = night.round_set.order_by("number").last()
+    if last is None or last.closed_at is not None:
+        return last
+    playing = Game.objects.filter(club_game__round=last, summary__status=Summary.Status.PLAYING)
+    for public_id in playing.values_list("public_id", flat=True):
+        abandon_game(public_id=public_id, by=by)
+    last.closed_at = timezone.now()
+    last.save(update_fields=["closed_at"])
+    return last
+
+
+@transaction.atomic
+def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
+    """The night is over: its last round closed (tables still playing abandoned)."""
+    close_round(night_id=night_id, by=by)
+    night = Night.objects.select_for_update().get(pk=night_id)
+    if night.ended_at is None:
+        night.ended_at = timezone.now()
+        night.save(update_fields=["ended_at"])
+    return night
+
+
+@transaction.atomic
+def import_club_game(
+    *, club: Club, record: Record, owner_id: int | None = None, by: Actor = NOBODY
+) -> GameState:
+    """One game from a record, into the club: it counts in the league once won, its
+    results and ratings following at once."""
+    state = import_record(record=record, owner_id=owner_id, club_label=club.name, by=by)
+    ClubGame.objects.create(game=state.game, club=club)
+    league.follow(state)
+    return state

@@ -1,0 +1,42 @@
+"""What clubs do when the table changes a game, subscribed once, when the app is ready
+(scoring/apps.py): the table announces, and never calls clubs itself."""
+
+from typing import Any
+
+from django.urls import reverse
+
+from ..table import hooks
+from ..table.models import Change, Game
+from ..table.state import GameState
+from . import access, league
+from .models import ClubGame
+
+
+def follow_game(sender: type[Game], *, state: GameState, action: str, **kwargs: Any) -> None:
+    """A club game's results and ratings follow each change of it; a rematch of a club
+    game is the club's too. A game just created or imported is no club's game yet: clubs
+    that start or import one follow it themselves."""
+    if action in (Change.Action.CREATED, Change.Action.IMPORTED):
+        source = state.game.rematch_of_id
+        if action == Change.Action.CREATED and source is not None:
+            original = ClubGame.objects.filter(game=source).first()
+            if original is not None:
+                ClubGame.objects.create(game=state.game, club_id=original.club_id)
+        return
+    league.follow(state)
+
+
+def club_crumb(game: Game) -> hooks.Crumb | None:
+    """A club game's page leads back to its club."""
+    club_game = league.club_game_of(game)
+    if club_game is None:
+        return None
+    club = club_game.club
+    return hooks.Crumb(reverse("club", args=[club.slug]), club.name)
+
+
+def subscribe() -> None:
+    hooks.loaded_with_game.append("club_game__club")
+    hooks.game_changed.connect(follow_game, sender=Game, dispatch_uid="clubs.follow_game")
+    hooks.crumbs.append(club_crumb)
+    access.subscribe()

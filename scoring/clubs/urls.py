@@ -1,0 +1,57 @@
+from django.urls import path
+
+from .views import club, league, nights
+
+urlpatterns = [
+    # Clubs (issue 11): running a club, in views/club.py.
+    path("clubs/", club.clubs, name="clubs"),
+    path("clubs/new", club.new_club, name="new_club"),
+    path("clubs/<slug:club>/", club.club_page, name="club"),
+    path("clubs/<slug:club>/settings", club.club_settings, name="club_settings"),
+    path("clubs/<slug:club>/members", club.members, name="club_members"),
+    path("clubs/<slug:club>/members/<int:member_id>/role", club.member_role, name="member_role"),
+    path("clubs/<slug:club>/members/<int:member_id>/claim", club.member_claim, name="member_claim"),
+    path("clubs/<slug:club>/invite/new", club.new_invite, name="club_new_invite"),
+    path("clubs/<slug:club>/invite.svg", club.invite_qr, name="club_invite_qr"),
+    path("clubs/<slug:club>/join/<slug:secret>", club.join_club, name="join_club"),
+    path("clubs/<slug:club>/seasons/new", club.new_season, name="new_season"),
+    path("clubs/<slug:club>/games/new", club.new_club_game, name="new_club_game"),
+    path("clubs/<slug:club>/import", club.import_records, name="club_import"),
+    # Club nights (issue 12): check-in, rounds, table sheets and cards, in views/nights.py.
+    path("clubs/<slug:club>/nights/new", nights.new_night, name="new_night"),
+    path("clubs/<slug:club>/nights/<int:night>/", nights.night, name="night"),
+    path("clubs/<slug:club>/nights/<int:night>/checkin", nights.check_in, name="night_checkin"),
+    path("clubs/<slug:club>/nights/<int:night>/draw", nights.draw, name="night_draw"),
+    path("clubs/<slug:club>/nights/<int:night>/close", nights.close, name="night_close"),
+    path("clubs/<slug:club>/nights/<int:night>/end", nights.end, name="night_end"),
+    path(
+        "clubs/<slug:club>/nights/<int:night>/rounds/<int:number>/sheet",
+        nights.sheet,
+        name="round_sheet",
+    ),
+    path(
+        "clubs/<slug:club>/nights/<int:night>/rounds/<int:number>/cards",
+        nights.cards,
+        name="round_cards",
+    ),
+    path("clubs/<slug:club>/nights/<int:night>/ranking", nights.ranking, name="night_ranking"),
+    # The league (issue 11): standings, players, records, in views/league.py.
+    path("clubs/<slug:club>/seasons/<slug:season>/", league.season, name="season"),
+    path(
+        "clubs/<slug:club>/seasons/<slug:season>/standings.csv",
+        league.standings_csv,
+        name="standings_csv",
+    ),
+    path(
+        "clubs/<slug:club>/seasons/<slug:season>/print",
+        league.standings_print,
+        name="standings_print",
+    ),
+    path(
+        "clubs/<slug:club>/seasons/<slug:season>/standings.pdf",
+        league.standings_pdf,
+        name="standings_pdf",
+    ),
+    path("clubs/<slug:club>/players/<int:member_id>/", league.player, name="club_player"),
+    path("clubs/<slug:club>/records.jsonl", league.records_jsonl, name="club_records"),
+]

@@ -1,0 +1,362 @@
+"""Running a club: its settings, members, invites, seasons, games and imported records.
+
+Each view reads a form, calls one service, and redirects; what a request may do is checked
+by :func:`with_club` (preconditions.py) before the view runs, never by hiding a button.
+"""
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.db import IntegrityError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from ...common import rights
+from ...common.http import HtmxHttpRequest
+from ...common.rights import Action
+from ...table.models import Summary
+from ...table.pages.home import game_summaries
+from ...table.views.share import qr_code
+from .. import services
+from ..access import club_may, club_member, with_club
+from ..forms import (
+    ClaimForm,
+    ClubGameForm,
+    ClubImportForm,
+    ClubJoinForm,
+    ClubSettingsForm,
+    MemberForm,
+    NewClubForm,
+    RoleForm,
+    SeasonForm,
+)
+from ..models import Club, Member
+
+RECENT_GAMES = 20
+
+
+def _user_id(request: HttpRequest) -> int | None:
+    user = getattr(request, "user", None)
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+@require_GET
+def clubs(request: HttpRequest) -> HttpResponse:
+    """The clubs one is in, the clubs whose standings are public, and a way to make one."""
+    user_id = _user_id(request)
+    mine = (
+        list(
+            Member.objects.filter(user=user_id)
+            .exclude(role=Member.Role.GUEST)
+            .select_related("club")
+            .order_by("club__name", "club__id")
+        )
+        if user_id is not None
+        else []
+    )
+    public = Club.objects.filter(public=True).exclude(pk__in=[m.club_id for m in mine])
+    return render(request, "clubs/clubs.html", {"mine": mine, "public": public})
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def new_club(request: HttpRequest) -> HttpResponse:
+    form = NewClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        user_id = _user_id(request)
+        assert user_id is not None  # signed in: login_required
+        try:
+            club = services.create_club(
+                name=data["name"],
+                slug=data["slug"],
+                time_zone=data["time_zone"],
+                rules=data["rules"],
+                points=data["league_points"],
+                public=data["public"],
+                invite_admits=data["invite_admits"],
+                admin_user_id=user_id,
+                admin_name=data["your_name"],
+            )
+        except IntegrityError:  # the address is taken (the one unique value given)
+            form.add_error("slug", gettext("Another club has this address: choose another."))
+        else:
+            return redirect("club", club=club.slug)
+    return render(
+        request, "clubs/club_form.html", {"form": form}, status=422 if form.errors else 200
+    )
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    """The club: its seasons, its records, its recent games and its players."""
+    recent = (
+        Summary.objects.filter(game__club_game__club=club)
+        .select_related("game")
+        .order_by("-changed_at")[:RECENT_GAMES]
+    )
+    players = list(club.members.all())
+    context = {
+        "club": club,
+        "member": member,
+        "can_score": club_may(Action.SCORE_CLUB, club, member),
+        "is_admin": club_may(Action.RUN_CLUB, club, member),
+        "seasons": club.seasons.all(),
+        "games": game_summaries(recent),
+        "members": [player for player in players if player.role != Member.Role.GUEST],
+        "guests": [player for player in players if player.role == Member.Role.GUEST],
+    }
+    return render(request, "clubs/club.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@with_club(Action.RUN_CLUB)
+def club_settings(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    form = ClubSettingsForm(request.POST or None, initial=ClubSettingsForm.initial_of(club))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        services.update_club(
+            club_id=club.pk,
+            name=data["name"],
+            time_zone=data["time_zone"],
+            rules=data["rules"],
+            points=data["league_points"],
+            public=data["public"],
+            invite_admits=data["invite_admits"],
+        )
+        return redirect("club", club=club.slug)
+    context = {"form": form, "club": club}
+    return render(request, "clubs/club_form.html", context, status=422 if form.errors else 200)
+
+
+def _members_page(
+    request: HttpRequest,
+    club: Club,
+    add_form: MemberForm | None = None,
+    *,
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The admins' page of the club's players: roles, claims, new players, the invite."""
+    players = list(club.members.select_related("user", "claimed_by"))
+    invite = request.build_absolute_uri(reverse("join_club", args=[club.slug, club.invite_secret]))
+    context = {
+        "club": club,
+        "players": [(player, RoleForm(initial={"role": player.role})) for player in players],
+        "claims": [player for player in players if player.claimed_by_id is not None],
+        "add_form": add_form or MemberForm(),
+        "invite": invite,
+        "invite_qr": qr_code(invite, gettext("Invite link")),
+        "notice": notice,
+    }
+    return render(request, "clubs/club_members.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@with_club(Action.RUN_CLUB)
+def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    """The players, and, posted here, a new one by name."""
+    if request.method == "GET":
+        return _members_page(request, club)
+    form = MemberForm(request.POST)
+    if form.is_valid():
+        try:
+            services.add_member(
+                club=club, name=form.cleaned_data["name"], role=form.cleaned_data["role"]
+            )
+        except services.NameTaken:
+            form.add_error("name", gettext("The club already has a player of this name."))
+        else:
+            return redirect("club_members", club=club.slug)
+    return _members_page(request, club, form, status=422)
+
+
+@require_POST
+@with_club(Action.RUN_CLUB)
+def member_role(
+    request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
+) -> HttpResponse:
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        return _members_page(request, club, notice=gettext("Choose a role."), status=422)
+    role = form.cleaned_data["role"]
+    try:
+        changed = services.set_role(club=club, member_id=member_id, role=role)
+    except Member.DoesNotExist:
+        raise Http404 from None
+    if changed.role != role:
+        notice = gettext("The club keeps at least one admin with an account: %(name)s stays one.")
+        return _members_page(request, club, notice=notice % {"name": changed.name}, status=409)
+    return redirect("club_members", club=club.slug)
+
+
+@require_POST
+@with_club(Action.RUN_CLUB)
+def member_claim(
+    request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
+) -> HttpResponse:
+    form = ClaimForm(request.POST)
+    if not form.is_valid():
+        return _members_page(request, club, notice=gettext("Accept or refuse."), status=422)
+    try:
+        services.confirm_claim(
+            club=club, member_id=member_id, accept=form.cleaned_data["decision"] == "accept"
+        )
+    except Member.DoesNotExist:
+        raise Http404 from None
+    return redirect("club_members", club=club.slug)
+
+
+@require_POST
+@with_club(Action.RUN_CLUB)
+def new_invite(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    services.new_invite(club=club)
+    return redirect("club_members", club=club.slug)
+
+
+@require_GET
+@with_club(Action.RUN_CLUB)
+def invite_qr(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    """The invite link as a QR code, an SVG file to print or send."""
+    invite = request.build_absolute_uri(reverse("join_club", args=[club.slug, club.invite_secret]))
+    response = HttpResponse(
+        qr_code(invite, gettext("Invite link")), content_type="image/svg+xml; charset=utf-8"
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
+    """The invite link: an account says which of the club's players it is, or gives a new
+    name; it is in at once, or when an admin confirms, as the club chose."""
+    found = get_object_or_404(Club, slug=club, invite_secret=secret)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    already = club_member(request, found)
+    if already is not None:
+        return redirect("club", club=found.slug)
+    pending = Member.objects.filter(club=found, claimed_by=request.user.pk).first()
+    if pending is not None:
+        return render(request, "clubs/club_join.html", {"club": found, "pending": pending})
+    players = Member.objects.filter(club=found, user=None, claimed_by=None).values_list(
+        "pk", "name"
+    )
+    form = ClubJoinForm(request.POST or None, players=list(players))
+    if request.method == "POST" and form.is_valid():
+        try:
+            joined = services.join_club(
+                club=found,
+                user_id=request.user.pk,
+                member_id=form.cleaned_data["member"],
+                name=form.cleaned_data["name"] or "",
+            )
+        except services.NameTaken:
+            form.add_error(
+                "name",
+                gettext("The club already has a player of this name: if it is you, choose it."),
+            )
+        except Member.DoesNotExist:  # claimed or joined by someone else meanwhile
+            form.add_error("member", gettext("This player was just taken: choose again."))
+        else:
+            if joined.user_id == request.user.pk:
+                return redirect("club", club=found.slug)
+            return redirect("join_club", club=found.slug, secret=secret)
+    context = {"club": found, "form": form, "pending": None}
+    return render(request, "clubs/club_join.html", context, status=422 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@with_club(Action.RUN_CLUB)
+def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    form = SeasonForm(request.POST or None, initial=SeasonForm.points_initial(club.points))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.create_season(
+                club=club,
+                name=data["name"],
+                slug=data["slug"],
+                first_day=data["first_day"],
+                last_day=data["last_day"],
+                points=data["league_points"],
+            )
+        except services.SeasonOverlaps as overlap:
+            form.add_error(
+                None,
+                gettext("These days overlap those of the season %(name)s.")
+                % {"name": overlap.other.name},
+            )
+        except IntegrityError:  # the address is taken in this club
+            form.add_error("slug", gettext("Another season of the club has this address."))
+        else:
+            return redirect("club", club=club.slug)
+    context = {"form": form, "club": club}
+    return render(
+        request, "clubs/club_season_form.html", context, status=422 if form.errors else 200
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@with_club(Action.SCORE_CLUB)
+def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    """A club game: four members or guests, with the club's rules."""
+    form = ClubGameForm(request.POST or None, initial={"token": uuid.uuid4()})
+    if request.method == "POST" and form.is_valid():
+        try:
+            state = services.start_club_game(
+                club=club,
+                names=form.cleaned_data["names"],
+                first_dealer=form.cleaned_data["first_dealer_seat"],
+                owner_id=_user_id(request),
+                token=form.cleaned_data["token"],
+                by=request.actor,
+            )
+        except services.NameTaken:  # a guest of this name joined meanwhile: try again
+            form.add_error(None, gettext("A player was just added under one of these names."))
+        else:
+            # As at any table: this phone may score the game it started.
+            response = redirect("game", gid=state.game.public_id)
+            phone = request.phone
+            phone.grant(state.game.public_id)
+            rights.write(response, phone)
+            return response
+    names = club.members.values_list("name", flat=True)
+    context: dict[str, Any] = {"form": form, "club": club, "known_names": names}
+    return render(request, "clubs/club_game_form.html", context, status=422 if form.errors else 200)
+
+
+@require_http_methods(["GET", "POST"])
+@with_club(Action.RUN_CLUB)
+def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    """A club's records.jsonl, from paper or from another site: every game, or none."""
+    form = ClubImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            count = services.import_club_records(
+                club=club,
+                records=form.cleaned_data["records"],
+                owner_id=_user_id(request),
+                by=request.actor,
+            )
+        except services.AlreadyInClub as already:
+            form.add_error(
+                None,
+                gettext("line %(number)s: the game %(id)s is in the club already")
+                % {"number": already.line, "id": already.record_id},
+            )
+        else:
+            return redirect(reverse("club_import", args=[club.slug]) + f"?imported={count}")
+    imported = request.GET.get("imported", "") if request.method == "GET" else ""
+    context = {
+        "form": form,
+        "club": club,
+        "imported": int(imported) if imported.isdigit() else None,
+    }
+    return render(request, "clubs/club_import.html", context, status=422 if form.errors else 200)

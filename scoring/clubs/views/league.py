@@ -1,0 +1,128 @@
+"""A club's league: a season's standings (page, CSV, print page, PDF), a player's page, and
+the club's records as JSON lines. Whoever may see the club may see these (Action.SEE_CLUB)."""
+
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from ...common.http import HtmxHttpRequest
+from ...common.rights import Action
+from ...engine.league import standings_csv as csv_text
+from ..access import with_club
+from ..league import season_standings
+from ..models import Club, Member, Season
+from ..pages.league import (
+    counted_games,
+    headings,
+    player_stats,
+    rating_explained,
+    records_lines,
+    standing_rows,
+)
+from ..pages.pdf import standings_pdf as pdf_of_standings
+
+
+def _seasons(club: Club, slug: str) -> tuple[Season, list[Season]]:
+    """The season named in the address, and all the club's, newest first: one query."""
+    seasons = list(Season.objects.filter(club=club))
+    found = next((season for season in seasons if season.slug == slug), None)
+    if found is None:
+        raise Http404
+    return found, seasons
+
+
+def _attachment(response: HttpResponse | StreamingHttpResponse, name: str) -> None:
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+
+
+def _standings_page(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str, template: str
+) -> HttpResponse:
+    """The season's standings on screen, or on paper: the same figures."""
+    found, seasons = _seasons(club, season)
+    rows = standing_rows(club, season_standings(club, found))
+    context = {
+        "club": club,
+        "member": member,
+        "season": found,
+        "seasons": seasons,
+        "rows": rows,
+        "headings": headings(),
+        "games": counted_games(rows),
+        "with_money": bool(club.stake),
+        "rating_explained": rating_explained(),
+    }
+    return render(request, template, context)
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def season(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    return _standings_page(request, club, member, season, "clubs/season.html")
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def standings_csv(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    found, _ = _seasons(club, season)
+    lines = season_standings(club, found)
+    response = HttpResponse(
+        csv_text(line.standing for line in lines), content_type="text/csv; charset=utf-8"
+    )
+    _attachment(response, f"{club.slug}-{found.slug}-standings.csv")
+    return response
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def standings_print(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    return _standings_page(request, club, member, season, "clubs/standings_print.html")
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def standings_pdf(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    found, _ = _seasons(club, season)
+    rows = standing_rows(club, season_standings(club, found))
+    response = HttpResponse(
+        pdf_of_standings(club, found, rows, counted_games(rows)), content_type="application/pdf"
+    )
+    _attachment(response, f"{club.slug}-{found.slug}-standings.pdf")
+    return response
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def player(
+    request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
+) -> HttpResponse:
+    shown = get_object_or_404(Member, club=club, pk=member_id)
+    context = {
+        "club": club,
+        "member": member,
+        "player": shown,
+        "stats": player_stats(club, shown),
+        "with_money": bool(club.stake),
+        "rating_explained": rating_explained(),
+    }
+    return render(request, "clubs/player.html", context)
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def records_jsonl(
+    request: HtmxHttpRequest, club: Club, member: Member | None
+) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(
+        records_lines(club), content_type="application/jsonl; charset=utf-8"
+    )
+    _attachment(response, f"{club.slug}-records.jsonl")
+    return response

@@ -1,0 +1,298 @@
+"""A club night (issue 12): check-in, rounds drawn to tables, the organiser's live view, the
+table sheet and cards, and the night's ranking.
+
+The organiser is a scorer or an admin of the club (Action.SCORE_CLUB); members may watch the night
+page (Action.SEE_CLUB). Each view reads a form or calls one service, then redirects to the night; a
+service that refuses (a round still playing, the night over, too few players) is said on
+the night page with a 409.
+"""
+
+import hashlib
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.db.models import Count, Max, QuerySet, Subquery, Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext, ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from ...common.http import HtmxHttpRequest
+from ...common.rights import Action
+from ...table.models import Summary
+from ...table.views.live import etag, unchanged
+from ...table.views.share import qr_code
+from .. import services
+from ..access import club_may, with_club
+from ..forms import CheckInForm, NightForm
+from ..league import night_standings
+from ..models import Attendance, Club, Member, Night, Round
+from ..pages.league import standing_rows
+from ..pages.nights import NightState, club_names, night_state, round_state, season_of_night
+
+
+def _user_id(request: HttpRequest) -> int | None:
+    user = getattr(request, "user", None)
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+def _organiser(club: Club, member: Member | None) -> bool:
+    return club_may(Action.SCORE_CLUB, club, member)
+
+
+def _night(club: Club, night_id: int) -> Night:
+    return get_object_or_404(Night.objects.select_related("club"), club=club, pk=night_id)
+
+
+def _round(night: Night, number: int) -> Round:
+    return get_object_or_404(Round, night=night, number=number)
+
+
+@require_http_methods(["GET", "POST"])
+@with_club(Action.SCORE_CLUB)
+def new_night(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    """A night: today (in the club's time zone) unless said otherwise, a place, and rounds."""
+    today = timezone.localdate(timezone=ZoneInfo(club.time_zone))
+    form = NightForm(request.POST or None, initial={"date": today})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        night = services.create_night(
+            club=club, date=data["date"], place=data["place"], rounds=data["rounds"]
+        )
+        return redirect("night", club=club.slug, night=night.pk)
+    context = {"form": form, "club": club}
+    return render(request, "clubs/night_form.html", context, status=422 if form.errors else 200)
+
+
+def _night_page(
+    request: HtmxHttpRequest,
+    club: Club,
+    member: Member | None,
+    night: Night,
+    *,
+    form: CheckInForm | None = None,
+    notice: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    """The organiser's page, or, asked by htmx, its live tables alone: a 204 with nothing
+    when the tables are as the page shows them (their version, sent as If-None-Match)."""
+    organiser = _organiser(club, member)
+    tables = bool(request.htmx and not request.htmx.boosted)
+    # Read before the night's state: a change made meanwhile is drawn under the older
+    # version, and sent again at the next ask, rather than never. The whole page goes
+    # without (its query budget): its first ask gets the tables and their version.
+    version = _tables_version(night, organiser) if tables else ""
+    if tables and status == 200 and unchanged(request.META.get("HTTP_IF_NONE_MATCH", ""), version):
+        # htmx swaps nothing on a 204; a 304 would be swapped in as an empty answer.
+        unchanged_response = HttpResponse(status=204)
+        unchanged_response["ETag"] = etag(version)
+        patch_vary_headers(unchanged_response, ["HX-Request"])
+        return unchanged_response
+    state = night_state(night)
+    if form is None and organiser:
+        form = _check_in_form(state)
+    context: dict[str, Any] = {
+        "club": club,
+        "member": member,
+        "night": night,
+        "state": state,
+        "organiser": organiser,
+        "form": form,
+        "notice": notice,
+        "version": version,
+    }
+    template = "clubs/night.html"
+    if tables:
+        template += "#tables"
+    response = render(request, template, context, status=status)
+    if tables:
+        response["ETag"] = etag(version)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _tables_version(night: Night, organiser: bool) -> str:
+    """What the live tables show, in one query of counts, never scoring a game: the rounds
+    drawn and closed, the players present, and the night's games (their hands, how many
+    still play, their summaries' last change, which every change of a game writes)."""
+    games = Summary.objects.filter(game__club_game__round__night=night).order_by()
+    rounds = Round.objects.filter(night=night).order_by()
+    present = Attendance.objects.filter(night=night, present=True).order_by()
+
+    def one(queryset: QuerySet[Any], value: Any) -> Subquery:
+        return Subquery(queryset.annotate(value=value).values("value")[:1])
+
+    facts = list(
+        Night.objects.filter(pk=night.pk).values_list(
+            one(rounds.values("night"), Count("pk")),
+            one(rounds.values("night"), Count("closed_at")),
+            one(present.values("night"), Count("pk")),
+            one(games.values("game__club_game__round__night"), Count("pk")),
+            one(
+                games.filter(status=Summary.Status.PLAYING).values("game__club_game__round__night"),
+                Count("pk"),
+            ),
+            one(games.values("game__club_game__round__night"), Sum("hands")),
+            one(games.values("game__club_game__round__night"), Max("changed_at")),
+        )
+    )
+    seen = (facts, night.ended_at, organiser)
+    return hashlib.blake2b(repr(seen).encode(), digest_size=8).hexdigest()
+
+
+def _check_in_form(state: NightState, data: Any = None) -> CheckInForm:
+    players = [
+        (player.member_id, gettext("%(name)s (guest)") % {"name": player.name})
+        if player.guest
+        else (player.member_id, player.name)
+        for player in state.players
+    ]
+    initial = {"present": [player.member_id for player in state.players if player.present]}
+    return CheckInForm(data, players=players, initial=initial)
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def night(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
+    return _night_page(request, club, member, _night(club, night))
+
+
+@require_POST
+@with_club(Action.SCORE_CLUB)
+def check_in(
+    request: HtmxHttpRequest, club: Club, member: Member | None, night: int
+) -> HttpResponse:
+    """Who is present now: counts at the next draw."""
+    found = _night(club, night)
+
+    def over() -> HttpResponse:
+        notice = gettext("The night is over.")
+        return _night_page(request, club, member, found, notice=notice, status=409)
+
+    if found.ended_at is not None:
+        return over()
+    form = _check_in_form(night_state(found), request.POST)
+    if not form.is_valid():
+        return _night_page(request, club, member, found, form=form, status=422)
+    try:
+        services.check_in(
+            night_id=found.pk,
+            member_ids=form.cleaned_data["present"],
+            guests=form.cleaned_data["guests"],
+        )
+    except services.NightOver:  # ended meanwhile
+        return over()
+    except services.NameTaken:  # a player of this name was added meanwhile: once more
+        notice = gettext("A player was just added under one of these names: check in again.")
+        return _night_page(request, club, member, found, notice=notice, status=409)
+    return redirect(reverse("night", args=[club.slug, found.pk]) + "#check-in")
+
+
+def _refused(error: Exception) -> str:
+    """A service's refusal, as the night page says it."""
+    if isinstance(error, services.RoundPlaying):
+        return ngettext(
+            "Round %(number)s is still playing at %(count)s table: wait for it to finish, "
+            "or close the round.",
+            "Round %(number)s is still playing at %(count)s tables: wait for them to finish, "
+            "or close the round.",
+            error.playing,
+        ) % {"number": error.round.number, "count": error.playing}
+    if isinstance(error, services.TooFewPlayers):
+        return ngettext(
+            "%(count)s player is present: a table needs four. Check in the players first.",
+            "%(count)s players are present: a table needs four. Check in the players first.",
+            error.present,
+        ) % {"count": error.present}
+    return gettext("The night is over: no more rounds.")
+
+
+@require_POST
+@with_club(Action.SCORE_CLUB)
+def draw(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
+    """The next round: the players present drawn to tables, each table's game started."""
+    found = _night(club, night)
+    try:
+        services.draw_round(
+            night_id=found.pk,
+            owner_id=_user_id(request),
+            by=request.actor,
+        )
+    except (services.RoundPlaying, services.NightOver, services.TooFewPlayers) as error:
+        return _night_page(request, club, member, found, notice=_refused(error), status=409)
+    return redirect(reverse("night", args=[club.slug, found.pk]) + "#tables")
+
+
+@require_POST
+@with_club(Action.SCORE_CLUB)
+def close(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
+    """The round is closed now: its tables still playing are recorded as abandoned."""
+    found = _night(club, night)
+    services.close_round(night_id=found.pk, by=request.actor)
+    return redirect(reverse("night", args=[club.slug, found.pk]) + "#tables")
+
+
+@require_POST
+@with_club(Action.SCORE_CLUB)
+def end(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
+    found = _night(club, night)
+    services.end_night(night_id=found.pk, by=request.actor)
+    return redirect("night_ranking", club=club.slug, night=found.pk)
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def sheet(
+    request: HtmxHttpRequest, club: Club, member: Member | None, night: int, number: int
+) -> HttpResponse:
+    """The round's table sheet, to print: each table's players by seat, who sits out."""
+    found = _night(club, night)
+    drawn = round_state(_round(found, number), club_names(found))
+    context = {"club": club, "night": found, "round": drawn}
+    return render(request, "clubs/night_sheet.html", context)
+
+
+@require_GET
+@with_club(Action.SCORE_CLUB)
+def cards(
+    request: HtmxHttpRequest, club: Club, member: Member | None, night: int, number: int
+) -> HttpResponse:
+    """A card per table, to cut out: its players, and the QR code of its scorer link, which
+    hands the scoring of that table's game, and no other, to the phone that opens it."""
+    found = _night(club, night)
+    drawn = round_state(_round(found, number), {}, with_links=True)
+    title = gettext("Scorer link")
+    tables = []
+    for table in drawn.tables:
+        url, qr = "", None
+        if table.link is not None:
+            url = request.build_absolute_uri(
+                reverse("join", args=[table.public_id, table.link.secret])
+            )
+            qr = qr_code(url, title)
+        tables.append((table, url, qr))
+    context = {"club": club, "night": found, "round": drawn, "tables": tables}
+    response = render(request, "clubs/night_cards.html", context)
+    response["Cache-Control"] = "private, no-store"  # the cards carry scorer rights
+    return response
+
+
+@require_GET
+@with_club(Action.SEE_CLUB)
+def ranking(
+    request: HtmxHttpRequest, club: Club, member: Member | None, night: int
+) -> HttpResponse:
+    """The night's ranking: league points by the club's scheme, then wins, then points."""
+    found = _night(club, night)
+    rows = standing_rows(club, night_standings(found))
+    context = {
+        "club": club,
+        "night": found,
+        "rows": rows,
+        "games": sum(row.games for row in rows) // 4,
+        "season": season_of_night(found),
+    }
+    return render(request, "clubs/night_ranking.html", context)

@@ -1,0 +1,144 @@
+"""All input goes through these forms: they turn it into engine values, asking the engine
+whether each value is legal, and never re-implement a rule."""
+
+import unicodedata
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from ..engine import (
+    CURRENCIES,
+    DEFAULT_TARGET,
+    SEATS,
+    FailedTaker,
+    Rules,
+    RulesError,
+    check_players,
+)
+
+FAILED_TAKER_CHOICES = [
+    (
+        FailedTaker.TRICKS_MINUS_BID.value,
+        _("His tricks count, minus his bid: 2 tricks on a bid of 4 score −2."),
+    ),
+    (
+        FailedTaker.MINUS_BID.value,
+        _("His tricks do not count, he scores minus his bid: a missed 4 scores −4."),
+    ),
+]
+# What this site keeps; the game record itself sets no limits.
+MAX_TARGET = 32767
+MAX_HANDS = 1000
+MAX_NAME = 40
+# The currencies a table is most likely to use first, then every other ISO 4217 code.
+COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
+
+
+def clean_name(name: str) -> str:
+    """A player's name as the site keeps it: NFC, trimmed, with no control or invisible
+    (format) character, which would make it print oddly or not read back."""
+    name = unicodedata.normalize("NFC", name).strip()
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):
+        raise forms.ValidationError(gettext("A name cannot hold control or invisible characters."))
+    return name
+
+
+class NameField(forms.CharField):
+    def clean(self, value: Any) -> Any:
+        value = super().clean(value)
+        return clean_name(value) if value else value
+
+
+def rules_error(error: RulesError) -> forms.ValidationError:
+    """An engine error, in the user's language."""
+    return forms.ValidationError(error.translate(gettext))
+
+
+def currency_choices() -> list[tuple[str, str]]:
+    return [(code, code) for code in COMMON_CURRENCIES] + [
+        (code, code) for code in sorted(CURRENCIES - set(COMMON_CURRENCIES))
+    ]
+
+
+class RulesFields(forms.Form):
+    """A game's rules as a table or a club sets them, read into the engine's ``Rules``."""
+
+    target = forms.IntegerField(
+        label=_("Points to win"), min_value=1, max_value=999, initial=DEFAULT_TARGET
+    )
+    failed_taker = forms.ChoiceField(
+        label=_("A taker who misses his bid"),
+        choices=FAILED_TAKER_CHOICES,
+        initial=FailedTaker.TRICKS_MINUS_BID.value,
+        widget=forms.RadioSelect,
+    )
+    stake = forms.DecimalField(
+        label=_("Stake"),
+        help_text=_("Leave empty to play without money."),
+        required=False,
+        min_value=Decimal(0),
+        max_digits=16,
+        decimal_places=4,
+    )
+    currency = forms.ChoiceField(label=_("Currency"), choices=currency_choices, initial="EUR")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
+        if data.get("target") and data.get("failed_taker") and data.get("currency"):
+            try:
+                data["rules"] = Rules(
+                    target=data["target"],
+                    failed_taker=FailedTaker(data["failed_taker"]),
+                    stake=data.get("stake") or Decimal(0),
+                    currency=data["currency"],
+                )
+            except RulesError as error:
+                self.add_error("stake", rules_error(error))
+        return data
+
+
+class SeatsFields(forms.Form):
+    """Four players round the table, and who deals first: a new game's seats."""
+
+    token = forms.UUIDField(widget=forms.HiddenInput, required=False)
+    """The form's one-time token: a double tap on Start starts one game."""
+    player_0 = NameField(label=_("Player 1"), max_length=MAX_NAME)
+    player_1 = NameField(label=_("Player 2"), max_length=MAX_NAME)
+    player_2 = NameField(label=_("Player 3"), max_length=MAX_NAME)
+    player_3 = NameField(label=_("Player 4"), max_length=MAX_NAME)
+    first_dealer = forms.ChoiceField(
+        label=_("First dealer"),
+        choices=[
+            ("random", _("Draw at random")),
+            ("0", _("Player 1")),
+            ("1", _("Player 2")),
+            ("2", _("Player 3")),
+            ("3", _("Player 4")),
+        ],
+        initial="random",
+        widget=forms.RadioSelect,
+    )
+
+    NAME_FIELDS = [f"player_{seat}" for seat in range(SEATS)]
+
+    @property
+    def name_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.NAME_FIELDS]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
+        names = [data.get(field) for field in self.NAME_FIELDS]
+        if all(names):
+            try:
+                data["names"] = check_players(names)
+            except RulesError as error:
+                seat = error.params.get("seat", SEATS - 1)
+                self.add_error(f"player_{seat}", rules_error(error))
+        dealer = data.get("first_dealer")
+        data["first_dealer_seat"] = None if dealer in (None, "random") else int(dealer)
+        return data

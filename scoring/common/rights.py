@@ -1,0 +1,180 @@
+"""Who may do what, and who did: the one declared policy of the site.
+
+:data:`POLICY` says, for each :class:`Action`, which :class:`Role` may take it. Roles are
+what a request *is* towards a game or a club: the phone that started a game, the account
+that started it, a phone handed one of its scorer links, or a club's admin, scorer, member
+or guest, or a stranger. Each context says how a request comes to hold a role (the table
+for games, clubs for clubs and their games: scoring/table/access.py,
+scoring/clubs/access.py); views only declare the action they need, and the server checks
+it before the view runs, never by hiding a button.
+
+A phone's rights live in one signed cookie: the games it started, and the games it was
+handed by a scorer link (by the link's id, checked against revocation on each use).
+:class:`RequestRights` reads it once per request, lazily, as ``request.phone``, and who
+the request is for the history as ``request.actor``.
+"""
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.http import HttpRequest, HttpResponse
+from django.utils.functional import SimpleLazyObject
+
+
+class Role(StrEnum):
+    OWNER_PHONE = "owner phone"
+    """The phone that started the game."""
+    OWNER_ACCOUNT = "owner account"
+    """The account that started the game, from any phone."""
+    SCORER_LINK = "scorer link"
+    """A phone handed one of the game's scorer links, not revoked since."""
+    CLUB_ADMIN = "club admin"
+    CLUB_SCORER = "club scorer"
+    CLUB_MEMBER = "club member"
+    CLUB_GUEST = "club guest"
+    STRANGER = "stranger"
+    """Anyone: every request holds this role."""
+
+
+class Action(StrEnum):
+    WATCH_GAME = "watch a game"
+    SCORE_GAME = "score a game"
+    """Record, edit, undo and redo hands, play one card by card, abandon, resume, rematch."""
+    SHARE_GAME = "share a game's scoring"
+    """See, make and revoke the game's scorer links."""
+    SEE_CLUB = "see a club"
+    """Its pages, standings, players, nights and records."""
+    SCORE_CLUB = "score a club's games"
+    """Start club games, organise club nights."""
+    RUN_CLUB = "run a club"
+    """Its settings, members, invites, seasons and imports."""
+
+
+GAME_SCORERS = frozenset({Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK, Role.CLUB_ADMIN})
+POLICY: dict[Action, frozenset[Role]] = {
+    Action.WATCH_GAME: frozenset(Role),
+    Action.SCORE_GAME: GAME_SCORERS,
+    Action.SHARE_GAME: GAME_SCORERS,
+    Action.SEE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER, Role.CLUB_MEMBER}),
+    Action.SCORE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER}),
+    Action.RUN_CLUB: frozenset({Role.CLUB_ADMIN}),
+}
+"""Who may do what."""
+PUBLIC_CLUB_ACTIONS = frozenset({Action.SEE_CLUB})
+"""What anyone may do with a club whose standings are public."""
+
+
+def allows(action: Action, role: Role) -> bool:
+    return role in POLICY[action]
+
+
+def first_allowed(action: Action, checks: Iterable[tuple[Role, Callable[[], bool]]]) -> bool:
+    """Whether any role that ``action`` allows is held, trying each check in turn (so that
+    the cheap ones, read from the cookie, spare the database)."""
+    allowed = POLICY[action]
+    return Role.STRANGER in allowed or any(role in allowed and holds() for role, holds in checks)
+
+
+COOKIE = "boulmous_scorer"
+SALT = "boulmous.rights"
+STARTED = 0
+"""The right of the phone that started the game, in place of a scorer link's id."""
+KEPT = 100
+"""Rights kept per phone: the most recent games (the cookie stays under 4 KB)."""
+YEAR = 365 * 24 * 3600
+
+
+@dataclass
+class PhoneRights:
+    """What this phone's cookie says: the games it may score, and the name it goes by."""
+
+    games: dict[str, int] = field(default_factory=dict)
+    label: str = ""
+
+    def grant(self, public_id: str, link_id: int = STARTED) -> None:
+        self.games.pop(public_id, None)
+        self.games[public_id] = link_id
+        for oldest in list(self.games)[: max(0, len(self.games) - KEPT)]:
+            del self.games[oldest]
+
+    def forget(self, public_id: str) -> None:
+        self.games.pop(public_id, None)
+
+    @property
+    def public_ids(self) -> Iterable[str]:
+        return reversed(list(self.games))
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who makes a change, as the history says it."""
+
+    user_id: int | None = None
+    device: str = ""
+
+
+NOBODY = Actor()
+"""Changes made by no one in particular: an import from a command, a migration."""
+
+
+def read(request: HttpRequest) -> PhoneRights:
+    """This phone's rights; a missing, forged or unreadable cookie gives none."""
+    try:
+        payload: Any = json.loads(
+            request.get_signed_cookie(COOKIE, default="{}", salt=SALT) or "{}"
+        )
+    except (signing.BadSignature, ValueError):
+        return PhoneRights()
+    games = payload.get("g") if isinstance(payload, dict) else None
+    label = payload.get("l") if isinstance(payload, dict) else None
+    if not isinstance(games, dict):
+        return PhoneRights()
+    kept = {
+        key: value
+        for key, value in games.items()
+        if isinstance(key, str) and isinstance(value, int) and not isinstance(value, bool)
+    }
+    return PhoneRights(kept, label if isinstance(label, str) else "")
+
+
+def cookie_value(rights: PhoneRights) -> str:
+    """The cookie's value for ``rights``: signed, so that a phone cannot grant itself any."""
+    value = json.dumps({"g": rights.games, "l": rights.label}, separators=(",", ":"))
+    return signing.get_cookie_signer(salt=COOKIE + SALT).sign(value)
+
+
+def write(response: HttpResponse, rights: PhoneRights) -> None:
+    """Keep ``rights`` on this phone for a year, Secure as the site's other cookies are."""
+    response.set_cookie(
+        COOKIE,
+        cookie_value(rights),
+        max_age=YEAR,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def actor(request: HttpRequest, rights: PhoneRights) -> Actor:
+    user = getattr(request, "user", None)
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    return Actor(user_id=user_id, device=rights.label)
+
+
+class RequestRights:
+    """Middleware: ``request.phone`` (this phone's rights) and ``request.actor`` (who makes
+    a change), each read once, when first asked."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        phone: PhoneRights = SimpleLazyObject(lambda: read(request))  # type: ignore[assignment]
+        request.phone = phone  # type: ignore[attr-defined]
+        request.actor = SimpleLazyObject(lambda: actor(request, phone))  # type: ignore[attr-defined]
+        return self.get_response(request)

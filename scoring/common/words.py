@@ -1,0 +1,96 @@
+"""How values are said to people: suits, money, a hand in a few words.
+
+Every page and the PDF say these things through here, so that each is said one
+way everywhere.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from babel.numbers import format_currency
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext, pgettext_lazy, to_locale
+from django.utils.translation import gettext_lazy as _
+
+from ..engine import Card, Colour, Contract, Rank, Trump
+
+TRUMP_NAMES: dict[Trump, Promise] = {
+    Trump.SPADES: _("spades"),
+    Trump.HEARTS: _("hearts"),
+    Trump.DIAMONDS: _("diamonds"),
+    Trump.CLUBS: _("clubs"),
+    Trump.NO_TRUMP: _("no trump"),
+}
+
+
+def trump_symbol(trump: Trump) -> str:
+    """♠ ♥ ♦ ♣, or the language's short word for no trump."""
+    return gettext("NT") if trump.suit is None else trump.suit.symbol
+
+
+def is_red(trump: Trump) -> bool:
+    return trump.suit is not None and trump.suit.colour is Colour.RED
+
+
+def contract_words(contract: Contract, names: Sequence[str]) -> str:
+    """``Chafik 4♥``."""
+    return f"{names[contract.taker]} {contract.bid}{trump_symbol(contract.trump)}"
+
+
+def format_money(amount: Decimal, currency: str) -> str:
+    """``1,50 €`` in French, ``€1.50`` in English, ``1,500 TND`` with three decimals.
+
+    Arabic is formatted as in Tunisia (``1,500 د.ت.``): Western digits, a decimal comma.
+    """
+    language = get_language() or "en"
+    locale = {"ar": "ar_TN"}.get(language, to_locale(language))
+    return format_currency(amount, currency, locale=locale, numbering_system="latn")
+
+
+def describe_hand(snapshot: dict[str, Any], names: Sequence[str]) -> str:
+    """A hand's snapshot in a few words: ``Bilal 4♥, tricks 1-0-2-3``."""
+    if snapshot.get("taker") is None:
+        return gettext("all passed")
+    return gettext("%(taker)s %(bid)s%(trump)s, tricks %(tricks)s") % {
+        "taker": names[snapshot["taker"]],
+        "bid": snapshot["bid"],
+        "trump": trump_symbol(Trump(snapshot["trump"])),
+        "tricks": "-".join(str(count) for count in snapshot["tricks"]),
+    }
+
+
+def red_card(card: Card) -> bool:
+    return card.suit.colour is Colour.RED
+
+
+# As printed in the corners of the cards: French cards read V, D, R (valet, dame, roi).
+_RANK_LETTERS: dict[Rank, Promise | str] = {
+    Rank.NINE: "9",
+    Rank.TEN: "10",
+    # Translators: the letter printed on a jack (V for valet in French).
+    Rank.JACK: pgettext_lazy("card rank", "J"),
+    # Translators: the letter printed on a queen (D for dame in French).
+    Rank.QUEEN: pgettext_lazy("card rank", "Q"),
+    # Translators: the letter printed on a king (R for roi in French).
+    Rank.KING: pgettext_lazy("card rank", "K"),
+    # Translators: the letter printed on an ace (A in French too).
+    Rank.ACE: pgettext_lazy("card rank", "A"),
+}
+
+
+def card_label(card: Card) -> str:
+    """``J♦`` in English, ``V♦`` in French, ``10♠``: how a card is shown to people."""
+    return f"{_RANK_LETTERS[card.rank]}{card.suit.symbol}"
+
+
+@dataclass(frozen=True)
+class ShownCard:
+    label: str
+    colour: str
+    """``red`` or ``black``, for the stylesheet."""
+
+
+def shown(cards: Sequence[Card]) -> list[ShownCard]:
+    return [ShownCard(card_label(card), card.suit.colour.value) for card in cards]

@@ -1,0 +1,39 @@
+"""How the table tells other contexts that a game changed, without knowing them.
+
+Every write of a game (scoring/table/services.py) sends :data:`game_changed` inside its
+transaction, the game locked, once the change is written. Subscribers (clubs: the league's
+results and ratings, scoring/clubs/subscriptions.py) write in that same transaction; an
+error in one rolls the whole change back.
+"""
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
+
+from django.dispatch import Signal
+
+if TYPE_CHECKING:
+    from .models import Game
+
+game_changed = Signal()
+"""Sent with ``state`` (the GameState as it now stands) and ``action`` (the
+:class:`~scoring.table.models.Change.Action` just made; ``created`` also for a rematch)."""
+
+loaded_with_game: list[str] = []
+"""Relations of a game that subscribers read on every change (clubs: ``club_game``): the
+write path reads them with the locked game, in the same query, so that a subscriber costs
+no query for a game it has nothing to do with."""
+
+
+class Crumb(NamedTuple):
+    """A link above a game's page, to what the game belongs to."""
+
+    url: str
+    label: str
+
+
+crumbs: list[Callable[["Game"], Crumb | None]] = []
+"""Where a game's page leads back to (clubs: a club game's club): the first that answers."""
+
+
+def crumb_of(game: "Game") -> Crumb | None:
+    return next((crumb for find in crumbs if (crumb := find(game)) is not None), None)

@@ -1,0 +1,201 @@
+"""What happened at the table, and nothing derived from it.
+
+Totals, the winner, the dealer and the money are computed by the engine from
+these facts on every read, so an edit to a past hand recomputes everything.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ..engine import SEATS, FailedTaker, Trump
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=40)
+    key = models.CharField(max_length=160, unique=True)
+    """The name as compared (:func:`name_key`): one player per name, whatever its case."""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def new_record_id() -> str:
+    """A game's name in its exported record: random, so that ids from two sites never meet."""
+    return secrets.token_urlsafe(12)
+
+
+def new_public_id() -> str:
+    """The game's name in every address: random, so that nobody finds a game by counting."""
+    return secrets.token_urlsafe(16)
+
+
+class Game(models.Model):
+    public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
+    record_id = models.CharField(_("record id"), max_length=64, unique=True, default=new_record_id)
+    """The record's ``id``: kept from an imported record, else drawn at random."""
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games",
+    )
+    """The account that started the game, which may score it from any device."""
+    creation_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    """The new-game form's one-time token: a double tap starts one game."""
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
+    target = models.PositiveSmallIntegerField(_("target"), default=21)
+    failed_taker = models.CharField(
+        _("failed taker"),
+        max_length=20,
+        choices=[(option.value, option.value) for option in FailedTaker],
+        default=FailedTaker.TRICKS_MINUS_BID.value,
+    )
+    stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    place = models.CharField(_("club or place"), max_length=80, blank=True)
+    abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True)
+    """Set when the table stops before anyone has won: the game is then settled as it stands."""
+    club_label = models.CharField(_("club name"), max_length=80, blank=True)
+    season_label = models.CharField(_("season name"), max_length=80, blank=True)
+    """The club and season an imported record names, kept for its export."""
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(first_dealer__lt=SEATS), name="game_first_dealer_is_a_seat"
+            ),
+            models.CheckConstraint(condition=models.Q(target__gte=1), name="game_target_positive"),
+            models.CheckConstraint(
+                condition=models.Q(stake__gte=0), name="game_stake_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.public_id}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_unique"),
+            models.CheckConstraint(condition=models.Q(position__lt=SEATS), name="seat_is_0_to_3"),
+        ]
+
+
+class Hand(models.Model):
+    """One deal, as it happened: void (no trump), or a contract and its result.
+
+    The contract is its taker and bid, or the auction's calls that give them; the
+    result is the tricks won by seat, or the cards played that give them.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("hand"))
+    taker = models.PositiveSmallIntegerField(_("taker"), null=True, blank=True)
+    bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)
+    trump = models.CharField(
+        _("trump"),
+        max_length=2,
+        blank=True,
+        choices=[(trump.value, trump.value) for trump in Trump],
+    )
+    tricks = models.JSONField(_("tricks"), null=True, blank=True)
+    """Tricks won by seat, four numbers; null for a void deal or a hand played card by card."""
+    calls = models.JSONField(_("calls"), null=True, blank=True)
+    """The auction in speaking order, when the table recorded it."""
+    plays = models.JSONField(_("plays"), null=True, blank=True)
+    """The six tricks as played, when recorded card by card."""
+    token = models.UUIDField(null=True, blank=True, editable=False)
+    """The one-time token of the form that recorded it: a repeated submission is ignored."""
+    recorded_at = models.DateTimeField(_("recorded"), default=timezone.now)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            # Two phones saving the same hand: the database lets exactly one in.
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(fields=["game", "token"], name="hand_token_unique"),
+        ]
+
+
+class Change(models.Model):
+    """The game's history: every hand recorded, edited, undone or discarded."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("game started")
+        IMPORTED = "imported", _("game imported")
+        RECORDED = "recorded", _("hand recorded")
+        EDITED = "edited", _("hand edited")
+        UNDONE = "undone", _("hand undone")
+        REDONE = "redone", _("hand redone")
+        DISCARDED = "discarded", _("hand discarded")
+        ABANDONED = "abandoned", _("game abandoned")
+        RESUMED = "resumed", _("game resumed")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    at = models.DateTimeField(default=timezone.now)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    by_device = models.CharField(max_length=60, blank=True)
+    """The phone that made the change, as it calls itself; empty for the one that started
+    the game, or where the change came from elsewhere (an import, a command)."""
+    action = models.CharField(max_length=10, choices=Action.choices)
+    hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    """The hand as it was, in the game record's form."""
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+
+class ScorerLink(models.Model):
+    """A link that hands the scoring of a game to another phone, until it is revoked."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scorer_links")
+    secret = models.CharField(max_length=32, unique=True, default=new_public_id)
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class Summary(models.Model):
+    """What lists show of a game, kept beside its facts: written in the same transaction as
+    every change of the game, rebuilt by ``manage.py rebuild_summaries``, and tested equal
+    to the engine's result. The one derived table, so that lists never score a game."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        WON = "won", _("won")
+        ABANDONED = "abandoned", _("abandoned")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True)
+    names = models.JSONField()
+    totals = models.JSONField()
+    leaders = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices)
+    hands = models.PositiveSmallIntegerField()
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    changed_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["-changed_at"], name="summary_changed_at")]

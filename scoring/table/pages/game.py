@@ -1,0 +1,306 @@
+"""What the game page shows, laid out from the engine's result: no rules here."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlencode
+
+from django.urls import reverse
+from django.utils.translation import gettext
+
+from ...common.words import contract_words, describe_hand, format_money, is_red, trump_symbol
+from ...engine import (
+    SEATS,
+    Ending,
+    GameResult,
+    Hand,
+    HandResult,
+    Settlement,
+    boulmous_payments,
+    format_cards,
+    settle,
+)
+from ..models import Change, Game
+from ..state import GameState
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def version_of(changed_at: datetime) -> str:
+    """The version of a game the pages show and the live view compares: its summary's
+    ``changed_at``, which every change of the game writes, as microseconds since 1970."""
+    return str((changed_at - EPOCH) // timedelta(microseconds=1))
+
+
+SEAT_COLOURS = ("#1f6feb", "#c2410c", "#15803d", "#7e22ce")
+# Dashes tell the lines apart in black and white, on paper.
+SEAT_DASHES = ("", "6 3", "2 3", "8 3 2 3")
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    seat: int
+    name: str
+    total: int
+    leading: bool
+    boites: int
+    colour: str
+    dash: str
+    points: str
+    """The chart's polyline, ``x,y x,y ...``."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    tricks: int
+    points: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Event:
+    at: datetime
+    text: str
+    who: str
+    """The account, or the phone, that made the change."""
+
+
+@dataclass(frozen=True)
+class Row:
+    number: int
+    dealer: str
+    void: bool
+    taker: str
+    bid: int | None
+    trump: str
+    red: bool
+    boite: bool
+    boulmous: bool
+    cells: Sequence[Cell]
+    paid: str
+    """What a boulmous paid at once, in words; empty for other hands."""
+    by_card: bool
+    revokes: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    label_x: int
+    label_y: float
+    width: int
+    height: int
+    target: int
+    target_y: float
+    zero_y: float
+    top: int
+    bottom: int
+
+
+@dataclass(frozen=True)
+class Sheet:
+    players: Sequence[PlayerLine]
+    rows: Sequence[Row]
+    chart: Chart
+    next_number: int
+    dealer: str | None
+    speaker: str | None
+    winner: str | None
+    playing: bool
+    abandoned: bool
+    undo_number: int | None
+    """The last hand, which can be undone."""
+    redo_number: int | None
+    """The hand just undone, which can come back while nothing else has changed."""
+    last: str
+    """The last hand in one line, ``Hand 5: Chafik 4♥ made``; empty before the first."""
+    tie: str
+    """Why play goes on at or above the target with a tie at the top; empty otherwise."""
+    money: Sequence[tuple[str, str]]
+    """Each player's money so far, formatted, for a game with a stake."""
+    history: Sequence[Event]
+
+
+def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
+    """The game page's content; ``changes`` are the newest first, for the history."""
+    result, names = state.result, state.names
+    chart, lines = _chart(result)
+    leading = result.leading
+    players = [
+        PlayerLine(
+            seat=seat,
+            name=names[seat],
+            total=result.totals[seat],
+            leading=seat in leading,
+            boites=result.boites[seat],
+            colour=SEAT_COLOURS[seat],
+            dash=SEAT_DASHES[seat],
+            points=lines[seat],
+        )
+        for seat in range(SEATS)
+    ]
+    settlement = settle(result)
+    rows = [_row(hand, names, settlement) for hand in result.hands]
+    ending = state.ending
+    return Sheet(
+        players=players,
+        rows=rows,
+        chart=chart,
+        next_number=state.next_number,
+        dealer=None if result.next_dealer is None else names[result.next_dealer],
+        speaker=None if result.next_speaker is None else names[result.next_speaker],
+        winner=None if result.winner is None else names[result.winner],
+        playing=ending is Ending.PLAYING,
+        abandoned=ending is Ending.ABANDONED,
+        undo_number=len(result.hands) or None,
+        redo_number=_redo_number(state, changes),
+        last=_last_hand(result.hands[-1], names) if result.hands else "",
+        tie=_tie(result, names),
+        money=[
+            (name, format_money(balance, settlement.currency))
+            for name, balance in zip(names, settlement.balances, strict=True)
+        ]
+        if settlement.stake
+        else [],
+        history=[_event(change, names) for change in changes],
+    )
+
+
+def _redo_number(state: GameState, changes: Sequence[Change]) -> int | None:
+    latest = changes[0] if changes else None
+    if latest is None or latest.action != Change.Action.UNDONE or state.ending.over:
+        return None
+    return latest.hand_number if latest.hand_number == state.next_number else None
+
+
+def _last_hand(hand: HandResult, names: Sequence[str]) -> str:
+    """``Hand 5: Chafik 4♥ made``, ``Hand 6: Amina 5♠ missed``, ``Hand 7: all passed``."""
+    contract, score = hand.hand.contract, hand.score
+    if contract is None or score is None:
+        what = gettext("all passed")
+    elif score.made:
+        what = gettext("%(contract)s made") % {"contract": contract_words(contract, names)}
+    else:
+        what = gettext("%(contract)s missed") % {"contract": contract_words(contract, names)}
+    return gettext("Hand %(number)s: %(what)s") % {"number": hand.number, "what": what}
+
+
+def _tie(result: GameResult, names: Sequence[str]) -> str:
+    tied = [names[seat] for seat in result.tied_at_top]
+    if not tied:
+        return ""
+    return gettext("%(names)s are tied at %(total)s: play on until one is alone at the top.") % {
+        "names": _and(tied),
+        "total": result.totals[result.tied_at_top[0]],
+    }
+
+
+def _and(names: Sequence[str]) -> str:
+    """``Amina and Dalila``, ``Amina, Bilal and Dalila``."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(some)s and %(last)s") % {"some": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def _event(change: Change, names: Sequence[str]) -> Event:
+    label = str(Change.Action(change.action).label)
+    if change.hand_number is not None:
+        parts = [describe_hand(data, names) for data in (change.before, change.after) if data]
+        label = gettext("%(action)s, hand %(number)s: %(hand)s") % {
+            "action": label,
+            "number": change.hand_number,
+            "hand": " → ".join(parts),
+        }
+    return Event(change.at, label, _who(change))
+
+
+def _who(change: Change) -> str:
+    if change.by_user is not None:
+        return change.by_user.get_username()
+    if change.by_device:
+        return change.by_device
+    if change.action == Change.Action.IMPORTED:
+        return gettext("the phone that imported it")
+    return gettext("the phone that started the game")
+
+
+def _row(hand: HandResult, names: Sequence[str], settlement: Settlement) -> Row:
+    contract, score = hand.hand.contract, hand.score
+    play = hand.hand.play
+    return Row(
+        number=hand.number,
+        dealer=names[hand.dealer],
+        void=contract is None,
+        taker="" if contract is None else names[contract.taker],
+        bid=None if contract is None else contract.bid,
+        trump="" if contract is None else trump_symbol(contract.trump),
+        red=contract is not None and is_red(contract.trump),
+        boite=score is not None and score.boite,
+        boulmous=contract is not None and contract.is_boulmous,
+        cells=[
+            Cell(tricks, points, total)
+            for tricks, points, total in zip(
+                hand.hand.tricks or (0,) * SEATS, hand.points, hand.totals, strict=True
+            )
+        ],
+        paid=_paid_at_once(hand, names, settlement),
+        by_card=play is not None,
+        revokes=0 if play is None else len(play.revokes),
+    )
+
+
+def _paid_at_once(hand: HandResult, names: Sequence[str], settlement: Settlement) -> str:
+    payments = boulmous_payments(hand)
+    if not any(payments) or hand.hand.contract is None:
+        return ""
+    taker = names[hand.hand.contract.taker]
+    collects = payments[hand.hand.contract.taker] > 0
+    if settlement.stake:
+        amount = format_money(settlement.amount(1), settlement.currency)
+        if collects:
+            return gettext("%(name)s collects %(amount)s from each player") % {
+                "name": taker,
+                "amount": amount,
+            }
+        return gettext("%(name)s pays %(amount)s to each player") % {
+            "name": taker,
+            "amount": amount,
+        }
+    if collects:
+        return gettext("%(name)s collects a stake from each player") % {"name": taker}
+    return gettext("%(name)s pays a stake to each player") % {"name": taker}
+
+
+def _chart(result: GameResult) -> tuple[Chart, list[str]]:
+    """Running totals as polylines in a 320 by 160 box, hand 0 at the left."""
+    width, height, pad = 320, 160, 8
+    series = [(0,) * SEATS] + [hand.totals for hand in result.hands]
+    target = result.rules.target
+    top = max(target, *(max(totals) for totals in series))
+    bottom = min(0, *(min(totals) for totals in series))
+    step = (width - 2 * pad) / max(1, len(series) - 1)
+
+    def y(value: int) -> float:
+        return round(pad + (top - value) * (height - 2 * pad) / (top - bottom), 1)
+
+    lines = [
+        " ".join(
+            f"{round(pad + index * step, 1)},{y(totals[seat])}"
+            for index, totals in enumerate(series)
+        )
+        for seat in range(SEATS)
+    ]
+    target_y = y(target)
+    # The target's label sits above its line, or below it where the line runs along the top.
+    label_y = target_y - 3 if target_y > 18 else target_y + 12
+    chart = Chart(width - pad, label_y, width, height, target, target_y, y(0), top, bottom)
+    return chart, lines
+
+
+def replay_url(game: Game, number: int, hand: Hand) -> str | None:
+    """The card-by-card page of a hand recorded card by card, to correct its play."""
+    if hand.plays is None or hand.contract is None:
+        return None
+    contract = hand.contract
+    query = {"taker": contract.taker, "bid": contract.bid, "trump": contract.trump.value}
+    query["cards"] = format_cards([card for trick in hand.plays for card in trick])
+    return reverse("play_hand", args=[game.public_id, number]) + "?" + urlencode(query)

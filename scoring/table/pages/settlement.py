@@ -1,0 +1,112 @@
+"""What the settlement page and its PDF show: standings, balances and payments."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.translation import gettext, ngettext
+
+from ...common.words import format_money
+from ...engine import SEATS, Ending, FailedTaker, settle
+from ..state import GameState
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    name: str
+    total: int
+    boites: int
+    boulmous_made: int
+    boulmous_missed: int
+    game: str
+    boulmous: str
+    boites_paid: str
+    balance: str
+    units: int
+
+
+@dataclass(frozen=True)
+class SettleUp:
+    status: str
+    target: int
+    minus_bid: bool
+    has_money: bool
+    stake: str
+    standings: Sequence[Standing]
+    payments: Sequence[str]
+    total_balance: str
+
+
+def settle_up(state: GameState) -> SettleUp:
+    """The end of the game in words and figures, from the engine's settlement."""
+    result, names = state.result, state.names
+    settlement = settle(result)
+    has_money = bool(settlement.stake)
+
+    def show(units: int) -> str:
+        if has_money:
+            return format_money(settlement.amount(units), settlement.currency)
+        return ngettext("%(count)+d stake", "%(count)+d stakes", abs(units)) % {"count": units}
+
+    ranks = result.ranks
+    standings = []
+    for seat in sorted(range(SEATS), key=lambda seat: ranks[seat]):
+        part = settlement.breakdown[seat]
+        standings.append(
+            Standing(
+                rank=ranks[seat],
+                name=names[seat],
+                total=result.totals[seat],
+                boites=result.boites[seat],
+                boulmous_made=result.boulmous_made[seat],
+                boulmous_missed=result.boulmous_missed[seat],
+                game=show(part.game),
+                boulmous=show(part.boulmous),
+                boites_paid=show(part.boites),
+                balance=show(part.total),
+                units=part.total,
+            )
+        )
+    payments = []
+    for transfer in settlement.transfers:
+        payer, payee = names[transfer.payer], names[transfer.payee]
+        if has_money:
+            amount = format_money(settlement.amount(transfer.units), settlement.currency)
+            text = gettext("%(payer)s pays %(payee)s %(amount)s") % {
+                "payer": payer,
+                "payee": payee,
+                "amount": amount,
+            }
+        else:
+            text = ngettext(
+                "%(payer)s owes %(payee)s %(count)s stake",
+                "%(payer)s owes %(payee)s %(count)s stakes",
+                transfer.units,
+            ) % {"payer": payer, "payee": payee, "count": transfer.units}
+        payments.append(text)
+    return SettleUp(
+        status=_status(state),
+        target=result.rules.target,
+        minus_bid=result.rules.failed_taker is FailedTaker.MINUS_BID,
+        has_money=has_money,
+        stake=show(1) if has_money else "",
+        standings=standings,
+        payments=payments,
+        total_balance=show(sum(part.total for part in settlement.breakdown)),
+    )
+
+
+def _status(state: GameState) -> str:
+    result, hands = state.result, len(state.hands)
+    if result.winner is not None:
+        return gettext("%(name)s won at hand %(number)s.") % {
+            "name": state.names[result.winner],
+            "number": hands,
+        }
+    if state.ending is Ending.ABANDONED:
+        return gettext(
+            "The game was abandoned at hand %(number)s: only the boulmous payments count."
+        ) % {"number": hands}
+    return gettext(
+        "The game is still going, after %(number)s hands: so far only the boulmous payments count."
+    ) % {"number": hands}

@@ -1,0 +1,536 @@
+"""Every write, each one transaction: lock the game, load it once, ask the engine once,
+write, and return the game as it now stands.
+
+Refusals are domain errors carrying that state, for the view to show: the rules
+broken (:class:`RulesBroken`, :class:`EndsEarly`), or the game changed under the
+player's feet (:class:`HandTaken`, :class:`GameClosed`).
+"""
+
+import random
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from ..common.names import name_key
+from ..common.rights import NOBODY, Actor
+from ..engine import (
+    SEATS,
+    GameOver,
+    GameResult,
+    Record,
+    Rules,
+    RulesError,
+    dealer_of,
+    hand_from_dict,
+)
+from ..engine import Hand as EngineHand
+from .hooks import game_changed
+from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary
+from .state import GameState, columns, load_game, lock_game, score, snapshot, summary_of
+
+
+class WriteRefused(Exception):
+    """A write the game as it now stands does not allow; ``state`` is that game."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        super().__init__(state.game.pk)
+
+
+class AlreadyRecorded(WriteRefused):
+    """This form was sent before (a double tap, a retry): it recorded hand ``number``."""
+
+    def __init__(self, state: GameState, number: int) -> None:
+        self.number = number
+        super().__init__(state)
+
+
+class HandTaken(WriteRefused):
+    """Someone else recorded, or took back, hand ``number`` first."""
+
+    def __init__(self, state: GameState, number: int) -> None:
+        self.number = number
+        super().__init__(state)
+
+
+class GameClosed(WriteRefused):
+    """The game was abandoned: nothing changes until it is resumed."""
+
+
+class GameWon(WriteRefused):
+    """The game was won before this hand: it takes no more."""
+
+
+class NothingToRedo(WriteRefused):
+    """The game changed since the undo: the hand undone can no longer come back."""
+
+
+class RulesBroken(Exception):
+    """The engine refuses the hand in this game."""
+
+    def __init__(self, error: RulesError) -> None:
+        self.error = error
+        super().__init__(str(error))
+
+
+class EndsEarly(Exception):
+    """With this edit the game is won at hand ``won_at``, before its last hand ``last``."""
+
+    def __init__(self, won_at: int, last: int) -> None:
+        self.won_at, self.last = won_at, last
+        super().__init__(won_at, last)
+
+
+def players_named(names: Sequence[str]) -> list[Player]:
+    """The players of these names, whatever their case, created where new.
+
+    Names are compared by their key (:func:`name_key`), in Python, the same in every
+    database. New names are created in one order (by key), so that two games creating
+    the same names in crossed seat order cannot deadlock.
+    """
+    keys = [name_key(name) for name in names]
+    found: dict[str, Player] = {
+        player.key: player for player in Player.objects.filter(key__in=keys)
+    }
+    for key, name in sorted(zip(keys, names, strict=True)):
+        if key in found:
+            continue
+        try:
+            with transaction.atomic():
+                found[key] = Player.objects.create(name=name, key=key)
+        except IntegrityError:  # created meanwhile by another game
+            found[key] = Player.objects.get(key=key)
+    return [found[key] for key in keys]
+
+
+def _change(game: Game, by: Actor, action: str, **fields: Any) -> None:
+    """A line of the game's history, saying who made the change."""
+    Change.objects.create(
+        game=game, action=action, by_user_id=by.user_id, by_device=by.device, **fields
+    )
+
+
+def _summarise(state: GameState, action: str) -> GameState:
+    """The game's summary row following the change just made, and the change announced to
+    other contexts (:data:`~scoring.table.hooks.game_changed`), in the same transaction."""
+    Summary.objects.filter(game=state.game).update(changed_at=timezone.now(), **summary_of(state))
+    game_changed.send(sender=Game, state=state, action=action)
+    return state
+
+
+@transaction.atomic
+def create_game(
+    *,
+    names: Sequence[str],
+    rules: Rules,
+    first_dealer: int | None,
+    place: str = "",
+    rematch_of: Game | None = None,
+    owner_id: int | None = None,
+    token: uuid.UUID | None = None,
+    club_label: str = "",
+    by: Actor = NOBODY,
+) -> GameState:
+    """A new game; ``first_dealer`` None draws the first dealer at random. A repeated
+    ``token`` (a double tap on Start) gives the game it already started. ``club_label`` is
+    the club its record names."""
+    if token is not None:
+        existing = Game.objects.filter(creation_token=token).first()
+        if existing is not None:
+            return load_game(existing)
+    game = Game.objects.create(
+        first_dealer=random.randrange(SEATS) if first_dealer is None else first_dealer,
+        target=rules.target,
+        failed_taker=rules.failed_taker.value,
+        stake=rules.stake,
+        currency=rules.currency,
+        place=place,
+        rematch_of=rematch_of,
+        owner_id=owner_id,
+        creation_token=token,
+        club_label=club_label,
+    )
+    players = players_named(names)
+    Seat.objects.bulk_create(
+        Seat(game=game, position=position, player=player) for position, player in enumerate(players)
+    )
+    _change(game, by, Change.Action.CREATED)
+    record = Record(players=tuple(names), first_dealer=game.first_dealer, rules=rules)
+    state = GameState(game, tuple(names), (), record, score(record))
+    Summary.objects.create(game=game, changed_at=game.created_at, **summary_of(state))
+    game_changed.send(sender=Game, state=state, action=Change.Action.CREATED)
+    return state
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """A record's date-time; one without an offset is taken as UTC."""
+    if moment is None or timezone.is_aware(moment):
+        return moment
+    return timezone.make_aware(moment, UTC)
+
+
+@transaction.atomic
+def import_record(
+    *,
+    record: Record,
+    owner_id: int | None = None,
+    club_label: str | None = None,
+    by: Actor = NOBODY,
+) -> GameState:
+    """A game from a validated ``boulmous/1`` record, hands, descriptive keys and all;
+    ``club_label``, if given, in place of the club the record names."""
+    about = record.about
+    result = score(record)
+    started = _aware(about.started_at) or timezone.now()
+    ended = _aware(about.finished_at)
+    game = Game.objects.create(
+        first_dealer=record.first_dealer,
+        target=record.rules.target,
+        failed_taker=record.rules.failed_taker.value,
+        stake=record.rules.stake,
+        currency=record.rules.currency,
+        place=about.place or "",
+        created_at=started,
+        club_label=about.club or "" if club_label is None else club_label,
+        season_label=about.season or "",
+        owner_id=owner_id,
+    )
+    if about.id and not Game.objects.filter(record_id=about.id).exists():
+        game.record_id = about.id
+    if about.abandoned and not result.finished:
+        game.abandoned_at = ended or started
+    game.save(update_fields=["record_id", "abandoned_at"])
+    Seat.objects.bulk_create(
+        Seat(game=game, position=position, player=player)
+        for position, player in enumerate(players_named(record.players))
+    )
+    _change(game, by, Change.Action.IMPORTED)
+    last = len(record.hands)
+    finished_at = ended if result.finished else None
+    rows = Hand.objects.bulk_create(
+        Hand(
+            game=game,
+            number=number,
+            recorded_at=finished_at if number == last and finished_at else started,
+            **columns(hand),
+        )
+        for number, hand in enumerate(record.hands, start=1)
+    )
+    state = GameState(game, record.players, tuple(rows), record, result)
+    changed = rows[-1].recorded_at if rows else started
+    Summary.objects.create(game=game, changed_at=changed, **summary_of(state))
+    game_changed.send(sender=Game, state=state, action=Change.Action.IMPORTED)
+    return state
+
+
+@transaction.atomic
+def record_hand(
+    *,
+    public_id: str,
+    number: int,
+    hand: EngineHand,
+    token: uuid.UUID | None,
+    by: Actor = NOBODY,
+) -> GameState:
+    """Record hand ``number``, checked against the game as it now stands.
+
+    A repeated token (a double tap, a retry) records nothing more. Two phones
+    saving the same number: the first wins, the other gets HandTaken.
+    """
+    rows = lock_game(public_id)
+    for row in rows.hands:
+        if token is not None and row.token == token:
+            raise AlreadyRecorded(rows.scored(), row.number)
+    if rows.game.abandoned_at is not None:
+        raise GameClosed(rows.scored())
+    if number != len(rows.hands) + 1:
+        raise HandTaken(rows.scored(), number)
+    record = rows.record.with_hand(number, hand)
+    try:
+        result = score(record)
+    except GameOver:
+        raise GameWon(rows.scored()) from None
+    except RulesError as error:
+        raise RulesBroken(error) from None
+    row = Hand.objects.create(game=rows.game, number=number, token=token, **columns(hand))
+    _change(rows.game, by, Change.Action.RECORDED, hand_number=number, after=snapshot(hand))
+    return _summarise(
+        GameState(rows.game, rows.names, (*rows.hands, row), record, result),
+        Change.Action.RECORDED,
+    )
+
+
+@transaction.atomic
+def edit_hand(
+    *,
+    public_id: str,
+    number: int,
+    hand: EngineHand,
+    discard_after_end: bool,
+    by: Actor = NOBODY,
+) -> GameState:
+    """Replace hand ``number``'s facts; everything after is recomputed.
+
+    If the game would now end before its last recorded hand, EndsEarly says so;
+    with ``discard_after_end`` the hands after the new end are discarded, each
+    kept in the history.
+    """
+    rows = lock_game(public_id)
+    if rows.game.abandoned_at is not None:
+        raise GameClosed(rows.scored())
+    if not 1 <= number <= len(rows.hands):
+        raise HandTaken(rows.scored(), number)
+    record = rows.record.with_hand(number, hand)
+    try:
+        result = score(record, drop_after_end=True)
+    except RulesError as error:
+        raise RulesBroken(error) from None
+    won_at = len(result.hands)
+    if won_at < len(record.hands) and not discard_after_end:
+        raise EndsEarly(won_at, len(record.hands))
+    for row, facts in zip(rows.hands[won_at:], record.hands[won_at:], strict=True):
+        _discard(rows.game, row, facts, Change.Action.DISCARDED, by)
+    row = rows.hands[number - 1]
+    for name, value in columns(hand).items():
+        setattr(row, name, value)
+    row.save()
+    _change(
+        rows.game,
+        by,
+        Change.Action.EDITED,
+        hand_number=number,
+        before=snapshot(rows.record.hands[number - 1]),
+        after=snapshot(hand),
+    )
+    kept = Record(
+        players=record.players,
+        first_dealer=record.first_dealer,
+        rules=record.rules,
+        hands=record.hands[:won_at],
+    )
+    return _summarise(
+        GameState(rows.game, rows.names, rows.hands[:won_at], kept, result), Change.Action.EDITED
+    )
+
+
+@transaction.atomic
+def undo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
+    """Delete hand ``number`` if it is the last one; a repeated tap finds it gone and
+    changes nothing more."""
+    rows = lock_game(public_id)
+    if rows.game.abandoned_at is not None:
+        raise GameClosed(rows.scored())
+    if number < 1 or number != len(rows.hands):
+        if number == len(rows.hands) + 1:
+            return rows.scored()  # already undone: a double tap
+        raise HandTaken(rows.scored(), number)
+    _discard(rows.game, rows.hands[-1], rows.record.hands[-1], Change.Action.UNDONE, by)
+    record = Record(
+        players=rows.record.players,
+        first_dealer=rows.record.first_dealer,
+        rules=rows.record.rules,
+        hands=rows.record.hands[:-1],
+    )
+    return _summarise(
+        GameState(rows.game, rows.names, rows.hands[:-1], record, score(record)),
+        Change.Action.UNDONE,
+    )
+
+
+@transaction.atomic
+def redo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
+    """Record again hand ``number``, undone by the game's last change; a repeated tap finds
+    it back and changes nothing more."""
+    rows = lock_game(public_id)
+    last = rows.game.changes.first()
+    if last is not None and last.action == Change.Action.REDONE and last.hand_number == number:
+        return rows.scored()  # already redone: a double tap
+    before = last.before if last is not None and last.action == Change.Action.UNDONE else None
+    if not before or "record" not in before or last is None or last.hand_number != number:
+        raise NothingToRedo(rows.scored())
+    hand = hand_from_dict(before["record"], dealer_of(number - 1, rows.game.first_dealer))
+    record = rows.record.with_hand(number, hand)
+    result = score(record)  # it was legal where it stood, and nothing changed since
+    row = Hand.objects.create(game=rows.game, number=number, **columns(hand))
+    _change(rows.game, by, Change.Action.REDONE, hand_number=number, after=snapshot(hand))
+    return _summarise(
+        GameState(rows.game, rows.names, (*rows.hands, row), record, result),
+        Change.Action.REDONE,
+    )
+
+
+def _discard(game: Game, row: Hand, facts: EngineHand, action: str, by: Actor) -> None:
+    _change(game, by, action, hand_number=row.number, before=snapshot(facts))
+    row.delete()
+
+
+@transaction.atomic
+def abandon_game(*, public_id: str, by: Actor = NOBODY) -> GameState:
+    """The table stops before anyone has won: the game is settled as it stands."""
+    state = lock_game(public_id).scored()
+    if state.ending.over:
+        return state
+    state.game.abandoned_at = timezone.now()
+    state.game.save(update_fields=["abandoned_at"])
+    _change(state.game, by, Change.Action.ABANDONED)
+    return _summarise(state, Change.Action.ABANDONED)
+
+
+@transaction.atomic
+def resume_game(*, public_id: str, by: Actor = NOBODY) -> GameState:
+    state = lock_game(public_id).scored()
+    if state.game.abandoned_at is None:
+        return state
+    state.game.abandoned_at = None
+    state.game.save(update_fields=["abandoned_at"])
+    _change(state.game, by, Change.Action.RESUMED)
+    return _summarise(state, Change.Action.RESUMED)
+
+
+@transaction.atomic
+def rematch(*, public_id: str, by: Actor = NOBODY) -> Game:
+    """A new game with the same seats and rules, the deal passed on; asked twice, the same one."""
+    state = lock_game(public_id).scored()
+    existing = Game.objects.filter(rematch_of=state.game).first()
+    if existing is not None:
+        return existing
+    return create_game(
+        names=state.names,
+        rules=state.record.rules,
+        first_dealer=state.result.deal_passes_to,
+        rematch_of=state.game,
+        owner_id=state.game.owner_id,
+        club_label=state.game.club_label,
+        by=by,
+    ).game
+
+
+@transaction.atomic
+def make_scorer_link(*, public_id: str) -> ScorerLink:
+    """A new link that hands the scoring of the game to the phone that opens it."""
+    return ScorerLink.objects.create(game=Game.objects.get(public_id=public_id))
+
+
+@transaction.atomic
+def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
+    """The link stops working, and so do the rights of the phones it was handed to."""
+    ScorerLink.objects.filter(pk=link_id, game__public_id=public_id, revoked_at=None).update(
+        revoked_at=timezone.now()
+    )
+
+
+BATCH = 1000
+"""Rows per INSERT, and ids per ``IN (...)``, of a bulk import: within SQLite's limit on
+the parameters of a statement."""
+
+
+def record_ids(games: QuerySet[Game], ids: Sequence[str]) -> set[str]:
+    """Which of ``ids`` these games already have, asked a batch at a time."""
+    found: set[str] = set()
+    for start in range(0, len(ids), BATCH):
+        batch = ids[start : start + BATCH]
+        found.update(games.filter(record_id__in=batch).values_list("record_id", flat=True))
+    return found
+
+
+def _imported_game(
+    record: Record, result: GameResult, owner_id: int | None, club_label: str
+) -> Game:
+    """A game's row as :func:`import_record` writes it, its record id not yet chosen."""
+    about = record.about
+    started = _aware(about.started_at) or timezone.now()
+    abandoned = about.abandoned and not result.finished
+    return Game(
+        first_dealer=record.first_dealer,
+        target=record.rules.target,
+        failed_taker=record.rules.failed_taker.value,
+        stake=record.rules.stake,
+        currency=record.rules.currency,
+        place=about.place or "",
+        created_at=started,
+        club_label=club_label,
+        season_label=about.season or "",
+        owner_id=owner_id,
+        abandoned_at=(_aware(about.finished_at) or started) if abandoned else None,
+    )
+
+
+def _imported_hands(game: Game, record: Record, result: GameResult) -> tuple[Hand, ...]:
+    """A record's hands as rows, as :func:`import_record` writes them: each recorded when
+    the game started, but the last hand of a won game, recorded when it finished."""
+    started = game.created_at
+    ended = _aware(record.about.finished_at) if result.finished else None
+    last = len(record.hands)
+    return tuple(
+        Hand(
+            game=game,
+            number=number,
+            recorded_at=ended if number == last and ended else started,
+            **columns(hand),
+        )
+        for number, hand in enumerate(record.hands, start=1)
+    )
+
+
+def import_many(
+    *,
+    records: Sequence[Record],
+    results: Sequence[GameResult],
+    owner_id: int | None,
+    club_label: str,
+    by: Actor = NOBODY,
+) -> list[Game]:
+    """Many games from records already scored by the engine (``results``), in bulk, so that
+    thousands take seconds: the games, their seats, hands, history and summaries inserted a
+    batch at a time, each row as :func:`import_record` writes it. Inside the caller's
+    transaction; nothing is announced, the caller (a club's import) rebuilding what follows
+    from these games once, after the last."""
+    ids = [record.about.id for record in records if record.about.id]
+    first: dict[str, str] = {}
+    for record in records:
+        for name in record.players:
+            first.setdefault(name_key(name), name)
+    players = {player.key: player for player in players_named(list(first.values()))}
+    used = record_ids(Game.objects.all(), ids)
+    games: list[Game] = []
+    for record, result in zip(records, results, strict=True):
+        game = _imported_game(record, result, owner_id, club_label)
+        if record.about.id and record.about.id not in used:
+            game.record_id = record.about.id
+        used.add(game.record_id)
+        games.append(game)
+    Game.objects.bulk_create(games, batch_size=BATCH)
+    seats: list[Seat] = []
+    hands: list[Hand] = []
+    summaries: list[Summary] = []
+    for game, record, result in zip(games, records, results, strict=True):
+        seats += (
+            Seat(game=game, position=position, player=players[name_key(name)])
+            for position, name in enumerate(record.players)
+        )
+        rows = _imported_hands(game, record, result)
+        hands += rows
+        state = GameState(game, record.players, rows, record, result)
+        changed = rows[-1].recorded_at if rows else game.created_at
+        summaries.append(Summary(game=game, changed_at=changed, **summary_of(state)))
+    Seat.objects.bulk_create(seats, batch_size=BATCH)
+    Hand.objects.bulk_create(hands, batch_size=BATCH)
+    Change.objects.bulk_create(
+        (
+            Change(
+                game=game,
+                action=Change.Action.IMPORTED,
+                by_user_id=by.user_id,
+                by_device=by.device,
+            )
+            for game in games
+        ),
+        batch_size=BATCH,
+    )
+    Summary.objects.bulk_create(summaries, batch_size=BATCH)
+    return games

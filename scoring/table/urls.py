@@ -1,0 +1,29 @@
+from django.urls import path
+
+from .views import app, live, records, share, table
+
+urlpatterns = [
+    path("", table.home, name="home"),
+    path("healthz", records.healthz, name="healthz"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("games/new", table.new_game, name="new_game"),
+    path("games/import", records.import_game, name="import_game"),
+    path("games/<slug:gid>/", table.game, name="game"),
+    # The live view (issue 13): what changed since the version a page shows, in views/live.py.
+    path("games/<slug:gid>/live", live.game_live, name="game_live"),
+    path("games/<slug:gid>/hands", table.add_hand, name="add_hand"),
+    path("games/<slug:gid>/hands/<int:number>/edit", table.edit_hand, name="edit_hand"),
+    path("games/<slug:gid>/hands/<int:number>/undo", table.undo_hand, name="undo_hand"),
+    path("games/<slug:gid>/hands/<int:number>/redo", table.redo_hand, name="redo_hand"),
+    path("games/<slug:gid>/rematch", table.rematch, name="rematch"),
+    path("games/<slug:gid>/record.json", records.record_json, name="record_json"),
+    path("games/<slug:gid>/settlement", table.settlement, name="settlement"),
+    path("games/<slug:gid>/settlement.pdf", table.settlement_pdf, name="settlement_pdf"),
+    path("games/<slug:gid>/abandon", table.abandon, name="abandon"),
+    path("games/<slug:gid>/resume", table.resume, name="resume"),
+    path("games/<slug:gid>/share", share.share, name="share"),
+    path("games/<slug:gid>/share/new", share.new_link, name="new_link"),
+    path("games/<slug:gid>/share/<int:link_id>/revoke", share.revoke_link, name="revoke_link"),
+    path("games/<slug:gid>/score/<slug:secret>", share.join, name="join"),
+]

@@ -1,0 +1,58 @@
+"""The portable game record: export one game, import one, and the health check."""
+
+import json
+
+from django.db import DatabaseError, connection
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from ...common import rights
+from ...common.http import HtmxHttpRequest
+from ...engine import record_to_dict
+from .. import services
+from ..access import Access, with_game
+from ..forms import ImportForm
+from ..models import Game
+from ..state import exported, load_game
+
+
+@require_GET
+@with_game()
+def record_json(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    record = exported(load_game(game))
+    response = HttpResponse(
+        json.dumps(record_to_dict(record), ensure_ascii=False, indent=2),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.public_id}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_game(request: HtmxHttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        user = getattr(request, "user", None)
+        phone = request.phone
+        state = services.import_record(
+            record=form.cleaned_data["record"],
+            owner_id=user.pk if user is not None and user.is_authenticated else None,
+            by=rights.actor(request, phone),
+        )
+        response = redirect("game", gid=state.game.public_id)
+        phone.grant(state.game.public_id)
+        rights.write(response, phone)
+        return response
+    return render(request, "table/import.html", {"form": form}, status=422 if form.errors else 200)
+
+
+@require_GET
+def healthz(request: HtmxHttpRequest) -> JsonResponse:
+    """Liveness and database reachability, for a load balancer or a monitor."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return JsonResponse({"status": "error", "database": "unreachable"}, status=503)
+    return JsonResponse({"status": "ok"})

@@ -1,0 +1,341 @@
+"""At the table: games and their hands. Each view reads a form, calls one service, and
+draws the page from the state the service returns."""
+
+import uuid
+from typing import Any
+
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import retarget
+
+from ...common import rights
+from ...common.forms import rules_error
+from ...common.http import HtmxHttpRequest
+from ...common.rights import Actor
+from ...common.words import shown
+from ...engine import Trump, trump_order
+from .. import services
+from ..access import Access, with_game, writes_game
+from ..forms import HandForm, NewGameForm, hand_initial
+from ..hooks import crumb_of
+from ..models import Change, Game, Player, Summary
+from ..pages.game import replay_url, score_sheet, version_of
+from ..pages.home import game_summaries
+from ..pages.pdf import settlement_sheet_pdf
+from ..pages.settlement import settle_up
+from ..state import GameState, load_game
+
+HISTORY_LENGTH = 30
+LISTED = 30
+
+
+def _granted(request: HtmxHttpRequest, response: HttpResponse, public_id: str) -> HttpResponse:
+    """``response``, and this phone may now score the game it started."""
+    phone = request.phone
+    phone.grant(public_id)
+    rights.write(response, phone)
+    return response
+
+
+def _own_games(request: HtmxHttpRequest) -> QuerySet[Game]:
+    """The games this phone may score, or its account started: what it lists and suggests."""
+    mine = Q(public_id__in=list(request.phone.games))
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        mine |= Q(owner_id=user.pk)
+    return Game.objects.filter(mine)
+
+
+@require_GET
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    summaries = game_summaries(
+        Summary.objects.filter(game__in=_own_games(request))
+        .select_related("game")
+        .order_by("-changed_at")[:LISTED]
+    )
+    return render(
+        request,
+        "table/home.html",
+        {
+            "playing": [summary for summary in summaries if not summary.finished],
+            "finished": [summary for summary in summaries if summary.finished][:10],
+            "heart_trumps": shown(trump_order(Trump.HEARTS)),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def new_game(request: HtmxHttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST or None, initial={"token": uuid.uuid4()})
+    if request.method == "POST" and form.is_valid():
+        user = getattr(request, "user", None)
+        state = services.create_game(
+            names=form.cleaned_data["names"],
+            rules=form.cleaned_data["rules"],
+            first_dealer=form.cleaned_data["first_dealer_seat"],
+            place=form.cleaned_data["place"],
+            owner_id=user.pk if user is not None and user.is_authenticated else None,
+            token=form.cleaned_data["token"],
+            by=rights.actor(request, request.phone),
+        )
+        response = redirect("game", gid=state.game.public_id)
+        return _granted(request, response, state.game.public_id)
+    known = (
+        Player.objects.filter(seats__game__in=_own_games(request))
+        .order_by("name")
+        .values_list("name", flat=True)
+        .distinct()
+    )
+    return render(
+        request,
+        "table/new_game.html",
+        {"form": form, "known_names": known},
+        status=422 if form.errors else 200,
+    )
+
+
+def _game_page(
+    request: HtmxHttpRequest,
+    state: GameState,
+    form: HandForm | None = None,
+    *,
+    notice: str = "",
+    announce: str = "",
+    announce_last: bool = False,
+    can_score: bool = True,
+    status: int = 200,
+) -> HttpResponse:
+    """The game page, or its swapped part under htmx, drawn from ``state``.
+
+    ``announce`` is said by screen readers after a swap; with ``announce_last``, the
+    last hand in one line is.
+    """
+    template = "table/game.html#game" if request.htmx else "table/game.html"
+    context = game_context(state, form, can_score=can_score)
+    context["notice"] = notice
+    context["announce"] = context["sheet"].last if announce_last else announce
+    return render(request, template, context, status=status)
+
+
+def game_context(
+    state: GameState, form: HandForm | None = None, *, can_score: bool, version: str | None = None
+) -> dict[str, Any]:
+    """What the game page, and the live view's fragments of it, are drawn from.
+
+    The ``version`` the page shows is the one the live view (views/live.py) compares; when
+    not given, it is read with the history, in the same query.
+    """
+    if form is None:
+        initial = hand_initial(state.next_number, state.game.first_dealer)
+        form = HandForm(names=state.names, initial={**initial, "token": uuid.uuid4()})
+    changes, read = _history(state)
+    return {
+        "state": state,
+        "sheet": score_sheet(state, changes),
+        "form": form,
+        "can_score": can_score,
+        "version": read if version is None else version,
+        "crumb": crumb_of(state.game),
+    }
+
+
+def _history(state: GameState) -> tuple[list[Change], str]:
+    """The game's last changes, newest first, and the version of the game, in one query.
+
+    The version is read after the state was: a change made in between would give a newer
+    version with the older state, and the live view would then never send that change. So
+    it is kept only where the summary still says what the state says (its hands, its
+    status); else the page shows no version, and its first live ask gets the game anew.
+    """
+    summary = Summary.objects.filter(
+        game=OuterRef("game_id"), hands=len(state.hands), status=state.ending.value
+    )
+    read = state.game.changes.select_related("by_user").annotate(
+        summary_changed_at=Subquery(summary.values("changed_at")[:1])
+    )[:HISTORY_LENGTH]
+    changes: list[Change] = [*read]
+    changed_at = getattr(changes[0], "summary_changed_at", None) if changes else None
+    return changes, "" if changed_at is None else version_of(changed_at)
+
+
+def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:
+    """A write the game no longer allows: a 409 with the game as it now stands."""
+    status = 409
+    if isinstance(refused, services.AlreadyRecorded):
+        status = 200  # nothing wrong: the hand is there once
+        notice = gettext(
+            "This form was already sent: it recorded hand %(number)s, once. Here is the game."
+        ) % {"number": refused.number}
+    elif isinstance(refused, services.GameClosed):
+        notice = gettext("This game was abandoned: resume it to change it.")
+    elif isinstance(refused, services.NothingToRedo):
+        notice = gettext("The game changed since the undo: that hand cannot come back.")
+    elif isinstance(refused, services.GameWon):
+        notice = gettext("The game was won meanwhile: here is the game now.")
+    elif isinstance(refused, services.HandTaken) and refused.number > len(refused.state.hands):
+        notice = gettext(
+            "Hand %(number)s was just changed by someone else: here is the game now."
+        ) % {"number": refused.number}
+    else:
+        notice = gettext(
+            "Hand %(number)s was just recorded by someone else: here is the game now."
+        ) % {"number": getattr(refused, "number", "")}
+    response = _game_page(request, refused.state, notice=notice, announce=notice, status=status)
+    return retarget(response, "#game") if request.htmx else response
+
+
+@require_GET
+@with_game()
+def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    return _game_page(request, load_game(game), can_score=access.can_score)
+
+
+@require_POST
+@writes_game()
+def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
+    form = HandForm(request.POST)
+    if form.is_valid():
+        try:
+            state = services.record_hand(
+                public_id=gid,
+                number=form.cleaned_data["number"],
+                hand=form.cleaned_data["hand"],
+                token=form.cleaned_data["token"],
+                by=by,
+            )
+        except services.WriteRefused as refused:
+            return _refused(request, refused)
+        except services.RulesBroken as broken:
+            form.add_error(None, rules_error(broken.error))
+        else:
+            if not request.htmx:
+                return redirect("game", gid=gid)
+            return _game_page(request, state, announce_last=True)
+    state = load_game(get_object_or_404(Game, public_id=gid))
+    form.name_seats(state.names)
+    if request.htmx:
+        context = {"form": form, "state": state, "sheet": score_sheet(state)}
+        response = render(request, "table/game.html#hand-form", context, status=422)
+        return retarget(response, "#entry")
+    return _game_page(request, state, form, status=422)
+
+
+@require_http_methods(["GET", "POST"])
+@writes_game()
+def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
+    form = None
+    if request.method == "POST":
+        data = request.POST.copy()
+        data["number"] = str(number)  # the hand is the one in the address
+        form = HandForm(data)
+        if form.is_valid():
+            try:
+                services.edit_hand(
+                    public_id=gid,
+                    number=number,
+                    hand=form.cleaned_data["hand"],
+                    discard_after_end=form.cleaned_data["discard_after_end"],
+                    by=by,
+                )
+            except services.WriteRefused as refused:
+                return _refused(request, refused)
+            except services.RulesBroken as broken:
+                form.add_error(None, rules_error(broken.error))
+            except services.EndsEarly as early:
+                # An edit that ends the game before its last hand is not applied silently.
+                form.ends_at = early.won_at
+                message = gettext(
+                    "With this change the game is won at hand %(won)s, before the last "
+                    "hand recorded (%(last)s). Save it and discard the hands after hand "
+                    "%(won)s (they stay in the history), or change it again."
+                ) % {"won": early.won_at, "last": early.last}
+                form.add_error(None, message)
+            else:
+                return redirect("game", gid=gid)
+    state = load_game(get_object_or_404(Game, public_id=gid))
+    if not 1 <= number <= len(state.hands):
+        raise Http404
+    hand = state.record.hands[number - 1]
+    if form is None:
+        form = HandForm(initial=hand_initial(number, state.game.first_dealer, hand))
+    form.name_seats(state.names)
+    context = {
+        "form": form,
+        "state": state,
+        "number": number,
+        "play_url": replay_url(state.game, number, hand),
+    }
+    return render(request, "table/edit_hand.html", context, status=422 if form.errors else 200)
+
+
+@require_POST
+@writes_game()
+def undo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
+    try:
+        state = services.undo_hand(public_id=gid, number=number, by=by)
+    except services.WriteRefused as refused:
+        return _refused(request, refused)
+    if not request.htmx:
+        return redirect("game", gid=gid)
+    return _game_page(
+        request, state, announce=gettext("Hand %(number)s undone.") % {"number": number}
+    )
+
+
+@require_POST
+@writes_game()
+def redo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
+    try:
+        state = services.redo_hand(public_id=gid, number=number, by=by)
+    except services.WriteRefused as refused:
+        return _refused(request, refused)
+    if not request.htmx:
+        return redirect("game", gid=gid)
+    return _game_page(request, state, announce_last=True)
+
+
+@require_POST
+@writes_game()
+def rematch(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
+    public_id = services.rematch(public_id=gid, by=by).public_id
+    return _granted(request, redirect("game", gid=public_id), public_id)
+
+
+@require_POST
+@writes_game()
+def abandon(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
+    services.abandon_game(public_id=gid, by=by)
+    return redirect("settlement", gid=gid)
+
+
+@require_POST
+@writes_game()
+def resume(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
+    services.resume_game(public_id=gid, by=by)
+    return redirect("game", gid=gid)
+
+
+@require_GET
+@with_game()
+def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    state = load_game(game)
+    context = {
+        "state": state,
+        "sheet": score_sheet(state),
+        "settle": settle_up(state),
+        "can_score": access.can_score,
+    }
+    return render(request, "table/settlement.html", context)
+
+
+@require_GET
+@with_game()
+def settlement_pdf(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    state = load_game(game)
+    pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.public_id}.pdf"'
+    return response

@@ -1,0 +1,361 @@
+"""The demo club, the bulk import of a club's records, and ``manage.py rebuild_league``.
+
+Expected ratings are computed here with OpenSkill's Plackett-Luce called directly, over the
+records in the order league.md gives (finished, then id): not with scoring.engine.league.
+"""
+
+import io
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+from django.core.management import CommandError, call_command
+from openskill.models import PlackettLuce
+
+from scoring.clubs import league
+from scoring.clubs import services as club_services
+from scoring.clubs.models import Club, ClubResult, Member, Season
+from scoring.engine import About, Contract, GameOver, Hand, Record, Rules, Trump
+from scoring.table import services
+from scoring.table.models import Change, Game, Summary
+from scoring.table.models import Hand as HandRow
+
+MEMBERS = ("Amina", "Bilal", "Chafik", "Dalila", "Emna", "Farid")
+START = datetime(2025, 3, 6, 19, 0, tzinfo=UTC)
+RESULT_FIELDS = ("game__record_id", "seat", "position", "finished_at", "key", "rank", "total")
+RESULT_FIELDS += ("won", "taken", "made", "boites", "units", "contracts", "amount", "mu", "sigma")
+
+
+def demo(*args):
+    out = io.StringIO()
+    call_command("demo_club", *args, stdout=out)
+    return out.getvalue()
+
+
+def rebuild_league(*args):
+    out = io.StringIO()
+    call_command("rebuild_league", *args, stdout=out)
+    return out.getvalue()
+
+
+def results(club):
+    return list(
+        ClubResult.objects.filter(club=club)
+        .order_by("position", "seat")
+        .values_list(*RESULT_FIELDS)
+    )
+
+
+def table(club):
+    """Every season's standings, as the page shows them."""
+    return [
+        [
+            (
+                line.standing.rank,
+                line.standing.player,
+                line.standing.games,
+                line.standing.wins,
+                line.standing.league_points,
+                line.standing.points,
+                line.standing.units,
+                line.standing.rating,
+            )
+            for line in league.season_standings(club, season)
+        ]
+        for season in club.seasons.order_by("first_day")
+    ]
+
+
+def won_record(number, players, taker, finished=None, record_id=None):
+    """A game won by ``taker`` at its fourth hand: he bids 3 and takes all six tricks
+    each time (24 points, the target 21)."""
+    tricks = tuple(6 if seat == taker else 0 for seat in range(4))
+    finished = finished or START + timedelta(hours=number)
+    return Record(
+        players=players,
+        first_dealer=number % 4,
+        rules=Rules(stake=Decimal("0.50")),
+        hands=(Hand(), *(Hand(Contract(taker, 3, Trump.HEARTS), tricks=tricks) for _ in range(4))),
+        about=About(
+            id=record_id or f"rec-{number}",
+            started_at=finished - timedelta(minutes=30),
+            finished_at=finished,
+            place="Café de la Gare",
+        ),
+    )
+
+
+def unfinished_record(number, players):
+    return Record(
+        players=players,
+        hands=(Hand(Contract(0, 4, Trump.SPADES), tricks=(4, 1, 1, 0)),),
+        about=About(
+            id=f"open-{number}",
+            started_at=START,
+            finished_at=START + timedelta(minutes=5),
+            abandoned=True,
+            place="Café de la Gare",
+        ),
+    )
+
+
+def some_records():
+    """Five won games among six players, one abandoned; two finished at the same time
+    (so the record id decides), and a name written in another case than the club's."""
+    return [
+        won_record(1, ("Amina", "Bilal", "Chafik", "Dalila"), taker=2),
+        won_record(2, ("Emna", "Farid", "amina", "Bilal"), taker=0),
+        unfinished_record(3, ("Chafik", "Dalila", "Emna", "Farid")),
+        won_record(5, ("Dalila", "Emna", "Farid", "Chafik"), taker=3, record_id="rec-b"),
+        won_record(5, ("Bilal", "Chafik", "Amina", "Emna"), taker=1, record_id="rec-a"),
+        won_record(4, ("Farid", "Amina", "Dalila", "Bilal"), taker=1),
+    ]
+
+
+@pytest.fixture
+def club(db):
+    club = Club.objects.create(name="Le Cercle", slug="cercle", stake=Decimal("0.50"))
+    for name in MEMBERS[:4]:
+        club_services.add_member(club=club, name=name)
+    return club
+
+
+def expected_ratings(records):
+    """Each counted game's ratings after it, by record id: Plackett-Luce over the won
+    games in the order they finished, then by id; ranks from the final totals."""
+    model = PlackettLuce()
+    current = {}
+    after = {}
+    won = [record for record in records if record.score().finished]
+    for record in sorted(won, key=lambda r: (r.about.finished_at, r.about.id)):
+        totals = record.score().totals
+        ranks = [1 + sum(other > total for other in totals) for total in totals]
+        keys = [name.casefold() for name in record.players]
+        teams = [[current.get(key) or model.rating()] for key in keys]
+        rated = model.rate(teams, ranks=ranks)
+        current.update((key, team[0]) for key, team in zip(keys, rated, strict=True))
+        after[record.about.id] = [value for team in rated for value in (team[0].mu, team[0].sigma)]
+    return after
+
+
+# The demo club.
+
+
+def test_demo_club_small_is_a_public_club_of_12_members_two_seasons_and_its_games(db):
+    printed = demo("--games", "25", "--seed", "4")
+
+    club = Club.objects.get(slug="demo")
+    assert (club.name, club.public) == ("Demo", True)
+    assert Member.objects.filter(club=club).count() == 12
+    first, second = Season.objects.filter(club=club).order_by("first_day")
+    assert first.last_day < second.first_day
+    assert (
+        Summary.objects.filter(game__club_game__club=club, status=Summary.Status.WON).count() == 25
+    )
+    assert ClubResult.objects.filter(club=club).count() == 4 * 25
+    assert all(standings for standings in table(club))  # both seasons have games
+    assert sum(line[2] for line in table(club)[0] + table(club)[1]) == 4 * 25
+    assert printed.splitlines()[-1] == "/clubs/demo/"
+
+
+def test_demo_club_games_are_valid_records_written_as_the_import_writes_them(db):
+    demo("--games", "25", "--seed", "4")
+
+    club = Club.objects.get(slug="demo")
+    games = Game.objects.filter(club_game__club=club)
+    assert games.count() == 25
+    assert set(games.values_list("club_label", flat=True)) == {"Demo"}
+    assert (
+        Change.objects.filter(game__club_game__club=club, action=Change.Action.IMPORTED).count()
+        == 25
+    )
+    for result in ClubResult.objects.filter(club=club, seat=0).select_related("game"):
+        last = HandRow.objects.filter(game=result.game).order_by("-number").first()
+        assert last is not None
+        assert last.recorded_at == result.finished_at > result.game.created_at
+
+
+def test_demo_club_same_seed_twice_gives_the_same_standings(db):
+    demo("--games", "25", "--seed", "4")
+    before = table(Club.objects.get(slug="demo"))
+
+    printed = demo("--games", "25", "--seed", "4")
+
+    assert table(Club.objects.get(slug="demo")) == before
+    assert Club.objects.filter(slug="demo").count() == 1
+    assert Game.objects.count() == 25  # the old demo's games are gone
+    assert printed.splitlines()[0] == "deleted the old Demo club and its 25 games"
+
+
+def test_demo_club_other_seed_gives_other_standings(db):
+    demo("--games", "25", "--seed", "4")
+    before = table(Club.objects.get(slug="demo"))
+
+    demo("--games", "25", "--seed", "5")
+
+    assert table(Club.objects.get(slug="demo")) != before
+
+
+def test_demo_club_rebuilt_league_keeps_its_results(db):
+    demo("--games", "25", "--seed", "4")
+    club = Club.objects.get(slug="demo")
+    before = results(club)
+
+    league.rebuild(club)
+
+    assert results(club) == before
+
+
+def test_demo_club_negative_games_is_refused(db):
+    with pytest.raises(CommandError, match="--games -1: give 0 or more"):
+        demo("--games", "-1")
+
+    assert not Club.objects.exists()
+
+
+# The bulk import of a club's records.
+
+
+def test_import_club_records_valid_records_keep_their_ids_and_finish_times(club):
+    records = some_records()
+
+    imported = club_services.import_club_records(club=club, records=records, owner_id=None)
+
+    assert imported == 6
+    games = {game.record_id: game for game in Game.objects.filter(club_game__club=club)}
+    assert set(games) == {record.about.id for record in records}
+    for record in records:
+        game = games[record.about.id]
+        assert game.created_at == record.about.started_at
+        assert (game.place, game.club_label) == ("Café de la Gare", "Le Cercle")
+        last = game.hands.order_by("-number").first()
+        assert game.hands.count() == len(record.hands)
+        assert game.changes.get().action == Change.Action.IMPORTED
+        if record.score().finished:
+            assert last.recorded_at == record.about.finished_at
+            assert game.summary.status == Summary.Status.WON
+            assert game.abandoned_at is None
+        else:
+            assert last.recorded_at == record.about.started_at
+            assert game.summary.status == Summary.Status.ABANDONED
+            assert game.abandoned_at == record.about.finished_at
+
+
+def test_import_club_records_unknown_players_become_members_named_as_the_club_writes(club):
+    club_services.import_club_records(club=club, records=some_records(), owner_id=None)
+
+    members = dict(Member.objects.filter(club=club).values_list("name", "role"))
+    assert set(members) == set(MEMBERS)
+    assert members["Emna"] == members["Farid"] == Member.Role.MEMBER
+    game = Game.objects.get(record_id="rec-2")
+    assert game.summary.names == ["Emna", "Farid", "Amina", "Bilal"]
+
+
+def test_import_club_records_league_equals_an_independent_computation(club):
+    records = some_records()
+
+    club_services.import_club_records(club=club, records=records, owner_id=None)
+
+    expected = expected_ratings(records)
+    rows = results(club)
+    order = list(dict.fromkeys(row[0] for row in rows))
+    assert order == ["rec-1", "rec-2", "rec-4", "rec-a", "rec-b"]
+    for record_id, ratings in expected.items():
+        found = [value for row in rows if row[0] == record_id for value in row[-2:]]
+        assert found == pytest.approx(ratings, abs=1e-9)
+
+
+def test_import_club_records_league_equals_a_rebuild(club):
+    club_services.import_club_records(club=club, records=some_records(), owner_id=None)
+    imported = results(club)
+
+    league.rebuild(club)
+
+    assert results(club) == imported
+
+
+def test_import_club_records_after_earlier_games_rates_them_all_in_order(club):
+    records = some_records()
+    club_services.import_club_records(club=club, records=records[3:], owner_id=None)
+
+    club_services.import_club_records(club=club, records=records[:3], owner_id=None)
+
+    rows = results(club)
+    order = ["rec-1", "rec-2", "rec-4", "rec-a", "rec-b"]
+    assert list(dict.fromkeys(row[0] for row in rows)) == order
+    expected = expected_ratings(records)
+    assert [value for row in rows for value in row[-2:]] == pytest.approx(
+        [value for record_id in order for value in expected[record_id]], abs=1e-9
+    )
+
+
+def test_import_club_records_one_already_in_the_club_is_refused_and_nothing_stored(club):
+    records = some_records()
+    club_services.import_club_records(club=club, records=records[:1], owner_id=None)
+    before = (Game.objects.count(), HandRow.objects.count(), ClubResult.objects.count())
+
+    with pytest.raises(club_services.AlreadyInClub) as refused:
+        club_services.import_club_records(
+            club=club, records=records[1:3] + records[:1], owner_id=None
+        )
+
+    assert (refused.value.line, refused.value.record_id) == (3, "rec-1")
+    assert (Game.objects.count(), HandRow.objects.count(), ClubResult.objects.count()) == before
+    assert not Member.objects.filter(club=club, name="Emna").exists()
+
+
+def test_import_club_records_hand_after_the_win_is_refused_and_nothing_stored(club):
+    good = won_record(1, ("Amina", "Bilal", "Emna", "Farid"), taker=0)
+    bad = won_record(2, ("Amina", "Bilal", "Emna", "Farid"), taker=1)
+    bad = Record(bad.players, bad.first_dealer, bad.rules, (*bad.hands, Hand()), bad.about)
+
+    with pytest.raises(GameOver):
+        club_services.import_club_records(club=club, records=[good, bad], owner_id=None)
+
+    assert not Game.objects.exists()
+    assert not Member.objects.filter(club=club, name="Emna").exists()
+
+
+def test_import_club_records_id_taken_outside_the_club_gets_a_new_one(club):
+    elsewhere = won_record(1, ("Amina", "Bilal", "Chafik", "Dalila"), taker=0)
+    services.import_record(record=elsewhere)
+
+    club_services.import_club_records(club=club, records=[elsewhere], owner_id=None)
+
+    game = Game.objects.get(club_game__club=club)
+    assert game.record_id != "rec-1"
+    assert ClubResult.objects.filter(club=club).count() == 4
+
+
+# manage.py rebuild_league.
+
+
+def test_rebuild_league_one_club_prints_its_counts(club):
+    club_services.import_club_records(club=club, records=some_records(), owner_id=None)
+    before = results(club)
+    ClubResult.objects.filter(club=club).delete()
+
+    printed = rebuild_league("--club", "cercle")
+
+    assert printed == (
+        "cercle: 5 counted games, 20 results\nrebuilt the league of 1 club, 5 counted games\n"
+    )
+    assert results(club) == before
+
+
+def test_rebuild_league_every_club_prints_each(club):
+    club_services.import_club_records(club=club, records=some_records()[:1], owner_id=None)
+    Club.objects.create(name="Vide", slug="vide")
+
+    printed = rebuild_league()
+
+    assert printed.splitlines() == [
+        "cercle: 1 counted game, 4 results",
+        "vide: 0 counted games, 0 results",
+        "rebuilt the league of 2 clubs, 1 counted game",
+    ]
+
+
+def test_rebuild_league_unknown_club_is_refused(db):
+    with pytest.raises(CommandError, match="--club nowhere: no club has this address"):
+        rebuild_league("--club", "nowhere")

@@ -1,0 +1,554 @@
+"""Club nights (issue 12), the web side: a night, check-in, rounds drawn to tables and their
+games, the organiser's live view, the table sheet and cards, closing rounds, and the night's
+ranking. Rights are the server's: a member watches, a scorer or admin organises, and a table
+card's link hands the scoring of its one game to the phone that opens it."""
+
+import re
+from datetime import date, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from scoring.clubs import services as club_services
+from scoring.clubs.league import season_standings
+from scoring.clubs.models import Attendance, Member, Night, Round
+from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.table import services
+from scoring.table.models import Game, ScorerLink, Summary
+from tests.clubs.test_clubs import account, signed_in, with_role
+
+pytestmark = pytest.mark.django_db
+
+PLAYERS = ("Bilal", "Chafik", "Dalila", "Emna", "Farid", "Ghada", "Hedi", "Inès")
+"""With Amina, the club's admin: nine players."""
+ZONE = "Africa/Tunis"
+
+
+@pytest.fixture
+def amina():
+    return account("amina")
+
+
+@pytest.fixture
+def club(amina):
+    """The club Sfax, whose league points for ranks 1 to 4 are 5, 3, 1, 0; Amina is its admin,
+    and eight more players are its members."""
+    club = club_services.create_club(
+        name="Sfax",
+        slug="sfax",
+        time_zone=ZONE,
+        rules=Rules(target=21),
+        points=(5, 3, 1, 0),
+        public=False,
+        invite_admits=False,
+        admin_user_id=amina.pk,
+        admin_name="Amina",
+    )
+    for name in PLAYERS:
+        club_services.add_member(club=club, name=name)
+    return club
+
+
+@pytest.fixture
+def organiser(amina):
+    return signed_in(amina)
+
+
+@pytest.fixture
+def night(club):
+    return club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
+
+
+def ids(club, *names):
+    return [club.members.get(name=name).pk for name in names]
+
+
+def present(club, night, names, guests=()):
+    club_services.check_in(night_id=night.pk, member_ids=ids(club, *names), guests=list(guests))
+
+
+def night_url(night, tail=""):
+    return f"/clubs/sfax/nights/{night.pk}/{tail}"
+
+
+def nine_present(club, night):
+    present(club, night, ["Amina", *PLAYERS])
+
+
+def names_of(club, member_ids):
+    names = dict(club.members.values_list("pk", "name"))
+    return [names[pk] for pk in member_ids]
+
+
+def seated(game):
+    return [seat.player.name for seat in game.seats.select_related("player").order_by("position")]
+
+
+def win(game):
+    """The game played to its end: its first seat bids 6 and takes the six tricks, four times
+    (6 points a hand, 24 past the target of 21)."""
+    for number in range(1, 5):
+        services.record_hand(
+            public_id=game.public_id,
+            number=number,
+            hand=Hand(Contract(0, 6, Trump.HEARTS), tricks=(6, 0, 0, 0)),
+            token=None,
+        )
+
+
+def hand_post(game, number=1):
+    """The hand form's POST data for the game's hand ``number``: seat 1 makes 4 at hearts."""
+    return {
+        "number": number,
+        "dealer": (game.first_dealer + number - 1) % 4,
+        "taker": 1,
+        "bid": 4,
+        "trump": "H",
+        "tricks_0": 1,
+        "tricks_1": 4,
+        "tricks_2": 0,
+    }
+
+
+def page(response):
+    return response.content.decode()
+
+
+# --- A night ------------------------------------------------------------------------------
+
+
+def test_new_night_scorer_creates_it_and_lands_on_its_page(club):
+    scorer = signed_in(with_role(club, "Sami", Member.Role.SCORER))
+
+    response = scorer.post(
+        "/clubs/sfax/nights/new", {"date": "2025-03-07", "place": "Café Sfax", "rounds": "3"}
+    )
+
+    night = Night.objects.get()
+    assert (response.status_code, response.headers["Location"]) == (302, night_url(night))
+    assert (night.club, night.date, night.place, night.rounds) == (
+        club,
+        date(2025, 3, 7),
+        "Café Sfax",
+        3,
+    )
+
+
+def test_new_night_without_rounds_plays_until_we_stop(club, organiser):
+    organiser.post("/clubs/sfax/nights/new", {"date": "2025-03-07", "place": "", "rounds": ""})
+
+    assert Night.objects.get().rounds is None
+
+
+def test_new_night_form_proposes_today_in_the_club_time_zone(club, organiser):
+    response = organiser.get("/clubs/sfax/nights/new")
+
+    assert response.status_code == 200
+    assert response.context["form"]["date"].value() == timezone.localdate(timezone=ZoneInfo(ZONE))
+
+
+def test_new_night_zero_rounds_is_refused(club, organiser):
+    response = organiser.post("/clubs/sfax/nights/new", {"date": "2025-03-07", "rounds": "0"})
+
+    assert (response.status_code, Night.objects.count()) == (422, 0)
+
+
+def test_new_night_plain_member_is_forbidden(club):
+    member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
+
+    responses = [member.get("/clubs/sfax/nights/new"), member.post("/clubs/sfax/nights/new", {})]
+
+    assert [response.status_code for response in responses] == [403, 403]
+    assert Night.objects.count() == 0
+
+
+def test_new_night_signed_out_is_sent_to_log_in(club):
+    response = Client().get("/clubs/sfax/nights/new")
+
+    assert (response.status_code, response.headers["Location"]) == (
+        302,
+        "/accounts/login/?next=/clubs/sfax/nights/new",
+    )
+
+
+def test_club_page_lists_its_nights_and_offers_a_new_one(club, night, organiser):
+    html = page(organiser.get("/clubs/sfax/"))
+
+    assert f'href="{night_url(night)}"' in html
+    assert 'href="/clubs/sfax/nights/new"' in html
+
+
+def test_night_page_member_watches_without_the_organiser_forms(club, night):
+    nine_present(club, night)
+    club_services.draw_round(night_id=night.pk, owner_id=None)
+    member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
+
+    response = member.get(night_url(night))
+
+    html = page(response)
+    assert response.status_code == 200
+    assert ("Table 2" in html, 'action="' in html.split("<main>")[1]) == (True, False)
+
+
+def test_night_page_other_account_is_forbidden(club, night):
+    response = signed_in(account("stranger")).get(night_url(night))
+
+    assert response.status_code == 403
+
+
+# --- Check-in -----------------------------------------------------------------------------
+
+
+def test_check_in_marks_members_present_and_adds_a_new_guest(club, night, organiser):
+    response = organiser.post(
+        night_url(night, "checkin"),
+        {"present": ids(club, "Amina", "Bilal", "Chafik"), "guests": "Zoé, Yanis\nzoé"},
+    )
+
+    zoe = club.members.get(name="Zoé")
+    assert response.status_code == 302
+    assert zoe.role == Member.Role.GUEST
+    assert sorted(
+        Attendance.objects.filter(night=night, present=True).values_list("member__name", flat=True)
+    ) == ["Amina", "Bilal", "Chafik", "Yanis", "Zoé"]
+
+
+def test_check_in_unticked_player_has_left(club, night, organiser):
+    present(club, night, ["Amina", "Bilal", "Chafik"])
+
+    organiser.post(night_url(night, "checkin"), {"present": ids(club, "Amina", "Chafik")})
+
+    assert dict(Attendance.objects.filter(night=night).values_list("member__name", "present")) == {
+        "Amina": True,
+        "Bilal": False,
+        "Chafik": True,
+    }
+
+
+def test_check_in_page_ticks_those_present(club, night, organiser):
+    present(club, night, ["Bilal"])
+
+    html = page(organiser.get(night_url(night)))
+
+    ticked = re.findall(r'<input type="checkbox" name="present" value="(\d+)"[^>]*checked', html)
+    assert ticked == [str(pk) for pk in ids(club, "Bilal")]
+
+
+def test_check_in_invisible_character_in_a_guest_name_is_refused(club, night, organiser):
+    response = organiser.post(night_url(night, "checkin"), {"guests": "Zo\u200be"})
+
+    assert (response.status_code, Attendance.objects.count()) == (422, 0)
+
+
+# --- Rounds -------------------------------------------------------------------------------
+
+
+def test_draw_nine_present_seats_two_tables_and_one_sits_out(club, night, organiser):
+    nine_present(club, night)
+
+    response = organiser.post(night_url(night, "draw"))
+
+    drawn = Round.objects.get(night=night)
+    games = list(Game.objects.filter(club_game__round=drawn).order_by("club_game__table"))
+    assert response.status_code == 302
+    assert (drawn.number, [len(table) for table in drawn.tables], len(drawn.sitting_out)) == (
+        1,
+        [4, 4],
+        1,
+    )
+    assert sorted(sum(drawn.tables, drawn.sitting_out)) == sorted(ids(club, "Amina", *PLAYERS))
+    assert [game.club_game.table for game in games] == [1, 2]
+    assert [seated(game) for game in games] == [names_of(club, table) for table in drawn.tables]
+    assert [game.club_game.club_id for game in games] == [club.pk, club.pk]
+    assert [ScorerLink.objects.filter(game=game, revoked_at=None).count() for game in games] == [
+        1,
+        1,
+    ]
+
+
+def test_draw_page_shows_each_table_live(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    game = Game.objects.get(club_game__table=1)
+    services.record_hand(
+        public_id=game.public_id,
+        number=1,
+        hand=Hand(Contract(2, 4, Trump.SPADES), tricks=(1, 0, 4, 1)),
+        token=None,
+    )
+
+    html = page(organiser.get(night_url(night)))
+
+    table = next(
+        part for part in html.split('<li class="night-table table-') if game.public_id in part
+    )
+    assert table.startswith('playing">')
+    assert "hand 2" in table
+    assert f"Leader: {seated(game)[2]}" in table
+    assert "Close the round: record the tables still playing as abandoned" in html
+    assert "Draw round 2" not in html
+
+
+def test_draw_while_tables_play_is_refused_with_a_notice(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+
+    response = organiser.post(night_url(night, "draw"))
+
+    assert response.status_code == 409
+    assert "Round 1 is still playing at 2 tables" in page(response)
+    assert Round.objects.count() == 1
+
+
+def test_draw_once_every_table_finished_closes_the_round_and_draws_the_next(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    for game in Game.objects.filter(club_game__round__number=1):
+        win(game)
+    offered = page(organiser.get(night_url(night)))
+
+    response = organiser.post(night_url(night, "draw"))
+
+    first, second = Round.objects.order_by("number")
+    assert "Draw round 2" in offered
+    assert response.status_code == 302
+    assert (first.closed_at is not None, second.number, second.closed_at) == (True, 2, None)
+
+
+def test_close_round_abandons_the_tables_playing_and_allows_the_next_draw(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    finished = Game.objects.get(club_game__table=1)
+    win(finished)
+
+    closed = organiser.post(night_url(night, "close"))
+    drawn = organiser.post(night_url(night, "draw"))
+
+    statuses = dict(
+        Summary.objects.filter(game__club_game__round__number=1).values_list(
+            "game__club_game__table", "status"
+        )
+    )
+    assert (closed.status_code, drawn.status_code) == (302, 302)
+    assert statuses == {1: Summary.Status.WON, 2: Summary.Status.ABANDONED}
+    assert list(Round.objects.values_list("number", flat=True)) == [1, 2]
+
+
+def test_players_leaving_and_arriving_between_rounds_change_who_is_drawn(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    organiser.post(night_url(night, "close"))
+    staying = [name for name in ("Amina", *PLAYERS) if name != "Bilal"]
+
+    organiser.post(
+        night_url(night, "checkin"), {"present": ids(club, *staying), "guests": "Zoé\nYanis"}
+    )
+    organiser.post(night_url(night, "draw"))
+
+    second = Round.objects.get(number=2)
+    drawn = names_of(club, sum(second.tables, second.sitting_out))
+    assert sorted(drawn) == sorted([*staying, "Zoé", "Yanis"])
+    assert ([len(table) for table in second.tables], len(second.sitting_out)) == ([4, 4], 2)
+
+
+def test_draw_fewer_than_four_present_is_refused(club, night, organiser):
+    present(club, night, ["Amina", "Bilal", "Chafik"])
+
+    response = organiser.post(night_url(night, "draw"))
+
+    assert response.status_code == 409
+    assert "3 players are present: a table needs four." in page(response)
+    assert Round.objects.count() == 0
+
+
+def test_draw_past_the_rounds_planned_is_refused(club, organiser):
+    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=1)
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    for game in Game.objects.all():
+        win(game)
+    offered = page(organiser.get(night_url(night)))
+
+    response = organiser.post(night_url(night, "draw"))
+
+    assert "Draw round 2" not in offered
+    assert (response.status_code, Round.objects.count()) == (409, 1)
+    assert "The night is over: no more rounds." in page(response)
+
+
+def test_draw_plain_member_is_forbidden(club, night):
+    nine_present(club, night)
+    member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
+
+    response = member.post(night_url(night, "draw"))
+
+    assert (response.status_code, Round.objects.count()) == (403, 0)
+
+
+def test_end_night_abandons_the_tables_playing_and_stops_the_live_view(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+
+    response = organiser.post(night_url(night, "end"))
+
+    night.refresh_from_db()
+    html = page(organiser.get(night_url(night)))
+    assert (response.status_code, response.headers["Location"]) == (
+        302,
+        night_url(night, "ranking"),
+    )
+    assert night.ended_at is not None
+    assert set(Summary.objects.values_list("status", flat=True)) == {Summary.Status.ABANDONED}
+    assert ("hx-trigger" in html, "Draw round" in html, "The night is over." in html) == (
+        False,
+        False,
+        True,
+    )
+
+
+# --- The live view ------------------------------------------------------------------------
+
+
+def test_night_page_under_htmx_returns_only_the_tables_part(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+
+    response = organiser.get(night_url(night), HTTP_HX_REQUEST="true")
+
+    html = page(response).strip()
+    assert response.status_code == 200
+    assert html.startswith('<section id="tables"')
+    assert html.endswith("</section>")
+    assert ("<html" in html, "check-in" in html, "Table 2" in html) == (False, False, True)
+    assert 'hx-trigger="every 2s"' in html
+    assert "HX-Request" in response.headers["Vary"]
+
+
+@pytest.mark.parametrize("players", [4, 12])
+def test_night_page_queries_do_not_grow_with_its_tables(
+    club, night, organiser, players, django_assert_max_num_queries
+):
+    for name in ("Jalel", "Karim", "Lina"):
+        club_services.add_member(club=club, name=name)
+    present(club, night, list(club.members.values_list("name", flat=True))[:players])
+    organiser.post(night_url(night, "draw"))
+
+    with django_assert_max_num_queries(9):
+        response = organiser.get(night_url(night))
+
+    assert len(response.context["state"].current.tables) == players // 4
+
+
+# --- The table sheet and cards ------------------------------------------------------------
+
+
+def test_table_sheet_lists_each_table_by_seat_and_who_sits_out(club, night):
+    nine_present(club, night)
+    drawn = club_services.draw_round(night_id=night.pk, owner_id=None)
+    member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
+
+    response = member.get(night_url(night, "rounds/1/sheet"))
+
+    html = page(response)
+    rows = re.findall(r'<tr><td class="num">(\d)</td><th scope="row">([^< ]+)', html)
+    assert response.status_code == 200
+    assert rows == [
+        (str(seat), name)
+        for table in drawn.tables
+        for seat, name in enumerate(names_of(club, table), start=1)
+    ]
+    assert f"Sits out: {names_of(club, drawn.sitting_out)[0]}" in html
+    assert html.count("deals first") == 2
+
+
+def test_table_cards_plain_member_is_forbidden(club, night):
+    nine_present(club, night)
+    club_services.draw_round(night_id=night.pk, owner_id=None)
+    member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
+
+    response = member.get(night_url(night, "rounds/1/cards"))
+
+    assert response.status_code == 403
+
+
+def test_table_card_link_grants_scoring_of_that_game_only(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    first, second = Game.objects.order_by("club_game__table")
+    cards = organiser.get(night_url(night, "rounds/1/cards"))
+    urls = re.findall(r'<p class="card-url" dir="ltr">([^<]+)</p>', page(cards))
+    phone = Client()
+
+    opened = phone.get(urls[0])
+    joined = phone.post(urls[0], {"label": "Table 1"})
+    scored = phone.post(f"/games/{first.public_id}/hands", hand_post(first))
+    refused = phone.post(f"/games/{second.public_id}/hands", hand_post(second))
+
+    assert cards.status_code == 200
+    assert urls == [
+        f"http://testserver/games/{game.public_id}/score/{game.scorer_links.get().secret}"
+        for game in (first, second)
+    ]
+    assert page(cards).count("<svg") >= 2
+    assert (opened.status_code, joined.status_code) == (200, 302)
+    assert (scored.status_code, refused.status_code) == (302, 403)
+    assert [game.summary.hands for game in Game.objects.order_by("club_game__table")] == [1, 0]
+
+
+# --- The night's ranking ------------------------------------------------------------------
+
+
+def test_ranking_after_the_games_finish_gives_league_points_by_the_club_scheme(club, organiser):
+    today = timezone.localdate(timezone=ZoneInfo(ZONE))
+    season = club_services.create_season(
+        club=club,
+        name="Spring",
+        slug="spring",
+        first_day=today - timedelta(days=1),
+        last_day=today + timedelta(days=1),
+        points=(5, 3, 1, 0),
+    )
+    night = club_services.create_night(club=club, date=today, place="", rounds=2)
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    games = list(Game.objects.order_by("club_game__table"))
+    for game in games:
+        win(game)
+    winners = sorted(seated(game)[0] for game in games)
+    others = sorted(name for game in games for name in seated(game)[1:])
+
+    response = organiser.get(night_url(night, "ranking"))
+
+    rows = [
+        (row.rank, row.player, row.games, row.wins, row.league_points, row.points)
+        for row in response.context["rows"]
+    ]
+    assert response.status_code == 200
+    assert rows == [(1, name, 1, 1, 5, 24) for name in winners] + [
+        (3, name, 1, 0, 3, 0) for name in others
+    ]
+    assert [
+        (line.standing.player, line.standing.league_points)
+        for line in season_standings(club, season)
+    ] == [(row[1], row[4]) for row in rows]
+    assert "These games count in the season Spring like any other club game." in page(response)
+
+
+def test_check_in_after_the_night_ended_is_refused(club, night, organiser):
+    club_services.end_night(night_id=night.pk)
+
+    response = organiser.post(night_url(night, "checkin"), {"present": ids(club, "Amina")})
+
+    assert (response.status_code, Attendance.objects.count()) == (409, 0)
+    assert "The night is over." in page(response)
+
+
+def test_ranking_member_sees_it_before_any_game_finished(club, night):
+    member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
+
+    response = member.get(night_url(night, "ranking"))
+
+    assert (response.status_code, response.context["rows"]) == (200, [])
+    assert "No game of the night has finished yet." in page(response)

@@ -1,0 +1,402 @@
+"""Races between phones at one table answer, and never crash.
+
+Two requests are fired at once, many rounds over, each round on a fresh game, so
+that the interleavings that once gave a 500 are hit. Every request ends in the
+right result (302, 200) or in a clear 409 showing the game as it now stands, with
+a notice saying why; never in a 500 or a deadlock. Afterwards the game loads and
+its hands, history and players are consistent.
+
+The threaded races need PostgreSQL (row locks, concurrent connections) and are
+skipped on SQLite; the abandoned-game refusals at the end run on both.
+"""
+
+import re
+import threading
+import traceback
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from html import unescape
+
+import pytest
+from django.db import connection
+from django.db.models.functions import Lower
+from django.test import Client
+from django.test.utils import ContextList
+from django.utils.html import escape
+
+from scoring.common.rights import COOKIE
+from scoring.engine import Contract, Ending, Hand, Rules, Trump
+from scoring.table import services
+from scoring.table.models import Change, Game, Player, Seat
+from scoring.table.models import Hand as HandRow
+from scoring.table.state import load_game
+from tests.conftest import scorer_cookie
+from tests.factories import NAMES, hand_data, new_game_data
+
+ROUNDS = 30
+JOIN_SECONDS = 30
+NOTICES = (
+    r"This game was abandoned: resume it to change it\.",
+    r"The game was won meanwhile: here is the game now\.",
+    r"Hand \d+ was just changed by someone else: here is the game now\.",
+    r"Hand \d+ was just recorded by someone else: here is the game now\.",
+)
+ABANDONED = "This game was abandoned: resume it to change it."
+
+racing = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="row locks and concurrent connections need PostgreSQL",
+)
+
+
+# --- Helpers ----------------------------------------------------------------------------
+
+
+def at_once(*requests: Callable[[Client], object]) -> list:
+    """Fire the requests together, each from its own phone on its own connection.
+
+    Returns their responses in order. A request that raises (a 500 re-raised by the
+    test client, a deadlock) or never ends fails the test with its traceback.
+    """
+    start = threading.Barrier(len(requests))
+    responses: list = [None] * len(requests)
+    # Each phone may score every game there is, as the phone that started it would.
+    cookie = scorer_cookie(Game.objects.values_list("public_id", flat=True))
+    errors: list[str] = []
+
+    def phone(index, request):
+        try:
+            client = Client()
+            client.cookies[COOKIE] = cookie
+            start.wait(timeout=JOIN_SECONDS)
+            responses[index] = request(client)
+        except BaseException:  # recorded for the test to fail on, not lost with the thread
+            errors.append(f"request {index}:\n{traceback.format_exc()}")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=phone, args=pair) for pair in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=JOIN_SECONDS)
+    stuck = [index for index, thread in enumerate(threads) if thread.is_alive()]
+    if stuck or errors:
+        pytest.fail(f"requests never ended: {stuck}\n" + "\n".join(errors), pytrace=False)
+    return responses
+
+
+def contexts(response):
+    context = response.context
+    return list(context) if isinstance(context, ContextList) else [context]
+
+
+def notice_of(response) -> str:
+    """The notice a refusal shows: on its page, and in its context.
+
+    The test client collects the templates rendered in any thread while its request
+    runs, so a context counts only with the notice this response's own page shows.
+    An htmx partial is not collected at all: its notice is read from the page alone.
+    """
+    content = response.content.decode()
+    shown = [unescape(text) for text in re.findall(r'<p class="notice"[^>]*>(.*?)</p>', content)]
+    assert len(shown) == 1, shown
+    if not response.wsgi_request.htmx:
+        assert shown[0] in {
+            context["notice"] for context in contexts(response) if "notice" in context
+        }
+    return shown[0]
+
+
+def assert_refused_with_the_game(response, game, hands: int) -> str:
+    """A 409 with one of the refusal notices, showing ``game`` with its ``hands`` hands."""
+    notice = notice_of(response)
+    content = response.content.decode()
+    assert response.status_code == 409
+    assert any(re.fullmatch(pattern, notice) for pattern in NOTICES), notice
+    assert 'class="scoreboard"' in content
+    assert all(escape(name) in content for name in load_game(game).names)
+    if not response.wsgi_request.htmx:
+        shown = {
+            (context["state"].game.public_id, len(context["state"].hands))
+            for context in contexts(response)
+            if "state" in context
+        }
+        assert shown == {(game.public_id, hands)}
+    return notice
+
+
+def engine_hand(taker, bid, trump, tricks) -> Hand:
+    return Hand(Contract(taker=taker, bid=bid, trump=Trump(trump)), tricks=tricks)
+
+
+def game_with(hands, rules=None) -> Game:
+    """A new game (Amina deals first) with these engine hands recorded."""
+    game = services.create_game(names=NAMES, rules=rules or Rules(), first_dealer=0).game
+    for number, hand in enumerate(hands, start=1):
+        services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
+    return game
+
+
+def reloaded(game):
+    """The game as it now stands in the database: its hands, and its own row again."""
+    return load_game(Game.objects.get(public_id=game.public_id))
+
+
+def rows(game) -> list[tuple]:
+    """The game's hands as stored: number, taker, bid, trump, tricks."""
+    return list(
+        HandRow.objects.filter(game=game)
+        .order_by("number")
+        .values_list("number", "taker", "bid", "trump", "tricks")
+    )
+
+
+def history(game) -> list[tuple]:
+    """The game's changes in the order they were written."""
+    return list(
+        Change.objects.filter(game=game).order_by("id").values_list("action", "hand_number")
+    )
+
+
+def url(game, suffix=""):
+    return f"/games/{game.public_id}/{suffix}"
+
+
+def report(outcomes: Counter) -> None:
+    """The interleavings seen, shown with ``pytest -rP``."""
+    for outcome, count in sorted(outcomes.items()):
+        print(f"{count:3} × {outcome}")
+
+
+@pytest.mark.django_db
+def test_at_once_request_that_raises_fails_the_test():
+    def crash(client):
+        raise RuntimeError("a 500")
+
+    with pytest.raises(pytest.fail.Exception, match="RuntimeError: a 500"):
+        at_once(lambda client: "answered", crash)
+
+
+# --- Edit of the last hand vs its undo -----------------------------------------------------
+
+BILAL_FOUR = engine_hand(1, 4, "H", (1, 4, 0, 1))
+# Hand 2 as edited: Chafik takes 4 in spades; the fourth player's trick is left to the form.
+EDITED_2 = {"taker": 2, "bid": 4, "trump": "S", "tricks": (1, 0, 4)}
+EDITED_2_ROW = (2, 2, 4, "S", [1, 0, 4, 1])
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_edit_vs_undo_of_the_last_hand_both_apply_or_one_is_refused():
+    outcomes = Counter()
+    for _ in range(ROUNDS):
+        game = game_with([BILAL_FOUR, BILAL_FOUR])
+        first = rows(game)[0]
+
+        edit, undo = at_once(
+            lambda client, game=game: client.post(
+                url(game, "hands/2/edit"), hand_data(2, **EDITED_2)
+            ),
+            lambda client, game=game: client.post(url(game, "hands/2/undo")),
+        )
+
+        statuses = (edit.status_code, undo.status_code)
+        outcomes[statuses] += 1
+        state, stored = reloaded(game), rows(game)
+        assert statuses in {(302, 302), (409, 302), (302, 409)}, statuses
+        assert [row.number for row in state.hands] == list(range(1, len(state.hands) + 1))
+        assert stored[0] == first
+        if statuses == (302, 302):  # the edit, then the undo of the edited hand
+            assert (stored, history(game)[-2:]) == ([first], [("edited", 2), ("undone", 2)])
+            undone = Change.objects.filter(game=game, action="undone").get().before
+            assert (undone["taker"], undone["bid"], undone["tricks"]) == (2, 4, [1, 0, 4, 1])
+        elif statuses == (409, 302):  # the undo, then the edit of a hand gone
+            assert (stored, history(game)[-1]) == ([first], ("undone", 2))
+            notice = assert_refused_with_the_game(edit, game, 1)
+            assert notice == "Hand 2 was just changed by someone else: here is the game now."
+        else:  # the undo refused: hand 2 stays, as edited
+            assert stored == [first, EDITED_2_ROW]
+            assert_refused_with_the_game(undo, game, 2)
+    report(outcomes)
+
+
+# --- Saving hand 2 vs an edit of hand 1 that wins the game -----------------------------------
+
+# At 5 points: Bilal makes 4, nobody has won. Edited, he makes 5 alone at the top and wins.
+WINNING_EDIT = {"taker": 1, "bid": 5, "trump": "H", "tricks": (0, 5, 1)}
+# Chafik misses 5: nobody reaches 5 after hand 2.
+HAND_2 = {"taker": 2, "bid": 5, "trump": "S", "tricks": (2, 0, 2)}
+ENDS_EARLY = (
+    "With this change the game is won at hand 1, before the last hand recorded (2). "
+    "Save it and discard the hands after hand 1 (they stay in the history), or change it again."
+)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("discard", [False, True], ids=["keep", "discard"])
+def test_save_vs_winning_edit_never_leaves_a_hand_after_the_win(discard):
+    outcomes = Counter()
+    edit_data = hand_data(1, **WINNING_EDIT)
+    if discard:
+        edit_data["discard_after_end"] = "on"
+    for _ in range(ROUNDS // 2):
+        game = game_with([BILAL_FOUR], Rules(target=5))
+
+        save, edit = at_once(
+            lambda client, game=game: client.post(url(game, "hands"), hand_data(2, **HAND_2)),
+            lambda client, game=game: client.post(url(game, "hands/1/edit"), edit_data),
+        )
+
+        statuses = (save.status_code, edit.status_code)
+        outcomes[statuses] += 1
+        state = reloaded(game)  # a hand after the win would not even load
+        assert len(state.result.hands) == len(state.hands)
+        if statuses == (409, 302):  # the edit won first
+            assert (len(state.hands), state.result.winner) == (1, 1)
+            assert history(game)[-1] == ("edited", 1)
+            notice = assert_refused_with_the_game(save, game, 1)
+            assert notice == "The game was won meanwhile: here is the game now."
+        elif discard:  # the save, then the edit discarding it
+            assert statuses == (302, 302), statuses
+            assert (len(state.hands), state.result.winner) == (1, 1)
+            assert history(game)[-2:] == [("discarded", 2), ("edited", 1)]
+        else:  # the save, then the edit asked to discard it
+            assert statuses == (302, 422), statuses
+            assert (len(state.hands), state.result.winner) == (2, None)
+            assert rows(game)[0] == (1, 1, 4, "H", [1, 4, 0, 1])  # hand 1 as it was
+            assert list(edit.context["form"].non_field_errors()) == [ENDS_EARLY]
+            assert escape(ENDS_EARLY) in edit.content.decode()
+    report(outcomes)
+
+
+# --- Two new games creating the same new players -----------------------------------------
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_new_games_creating_the_same_players_in_crossed_order_share_them():
+    outcomes = Counter()
+    for round_ in range(ROUNDS):
+        names = [f"{name} {round_}" for name in ("Zed", "Yan", "Xo", "Wil")]
+        crossed = names[::-1]
+        if round_ % 2:  # the same players, whatever the case
+            crossed = [name.upper() for name in crossed]
+        forms = [
+            new_game_data(**{f"player_{seat}": name for seat, name in enumerate(order)})
+            for order in (names, crossed)
+        ]
+
+        responses = at_once(
+            *(lambda client, form=form: client.post("/games/new", form) for form in forms)
+        )
+
+        statuses = tuple(response.status_code for response in responses)
+        outcomes[statuses] += 1
+        assert statuses == (302, 302)
+        lowered = [name.lower() for name in names]
+        players = Player.objects.annotate(lower=Lower("name")).filter(lower__in=lowered)
+        assert sorted(player.lower for player in players) == sorted(lowered)
+        for response, order in zip(responses, (names, crossed), strict=True):
+            pk = response.headers["Location"].strip("/").split("/")[-1]
+            seated = Seat.objects.filter(game__public_id=pk).order_by("position")
+            assert [seat.player.name.lower() for seat in seated] == [n.lower() for n in order]
+            assert {seat.player_id for seat in seated} == {player.pk for player in players}
+    report(outcomes)
+
+
+# --- Two phones saving the same hand, under htmx ---------------------------------------------
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_add_hand_two_phones_at_once_under_htmx_record_one_and_refuse_the_other():
+    outcomes = Counter()
+    for _ in range(ROUNDS):
+        game = game_with([])
+        tokens = (uuid.uuid4(), uuid.uuid4())
+
+        responses = at_once(
+            *(
+                lambda client, taker=taker, token=token, game=game: client.post(
+                    url(game, "hands"),
+                    hand_data(1, taker=taker, token=token),
+                    HTTP_HX_REQUEST="true",
+                )
+                for taker, token in zip((0, 1), tokens, strict=True)
+            )
+        )
+
+        statuses = tuple(response.status_code for response in responses)
+        outcomes[statuses] += 1
+        assert sorted(statuses) == [200, 409]
+        _, refused = sorted(responses, key=lambda response: response.status_code)
+        row = HandRow.objects.get(game=game)
+        assert (row.taker, row.token) == (statuses.index(200), tokens[statuses.index(200)])
+        notice = assert_refused_with_the_game(refused, game, 1)
+        assert (notice, refused.headers["HX-Retarget"]) == (
+            "Hand 1 was just recorded by someone else: here is the game now.",
+            "#game",
+        )
+    report(outcomes)
+
+
+# --- Abandon vs save ---------------------------------------------------------------------------
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_abandon_vs_save_ends_abandoned_with_the_save_before_or_refused():
+    outcomes = Counter()
+    for _ in range(ROUNDS):
+        game = game_with([BILAL_FOUR])
+
+        abandon, save = at_once(
+            lambda client, game=game: client.post(url(game, "abandon")),
+            lambda client, game=game: client.post(url(game, "hands"), hand_data(2)),
+        )
+
+        statuses = (abandon.status_code, save.status_code)
+        outcomes[statuses] += 1
+        state = reloaded(game)
+        assert statuses in {(302, 302), (302, 409)}, statuses
+        assert (state.ending, len(state.hands)) == (
+            Ending.ABANDONED,
+            2 if save.status_code == 302 else 1,
+        )
+        if save.status_code == 302:  # the save, then the abandon
+            assert history(game)[-2:] == [("recorded", 2), ("abandoned", None)]
+        else:
+            assert history(game)[-1] == ("abandoned", None)
+            assert assert_refused_with_the_game(save, game, 1) == ABANDONED
+    report(outcomes)
+
+
+# --- An abandoned game takes no write until resumed (SQLite too) -----------------------------
+
+WRITES = {
+    "record": ("hands", hand_data(2)),
+    "edit": ("hands/1/edit", hand_data(1, **EDITED_2)),
+    "undo": ("hands/1/undo", {}),
+}
+
+
+@pytest.mark.parametrize("write", WRITES)
+def test_write_to_abandoned_game_is_refused_until_resumed(client, game, write):
+    path, data = WRITES[write]
+    assert client.post(url(game, "hands"), hand_data(1)).status_code == 302
+    assert client.post(url(game, "abandon")).status_code == 302
+    before = (rows(game), history(game))
+
+    refused = client.post(url(game, path), data)
+
+    assert (refused.status_code, refused.context["notice"]) == (409, ABANDONED)
+    assert (rows(game), history(game)) == before
+    assert client.post(url(game, "resume")).status_code == 302
+    assert client.post(url(game, path), data).status_code == 302
+    assert history(game)[-2:] == [
+        ("resumed", None),
+        {"record": ("recorded", 2), "edit": ("edited", 1), "undo": ("undone", 1)}[write],
+    ]
