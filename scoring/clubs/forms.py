@@ -98,10 +98,7 @@ class ClubSettingsForm(PointsFields, RulesFields):
         return {
             "name": club.name,
             "time_zone": club.time_zone,
-            "target": club.target,
-            "failed_taker": club.failed_taker,
-            "stake": club.stake or None,
-            "currency": club.currency,
+            **RulesFields.initial_of(club.rules),
             "public": club.public,
             "invite_admits": club.invite_admits,
             **cls.points_initial(club.points),

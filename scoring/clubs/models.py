@@ -10,31 +10,21 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..engine import FailedTaker
 from ..engine.league import COUNTED, DEFAULT_POINTS, Statistic
-from ..table.models import Game, new_public_id
+from ..table.models import Game, GameRules, new_public_id
 
 
 def default_points() -> list[int]:
     return list(DEFAULT_POINTS)
 
 
-class Club(models.Model):
+class Club(GameRules):
     """A club: its players, its rules, its seasons and its league."""
 
     name = models.CharField(_("name"), max_length=80)
     slug = models.SlugField(_("address"), max_length=40, unique=True)
     time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Paris")
     """Which day a game finished on, and so which season it counts in."""
-    target = models.PositiveSmallIntegerField(_("target"), default=21)
-    failed_taker = models.CharField(
-        _("failed taker"),
-        max_length=20,
-        choices=[(option.value, option.value) for option in FailedTaker],
-        default=FailedTaker.TRICKS_MINUS_BID.value,
-    )
-    stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
-    currency = models.CharField(_("currency"), max_length=3, default="EUR")
     points = models.JSONField(_("league points"), default=default_points)
     """League points for ranks 1 to 4 at a table, given to each new season."""
     public = models.BooleanField(_("public standings"), default=False)

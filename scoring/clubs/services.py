@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from ..common.names import name_key
 from ..common.rights import NOBODY, Actor
-from ..engine import SEATS, FailedTaker, Record, Rules
+from ..engine import SEATS, Record, Rules
 from ..engine.draw import MAX_ROUNDS, draw
 from ..engine.draw import Round as DrawnRound
-from ..table.models import Game, Summary
+from ..table.models import Game, Summary, rules_columns
 from ..table.services import (
     BATCH,
     abandon_game,
@@ -82,10 +82,7 @@ def create_club(
         name=name,
         slug=slug,
         time_zone=time_zone,
-        target=rules.target,
-        failed_taker=rules.failed_taker.value,
-        stake=rules.stake,
-        currency=rules.currency,
+        **rules_columns(rules),
         points=list(points),
         public=public,
         invite_admits=invite_admits,
@@ -113,8 +110,9 @@ def update_club(
         public,
         invite_admits,
     )
-    club.target, club.failed_taker = rules.target, rules.failed_taker.value
-    club.stake, club.currency, club.points = rules.stake, rules.currency, list(points)
+    for name, value in rules_columns(rules).items():
+        setattr(club, name, value)
+    club.points = list(points)
     club.save()
     return club
 
@@ -238,12 +236,7 @@ def start_club_game(
     """A club game with the club's rules: members by their names, anyone else as a guest."""
     state = create_game(
         names=_club_names(club, names, Member.Role.GUEST),
-        rules=Rules(
-            target=club.target,
-            failed_taker=FailedTaker(club.failed_taker),
-            stake=club.stake,
-            currency=club.currency,
-        ),
+        rules=club.rules,
         first_dealer=first_dealer,
         place=club.name,
         owner_id=owner_id,

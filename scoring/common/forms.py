@@ -85,6 +85,16 @@ class RulesFields(forms.Form):
     )
     currency = forms.ChoiceField(label=_("Currency"), choices=currency_choices, initial="EUR")
 
+    @staticmethod
+    def initial_of(rules: Rules) -> dict[str, Any]:
+        """The fields' values for ``rules``."""
+        return {
+            "target": rules.target,
+            "failed_taker": rules.failed_taker.value,
+            "stake": rules.stake or None,
+            "currency": rules.currency,
+        }
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean() returns cleaned_data

@@ -5,13 +5,16 @@ these facts on every read, so an edit to a past hand recomputes everything.
 """
 
 import secrets
+from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..engine import SEATS, FailedTaker, Trump
+from ..engine import SEATS, FailedTaker, Rules, Trump
+from ..engine.money import decimals
 
 
 class Player(models.Model):
@@ -33,7 +36,47 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Game(models.Model):
+class GameRules(models.Model):
+    """A game's rules (the engine's :class:`~scoring.engine.Rules`), declared once: a game
+    is played with them, a club gives its own to its games. Read with :attr:`rules`,
+    written with :func:`rules_columns`."""
+
+    target = models.PositiveSmallIntegerField(_("target"), default=21)
+    failed_taker = models.CharField(
+        _("failed taker"),
+        max_length=20,
+        choices=[(option.value, option.value) for option in FailedTaker],
+        default=FailedTaker.TRICKS_MINUS_BID.value,
+    )
+    stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+
+    class Meta:
+        abstract = True
+
+    @property
+    def rules(self) -> Rules:
+        # The column keeps four decimals; the rules want the currency's own.
+        stake = Decimal(self.stake).quantize(Decimal(1).scaleb(-decimals(self.currency)))
+        return Rules(
+            target=self.target,
+            failed_taker=FailedTaker(self.failed_taker),
+            stake=stake,
+            currency=self.currency,
+        )
+
+
+def rules_columns(rules: Rules) -> dict[str, Any]:
+    """The columns of :class:`GameRules` for ``rules``."""
+    return {
+        "target": rules.target,
+        "failed_taker": rules.failed_taker.value,
+        "stake": rules.stake,
+        "currency": rules.currency,
+    }
+
+
+class Game(GameRules):
     public_id = models.CharField(max_length=32, unique=True, default=new_public_id)
     record_id = models.CharField(_("record id"), max_length=64, unique=True, default=new_record_id)
     """The record's ``id``: kept from an imported record, else drawn at random."""
@@ -49,15 +92,6 @@ class Game(models.Model):
     """The new-game form's one-time token: a double tap starts one game."""
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
-    target = models.PositiveSmallIntegerField(_("target"), default=21)
-    failed_taker = models.CharField(
-        _("failed taker"),
-        max_length=20,
-        choices=[(option.value, option.value) for option in FailedTaker],
-        default=FailedTaker.TRICKS_MINUS_BID.value,
-    )
-    stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
-    currency = models.CharField(_("currency"), max_length=3, default="EUR")
     place = models.CharField(_("club or place"), max_length=80, blank=True)
     abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True)
     """Set when the table stops before anyone has won: the game is then settled as it stands."""
@@ -68,7 +102,7 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
 
-    class Meta:
+    class Meta(GameRules.Meta):
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(

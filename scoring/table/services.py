@@ -30,7 +30,7 @@ from ..engine import (
 )
 from ..engine import Hand as EngineHand
 from .hooks import game_changed
-from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary
+from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary, rules_columns
 from .state import GameState, columns, load_game, lock_game, score, snapshot, summary_of
 
 
@@ -145,10 +145,7 @@ def create_game(
             return load_game(existing)
     game = Game.objects.create(
         first_dealer=random.randrange(SEATS) if first_dealer is None else first_dealer,
-        target=rules.target,
-        failed_taker=rules.failed_taker.value,
-        stake=rules.stake,
-        currency=rules.currency,
+        **rules_columns(rules),
         place=place,
         rematch_of=rematch_of,
         owner_id=owner_id,
@@ -190,10 +187,7 @@ def import_record(
     ended = _aware(about.finished_at)
     game = Game.objects.create(
         first_dealer=record.first_dealer,
-        target=record.rules.target,
-        failed_taker=record.rules.failed_taker.value,
-        stake=record.rules.stake,
-        currency=record.rules.currency,
+        **rules_columns(record.rules),
         place=about.place or "",
         created_at=started,
         club_label=about.club or "" if club_label is None else club_label,
@@ -447,10 +441,7 @@ def _imported_game(
     abandoned = about.abandoned and not result.finished
     return Game(
         first_dealer=record.first_dealer,
-        target=record.rules.target,
-        failed_taker=record.rules.failed_taker.value,
-        stake=record.rules.stake,
-        currency=record.rules.currency,
+        **rules_columns(record.rules),
         place=about.place or "",
         created_at=started,
         club_label=club_label,

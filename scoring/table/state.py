@@ -6,7 +6,6 @@ game as a :class:`GameState`: its rows, its record, and the engine's verdict.
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -15,12 +14,10 @@ from ..engine import (
     SEATS,
     About,
     Ending,
-    FailedTaker,
     GameResult,
     Record,
     Rules,
     dealer_of,
-    decimals,
     format_call,
     hand_from_dict,
     hand_to_dict,
@@ -135,14 +132,7 @@ def rows_of(game: Game, seats: Iterable[Seat], hands: Iterable[Hand]) -> GameRow
 
 
 def rules_of(game: Game) -> Rules:
-    # The column keeps four decimals; the rules want the currency's own.
-    stake = Decimal(game.stake).quantize(Decimal(1).scaleb(-decimals(game.currency)))
-    return Rules(
-        target=game.target,
-        failed_taker=FailedTaker(game.failed_taker),
-        stake=stake,
-        currency=game.currency,
-    )
+    return game.rules
 
 
 def about_of(game: Game, hands: Sequence[Hand] = ()) -> About:

@@ -48,7 +48,7 @@ from ...engine import (
     winner_of,
 )
 from ...engine.league import DEFAULT_POINTS
-from ...table.models import Change, Game, Player, Seat, Summary
+from ...table.models import Change, Game, Player, Seat, Summary, rules_columns
 from ...table.models import Hand as HandRow
 
 SLUG = "demo"
@@ -233,10 +233,7 @@ class Command(BaseCommand):
                 name=NAME,
                 slug=SLUG,
                 time_zone=TIME_ZONE,
-                target=RULES.target,
-                failed_taker=RULES.failed_taker.value,
-                stake=RULES.stake,
-                currency=RULES.currency,
+                **rules_columns(RULES),
                 points=list(DEFAULT_POINTS),
                 public=True,
             )

@@ -44,7 +44,7 @@ from ...engine import (
     score_game,
     speaking_order,
 )
-from ...table.models import Change, Game, Player, Seat, Summary
+from ...table.models import Change, Game, Player, Seat, Summary, rules_columns
 from ...table.models import Hand as HandRow
 from ...table.state import GameState, columns, snapshot, summary_of
 
@@ -181,10 +181,7 @@ def write(batch: Sequence[Dealt]) -> None:
             [
                 Game(
                     first_dealer=dealt.record.first_dealer,
-                    target=dealt.record.rules.target,
-                    failed_taker=dealt.record.rules.failed_taker.value,
-                    stake=dealt.record.rules.stake,
-                    currency=dealt.record.rules.currency,
+                    **rules_columns(dealt.record.rules),
                     created_at=dealt.started,
                 )
                 for dealt in batch

@@ -38,7 +38,7 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
         state = services.import_record(
             record=form.cleaned_data["record"],
             owner_id=user.pk if user is not None and user.is_authenticated else None,
-            by=rights.actor(request, phone),
+            by=request.actor,
         )
         response = redirect("game", gid=state.game.public_id)
         phone.grant(state.game.public_id)

@@ -79,7 +79,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
             place=form.cleaned_data["place"],
             owner_id=user.pk if user is not None and user.is_authenticated else None,
             token=form.cleaned_data["token"],
-            by=rights.actor(request, request.phone),
+            by=request.actor,
         )
         response = redirect("game", gid=state.game.public_id)
         return _granted(request, response, state.game.public_id)
