@@ -189,6 +189,22 @@ STATISTICS: tuple[Statistic, ...] = (
         signed=True,
         money=True,
     ),
+    Statistic(
+        "no_trump_taken",
+        gettext_noop("No-trump contracts taken"),
+        gettext_noop("NT taken"),
+        count=lambda f: sum(trump == "NT" for _, trump, _ in f.contracts),
+        in_csv=False,
+        on_player_page=False,
+    ),
+    Statistic(
+        "no_trump_made",
+        gettext_noop("No-trump contracts made"),
+        gettext_noop("NT made"),
+        count=lambda f: sum(trump == "NT" and made for _, trump, made in f.contracts),
+        in_csv=False,
+        share_of="no_trump_taken",
+    ),
 )
 """The league's statistics, in the order pages show them; those in standings.csv in its
 order."""
