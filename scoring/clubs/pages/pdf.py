@@ -24,13 +24,13 @@ from .league import StandingRow, headings, rating_explained
 # A club season's standings: one A4 page for up to 40 players, more pages after that.
 
 LEAGUE_ROW = 5.0
-LEAGUE_HEAD = 7.0
+LEAGUE_HEAD = 9.0
 LEAGUE_PT = 8.0
-RANK_W, PLAYER_W = 7.0, 34.0
+RANK_W, PLAYER_W = 6.0, 28.0
 # Then a column for each statistic of the registry (a share of another adds its % after
 # it), the money (for a club with a stake) and the rating; the player's column takes what
 # the others leave.
-FIGURE_W, PERCENT_W, MONEY_W, RATING_W = 11.0, 9.0, 17.0, 12.0
+FIGURE_W, PERCENT_W, MONEY_W, RATING_W = 10.0, 7.0, 17.0, 11.0
 
 
 def _columns(with_money: bool) -> list[tuple[str, float]]:
@@ -117,13 +117,13 @@ def _league_head(pdf: FPDF, widths: Sequence[float], titles: Sequence[str]) -> N
 
 
 def _head_lines(pdf: FPDF, title: str, width: float) -> list[str]:
-    """A column's title on two lines at most, cut between words; a word too wide for the
+    """A column's title on three lines at most, cut between words; a word too wide for the
     column makes the type smaller, down to a limit, and is then cut short."""
     size = 6.5
     pdf.set_font(FAMILY, "B", size)
     widest = max(pdf.get_string_width(word) for word in title.split() or [""])
     if widest > width:
-        size = max(5.0, size * width / widest)
+        size = max(3.8, 0.96 * size * width / widest)
         pdf.set_font_size(size)
     lines: list[str] = []
     for word in title.split():
@@ -131,8 +131,8 @@ def _head_lines(pdf: FPDF, title: str, width: float) -> list[str]:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
-    if len(lines) > 2:
-        lines = [lines[0], " ".join(lines[1:])]
+    if len(lines) > 3:
+        lines = [*lines[:2], " ".join(lines[2:])]
     return [fit(pdf, line, width) for line in lines] or [""]
 
 
