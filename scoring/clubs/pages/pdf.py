@@ -26,7 +26,7 @@ from .league import StandingRow, headings, rating_explained
 LEAGUE_ROW = 5.0
 LEAGUE_HEAD = 9.0
 LEAGUE_PT = 8.0
-RANK_W, PLAYER_W = 6.0, 28.0
+RANK_W, PLAYER_W = 6.0, 34.0
 # Then a column for each statistic of the registry (a share of another adds its % after
 # it), the money (for a club with a stake) and the rating; the player's column takes what
 # the others leave.
