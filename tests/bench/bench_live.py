@@ -1,7 +1,7 @@
 """The live view's unchanged answer under load: requests per second (``make loadtest``).
 
 Every open game page asks ``games/<gid>/live`` every 1.5 s with the version it shows; almost
-every ask is answered 304 with no body (scoring/views/live.py). Aim: at least 1,000 such
+every ask is answered 304 with no body (scoring/table/views/live.py). Aim: at least 1,000 such
 answers per second on this machine (2 CPU cores), with gunicorn as boulmous_site/gunicorn.py
 sets it up (sync workers, 2 per core plus 1, an access log line per request), over
 PostgreSQL.
