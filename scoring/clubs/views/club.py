@@ -1,7 +1,8 @@
 """Running a club: its settings, members, invites, seasons, games and imported records.
 
 Each view reads a form, calls one service, and redirects; what a request may do is checked
-by :func:`with_club` (clubs/access.py, the policy of common/rights.py) before the view runs, never by hiding a button.
+by :func:`with_club` (clubs/access.py, the policy of common/rights.py) before the view
+runs, never by hiding a button.
 """
 
 import uuid
