@@ -9,7 +9,7 @@ from typing import Concatenate, ParamSpec, Protocol
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import get_object_or_404
 from django_htmx.middleware import HtmxDetails
 
@@ -40,6 +40,13 @@ class GameView(Protocol[P]):
     def __call__(
         self, request: HtmxHttpRequest, gid: str, *args: P.args, **kwargs: P.kwargs
     ) -> HttpResponse: ...
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """The request asks for JSON first (``Accept: application/json``), as the offline queue
+    (static/js/offline.js) does: a hand's write then answers what it did in JSON
+    (views/table.py). A browser's form, htmx and ``*/*`` get the page, as before."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
 
 
 def may_score(request: HttpRequest, gid: str, rights: PhoneRights, game: Game | None) -> bool:
@@ -98,6 +105,8 @@ def writes_game(
         rights = read(request)
         if not may_score(request, gid, rights, None):
             if Game.objects.filter(public_id=gid).exists():
+                if wants_json(request):
+                    return JsonResponse({"status": "forbidden"}, status=403)
                 raise PermissionDenied
             raise Http404
         try:
