@@ -1,11 +1,11 @@
-# Two commands on a fresh machine with Python 3.11+ and make: `make run`, `make test`.
+# Two commands on a fresh machine with Python 3.11+, Node.js 20+ and make: `make run`, `make test`.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip --disable-pip-version-check -q
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run serve test lint pytest bench loadtest messages clean
+.PHONY: run serve test lint pytest jstest vectors bench loadtest messages clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,7 +34,7 @@ serve: $(VENV)/.installed
 	$(PY) manage.py collectstatic --no-input
 	exec $(VENV)/bin/gunicorn -c boulmous_site/gunicorn.py boulmous_site.wsgi
 
-test: lint pytest
+test: lint pytest jstest
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
@@ -44,6 +44,15 @@ lint: $(VENV)/.installed-dev
 # The whole suite, with 100% branch coverage of the rules engine required.
 pytest: $(VENV)/.installed-dev
 	$(PY) -m pytest --cov --cov-report=term $(PYTEST_ARGS)
+
+# The browser's rules (static/js/rules.js) against the engine's answers in
+# tests/data/js-vectors.json, with Node's own test runner (Node 20).
+jstest:
+	node --test tests/js/
+
+# Writes tests/data/js-vectors.json again from the engine; pytest fails while it is stale.
+vectors: $(VENV)/.installed-dev
+	$(PY) tests/js/make_vectors.py
 
 bench: $(VENV)/.installed-dev
 	$(PY) tests/bench/bench_engine.py

@@ -8,7 +8,7 @@ from functools import partial, wraps
 from typing import Concatenate, ParamSpec, Protocol
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 
 from ..common.http import HtmxHttpRequest
@@ -63,6 +63,13 @@ def may(request: HtmxHttpRequest, action: Action, gid: str, game: Game | None = 
     return first_allowed(
         action, ((role, partial(check, request, gid, game)) for role, check in GAME_ROLES)
     )
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """The request asks for JSON first (``Accept: application/json``), as the offline queue
+    (static/js/offline.js) does: a hand's write then answers what it did in JSON
+    (views/table.py). A browser's form, htmx and ``*/*`` get the page, as before."""
+    return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
 
 
 @dataclass(frozen=True)
@@ -125,6 +132,8 @@ def writes_game(
         ) -> HttpResponse:
             if not may(request, need, gid):
                 if Game.objects.filter(public_id=gid).exists():
+                    if wants_json(request):
+                        return JsonResponse({"status": "forbidden"}, status=403)
                     raise PermissionDenied
                 raise Http404
             try:

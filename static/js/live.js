@@ -125,14 +125,15 @@
         (field.type === "radio" && field.checked) ||
         (field.tagName === "SELECT" && field.value !== ""),
     );
+    const { speakingOrder } = globalThis.BoulmousRules; // the calls' order follows the dealer
     const calls = {};
-    (form.dataset.speakers || "").split(",").forEach((seat, position) => {
+    speakingOrder(Number(form.elements.dealer.value)).forEach((seat, position) => {
       const field = form.elements[`call_${position}`];
       if (field) calls[seat] = field.value;
     });
     form.elements.number.value = model.elements.number.value;
     form.elements.dealer.value = model.elements.dealer.value;
-    form.dataset.speakers = model.dataset.speakers || "";
+    const speakers = speakingOrder(Number(form.elements.dealer.value));
     const heading = form.querySelector(".hand-head h1.status");
     const newHeading = model.querySelector(".hand-head h1.status");
     if (heading && newHeading) heading.replaceWith(document.importNode(newHeading, true));
@@ -142,7 +143,7 @@
       const copy = document.importNode(newAuction, true);
       copy.open = auction.open;
       auction.replaceWith(copy);
-      form.dataset.speakers.split(",").forEach((seat, position) => {
+      speakers.forEach((seat, position) => {
         const field = form.elements[`call_${position}`];
         if (field && seat in calls) field.value = calls[seat];
       });

@@ -5,34 +5,22 @@
 // IndexedDB with its form's fields and token, shown in the sheet as "waiting to send",
 // and the form moves on to the next hand. When the connection returns (the online event,
 // a page load, every 15 s), the hands are sent in order, each with its own token: the
-// server records a hand once per token. If another phone recorded that hand number
-// meanwhile (409), the game's queue stops and the hand is kept as a draft: added as the
-// next hand, or thrown away. The words said are the page's (#offline-strings in
-// base.html), in its language.
+// server records a hand once per token, and says in JSON what happened. If another phone
+// recorded that hand number meanwhile (409), the game's queue stops and the hand is kept
+// as a draft: added as the next hand, or thrown away. The words said are the page's
+// (#offline-strings in base.html); the rules, static/js/rules.js's (on a scorer's pages).
 (() => {
   "use strict";
 
-  const SEATS = 4;
   const RETRY_MS = 15000;
   const REFRESH_MS = 400;
   const HANDS = /^\/games\/([^/]+)\/hands$/;
   const GAME_PAGE = /^\/games\/([^/]+)\/$/;
-  const RED = new Set(["H", "D"]);
-  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 
+  const Rules = () => globalThis.BoulmousRules;
   const words = () => document.getElementById("offline-strings")?.dataset ?? {};
   const say = (template, values) =>
     (template || "").replace(/\{(\w+)\}/g, (whole, name) => String(values[name] ?? whole));
-  const mod = (n) => ((n % SEATS) + SEATS) % SEATS;
-
-  function newToken() {
-    if (crypto.randomUUID) return crypto.randomUUID();
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  }
 
   // --- The service worker ---------------------------------------------------------
 
@@ -131,9 +119,7 @@
       const value = field(fields, `tricks_${seat}`);
       return value === undefined || value === "" ? null : Number(value);
     });
-    const given = counts.reduce((sum, count) => sum + (count ?? 0), 0);
-    const blanks = counts.filter((count) => count === null).length;
-    return (blanks === 0 && given === 6) || (blanks === 1 && given <= 6) || (blanks > 1 && given === 6);
+    return Rules().tricksDecided(counts);
   }
 
   async function keep(form, data, where) {
@@ -157,7 +143,7 @@
       action: where.action,
       number,
       dealer,
-      fields: setField(fields, "token", field(fields, "token") || newToken()),
+      fields: setField(fields, "token", field(fields, "token") || Rules().newToken()),
       queuedAt: new Date().toISOString(),
       state: "queued",
     };
@@ -222,10 +208,11 @@
     const dealerInput = form.querySelector('input[name="dealer"]');
     const tokenInput = form.querySelector('input[name="token"]');
     const was = Number(numberInput.value);
-    const dealer = mod(Number(dealerInput?.value || 0) + number - was);
+    const dealer = Rules().dealerOf(number - was, Number(dealerInput?.value || 0));
+    const speakers = Rules().speakingOrder(dealer);
     numberInput.value = String(number);
     if (dealerInput) dealerInput.value = String(dealer);
-    if (tokenInput) tokenInput.value = newToken();
+    if (tokenInput) tokenInput.value = Rules().newToken();
     form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach((input) => {
       input.checked = false;
     });
@@ -241,12 +228,12 @@
     if (strong) strong.textContent = say(words().hand, { number });
     const line = form.querySelector(".status span");
     if (line) {
-      line.textContent = `${say(words().deals, { name: names[dealer] })} · ${say(words().speaks, { name: names[mod(dealer + 1)] })}`;
+      line.textContent = `${say(words().deals, { name: names[dealer] })} · ${say(words().speaks, { name: names[speakers[0]] })}`;
     }
     // The auction's rows are in speaking order: the dealer's left first.
     form.querySelectorAll("label.call").forEach((call, position) => {
       const text = [...call.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim());
-      if (text) text.textContent = `${names[mod(dealer + 1 + position)]} `;
+      if (text) text.textContent = `${names[speakers[position]]} `;
     });
     form.querySelectorAll("[formaction]").forEach((button) => {
       const action = button.getAttribute("formaction");
@@ -297,8 +284,8 @@
       const trump = field(fields, "trump");
       const taker = field(fields, "taker");
       const symbol = document.createElement("span");
-      if (RED.has(trump)) symbol.className = "red";
-      symbol.textContent = SUITS[trump] || words().noTrump || trump;
+      if (Rules()?.isRed(trump)) symbol.className = "red";
+      symbol.textContent = Rules()?.SYMBOLS[trump] || (trump === "NT" ? words().noTrump : trump);
       cell.append(`${taker ? names[Number(taker)] : ""} ${field(fields, "bid") || ""}`, symbol, " ");
     }
     const mark = document.createElement("span");
@@ -319,7 +306,7 @@
     const number = form?.querySelector('input[name="number"]')?.value;
     const dealer = form?.querySelector('input[name="dealer"]')?.value;
     if (!number || dealer === undefined || dealer === "") return null;
-    return mod(Number(dealer) + entry.number - Number(number));
+    return Rules().dealerOf(entry.number - Number(number), Number(dealer));
   }
 
   function pendingRow(entry, names) {
@@ -330,7 +317,7 @@
     head.scope = "row";
     head.textContent = String(entry.number);
     row.append(head, contractCell(entry, names));
-    for (let seat = 0; seat < SEATS; seat += 1) {
+    for (let seat = 0; seat < 4; seat += 1) {
       const cell = document.createElement("td");
       cell.className = "num";
       const tricks = field(entry.fields, `tricks_${seat}`);
@@ -444,36 +431,38 @@
   }
 
   let csrf = null;
+  // A hand sent, and the server's answer: {status, hand, next_hand, version} (views/table.py).
   async function post(entry) {
     const attempt = () => fetch(entry.action, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "HX-Request": "true", "HX-Target": "game", "X-CSRFToken": csrf ?? csrfToken(document) },
+      headers: { Accept: "application/json", "X-CSRFToken": csrf ?? csrfToken(document) },
       body: new URLSearchParams(entry.fields),
     });
     let response = await attempt();
-    if (response.status === 403) {
-      // The page's token may be a kept page's, older than this phone's cookie: a fresh one.
+    if (response.status === 403 && !json(response)) {
+      // The page's CSRF token may be a kept page's, older than this phone's cookie: a fresh one.
       const page = await fetch(`/games/${entry.game}/`, { credentials: "same-origin" });
       csrf = csrfToken(new DOMParser().parseFromString(await page.text(), "text/html"));
       response = await attempt();
     }
-    return { status: response.status, text: await response.text() };
+    return { status: response.status, answer: json(response) ? await response.json() : null };
   }
+  const json = (response) => /json/.test(response.headers.get("Content-Type"));
 
-  function serverNext(html) {
-    const doc = new DOMParser().parseFromString(html, "text/html");
-    const input = doc.querySelector('#hand-form input[name="number"]');
-    return input ? Number(input.value) : null;
-  }
-
-  // The game as the server answered, in place; what is being tapped stays tapped.
-  function showGame(html) {
+  // The game as the server has it, in place; what is being tapped stays tapped.
+  async function showGame(game) {
     const target = document.getElementById("game");
     if (!target || !window.htmx) {
       location.reload();
       return;
     }
+    const response = await fetch(`/games/${game}/`, {
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "HX-Target": "game" },
+    });
+    const html = await response.text();
+    if (!response.ok || pageGame() !== game) return;
     const tapped = taps(document.getElementById("hand-form"));
     window.htmx.swap(target, html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
     tapAgain(document.getElementById("hand-form"), tapped);
@@ -490,27 +479,29 @@
     banner();
     try {
       for (const game of [...new Set(entries.map(gameOf))]) {
-        let answer = null;
+        let version = null; // the game's, after the last answer
         for (const entry of waiting(game)) {
           if (drafts(game).length) break; // a draft holds the game's queue
-          const result = await post(entry);
-          if (result.status >= 200 && result.status < 300) {
+          const { status, answer } = await post(entry);
+          if (status >= 200 && status < 300) {
             await drop(entry);
-            answer = result.text;
-          } else if (result.status === 409) {
-            const next = serverNext(result.text);
+            version = answer?.version || "";
+          } else if (status === 409) {
+            const next = answer?.status === "conflict" ? answer.next_hand : null;
             const taken = next !== null && next > entry.number;
             await save({ ...entry, state: taken ? "taken" : "refused", next: taken ? next : null });
-            answer = result.text;
+            version = answer?.version || "";
             break;
-          } else if (result.status === 422) {
+          } else if (status === 400 || status === 422) {
             await save({ ...entry, state: "refused", next: null });
             break;
           } else {
-            break; // the server's trouble: tried again later
+            break; // the server's trouble, or no right (403): tried again later
           }
         }
-        if (answer !== null && pageGame() === game) showGame(answer);
+        // Drawn again, unless the page shows that version already (the live view drew it).
+        const shown = document.getElementById("board")?.dataset.version;
+        if (version !== null && pageGame() === game && (!version || version !== shown)) await showGame(game);
       }
     } catch (error) {
       // No network after all: tried again later.
@@ -529,7 +520,7 @@
   function moved(entry, number) {
     if (entry.number === number) return entry;
     const was = dealerOf(entry);
-    const dealer = was === null ? null : mod(was + number - entry.number);
+    const dealer = was === null ? null : Rules().dealerOf(number - entry.number, was);
     let fields = setField(entry.fields, "number", number);
     if (dealer !== null) fields = setField(fields, "dealer", dealer);
     // The auction was called in the old dealer's order: it does not hold for the new one.
@@ -547,7 +538,7 @@
     if (action === "add") {
       const number = entry.next ?? entry.number + 1;
       const added = moved(entry, number);
-      added.fields = setField(added.fields, "token", newToken());
+      added.fields = setField(added.fields, "token", Rules().newToken());
       added.state = "queued";
       added.next = null;
       await save(added, ...renumbered(entry.game, entry, number + 1));

@@ -2,8 +2,9 @@
 // without a request, so that the page keeps working once it is loaded, offline too.
 //
 // Without JavaScript each key is a link to the play with one card more, and the server
-// (scoring/engine) follows it. Here the same rules are followed on the same query string,
-// which is kept in the address bar: a reload shows the server's page for the same play.
+// (scoring/engine) follows it. Here the same rules (static/js/rules.js, checked against the
+// engine by `node --test tests/js/`) are followed on the same query string, which is kept
+// in the address bar: a reload shows the server's page for the same play.
 // The words come from the server, in the user's language (#play-data, see
 // scoring/pages/play.py play_script), and the save form too (#play-save-form). The
 // server stays the judge when the hand is saved. tests/browser/test_play_offline.py
@@ -17,143 +18,28 @@
 (() => {
   "use strict";
 
-  const SEATS = 4;
-  const TRICKS = 6;
-  const SUITS = ["S", "H", "D", "C"];
-  const RANKS = ["9", "T", "J", "Q", "K", "A"]; // lowest first
-  const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const PARTNERS = { S: "C", C: "S", H: "D", D: "H" };
-  const RED = new Set(["H", "D"]);
+  // The rules (scoring/engine/cards.py, play.py, referee.py), in static/js/rules.js.
+  const Rules = globalThis.BoulmousRules;
+  const { SEATS, TRICKS, SUITS, SYMBOLS, capfirst, mod, suitOf } = Rules;
   const QUERY = ["taker", "bid", "trump", "cards"];
   const PLAY_PATH = /\/hands\/(\d+)\/play$/;
-  const mod = (n) => ((n % SEATS) + SEATS) % SEATS;
-
-  // A new one-time token for the save form: the server records a hand once per token.
-  function newToken() {
-    if (crypto.randomUUID) return crypto.randomUUID();
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    bytes[6] = (bytes[6] & 0x0f) | 0x40;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-  }
-
-  // --- The rules (scoring/engine/cards.py, play.py, referee.py) ---------------------------
-
-  const rankOf = (code) => code[0];
-  const suitOf = (code) => code[1];
-
-  // A card's suit in play and its power within that suit: with a trump, its jack is the
-  // highest card and the other jack of its colour the second, a trump for every purpose.
-  function table(trump) {
-    const entries = {};
-    for (const suit of SUITS) {
-      RANKS.forEach((rank, power) => { entries[rank + suit] = [suit, power]; });
-    }
-    if (trump !== "NT") {
-      entries["J" + trump] = [trump, 11];
-      entries["J" + PARTNERS[trump]] = [trump, 10];
-    }
-    return entries;
-  }
-
-  // The index, in play order, of the card that wins these cards.
-  function trickWinner(cards, powers, trump) {
-    const led = powers[cards[0]][0];
-    let best = 0;
-    let bestKey = [1, 0];
-    cards.forEach((card, index) => {
-      const [suit, power] = powers[card];
-      const key = suit === trump ? [2, power] : suit === led ? [1, power] : null;
-      if (key && (key[0] > bestKey[0] || (key[0] === bestKey[0] && key[1] > bestKey[1]))) {
-        best = index;
-        bestKey = key;
-      }
-    });
-    return best;
-  }
-
-  // The cards played so far: the taker leads, each trick's winner leads the next.
-  function follow(taker, trump, cards) {
-    const powers = table(trump);
-    const tricks = [];
-    let leader = taker;
-    for (let start = 0; start + SEATS <= cards.length; start += SEATS) {
-      const trick = cards.slice(start, start + SEATS);
-      const index = trickWinner(trick, powers, trump);
-      const winner = (leader + index) % SEATS;
-      tricks.push({ leader, cards: trick, index, winner });
-      leader = winner;
-    }
-    const current = cards.slice(tricks.length * SEATS);
-    const complete = tricks.length === TRICKS;
-    return {
-      powers,
-      tricks,
-      current,
-      leader,
-      complete,
-      toPlay: complete ? null : (leader + current.length) % SEATS,
-    };
-  }
-
-  // Each player's hand is the six cards he played: one who did not follow the suit led
-  // and played a card of that suit later held it, and revoked.
-  function revokes(play) {
-    const cardOf = (trick, seat) => trick.cards[(seat - trick.leader + SEATS) % SEATS];
-    const found = [];
-    play.tricks.forEach((trick, number) => {
-      const led = play.powers[trick.cards[0]][0];
-      for (let index = 1; index < SEATS; index += 1) {
-        const seat = (trick.leader + index) % SEATS;
-        const card = trick.cards[index];
-        if (play.powers[card][0] === led) continue;
-        const held = play.tricks
-          .slice(number + 1)
-          .map((later) => cardOf(later, seat))
-          .filter((later) => play.powers[later][0] === led);
-        if (held.length) found.push({ trick: number + 1, seat, card, led, held });
-      }
-    });
-    return found;
-  }
 
   // --- Words --------------------------------------------------------------------------
 
-  // The engine's phrases are str.format templates ({card}); the page's are %(name)s.
-  const phrase = (template, values) =>
-    template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+  // The page's sentences are %(name)s templates; the referee's phrases are said by
+  // Rules.say in the words the page was given (#play-data).
   const say = (template, values) =>
     template.replace(/%\((\w+)\)s/g, (whole, name) => (name in values ? values[name] : whole));
-  const capfirst = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+  const refereeWords = () => ({
+    reasons: data.reasons,
+    suits: data.suits,
+    cards: data.names_of,
+    labels: data.labels,
+    names: data.names,
+  });
 
   // Why a card wins a trick: scoring/engine/referee.py explain_trick, word for word.
-  function reason(data, play, trick) {
-    const { reasons, suits } = data;
-    const trump = data.trump;
-    const card = trick.cards[trick.index];
-    const led = play.powers[trick.cards[0]][0];
-    const name = (code) => data.names_of[code];
-    const isTrump = (code) => trump !== "NT" && play.powers[code][0] === trump;
-    let text;
-    if (trump === "NT") {
-      text = phrase(reasons.notrump, { card: name(card), suit: suits[led] });
-    } else if (!isTrump(card)) {
-      text = phrase(reasons.plain, { card: name(card), suit: suits[led] });
-    } else if (rankOf(card) === "J") {
-      const template = suitOf(card) === trump ? reasons.jack : reasons.jack2;
-      text = phrase(template, { card: name(card), trump: suits[trump] });
-    } else {
-      const trumps = trick.cards.filter(isTrump).length;
-      const template = trumps > 1 || led === trump ? reasons.trumps : reasons.trump;
-      text = phrase(template, { card: name(card), trump: suits[trump] });
-    }
-    const phrases = [text];
-    if (trump !== "NT" && led !== suitOf(trick.cards[0])) {
-      phrases.push(phrase(reasons.belongs, { card: name(trick.cards[0]), suit: suits[led] }));
-    }
-    return phrases.map(capfirst).join(" ");
-  }
+  const reason = (trick) => Rules.sayVerdict(Rules.explainTrick(trick.cards, data.trump), refereeWords());
 
   // --- The page -----------------------------------------------------------------------
 
@@ -169,7 +55,7 @@
     return node;
   }
 
-  const cardClass = (code, more = "") => `card${RED.has(suitOf(code)) ? " red" : ""}${more}`;
+  const cardClass = (code, more = "") => `card${Rules.isRed(suitOf(code)) ? " red" : ""}${more}`;
 
   function query(played) {
     const values = { taker: data.taker, bid: data.bid, trump: data.trump, cards: played.join(",") };
@@ -187,7 +73,7 @@
     const anchor = document.getElementById("play-save-form");
     if (!root || !anchor) return;
     const words = data.words;
-    const play = follow(data.taker, data.trump, cards);
+    const play = Rules.follow(data.taker, data.trump, cards);
     const parts = [];
 
     const status = element("p", { class: "status play-status" }, element("strong", {}, data.contract));
@@ -200,12 +86,12 @@
     if (!play.complete) {
       const heading = element("h2", {}, say(words.trick, { number: play.tricks.length + 1 }));
       if (play.current.length) {
-        const led = play.powers[play.current[0]][0];
+        const led = Rules.effectiveSuit(play.current[0], data.trump);
         heading.append(" ", element("small", { class: "muted" }, say(words.led, { suit: SYMBOLS[led] })));
       }
       const table = element("ol", { class: "table-cards" }, ...play.current.map((code, index) =>
         element("li", {},
-          element("span", { class: "who" }, data.names[(play.leader + index) % SEATS]),
+          element("span", { class: "who" }, data.names[mod(play.leader + index)]),
           element("span", { class: cardClass(code) }, data.labels[code]))));
       parts.push(element("section", { class: "current" }, heading, table));
 
@@ -214,7 +100,7 @@
       for (const suit of SUITS) {
         const row = element("div", { class: "deck-row" });
         for (const code of data.order.filter((card) => suitOf(card) === suit)) {
-          const red = RED.has(suit) ? " red" : "";
+          const red = Rules.isRed(suit) ? " red" : "";
           row.append(played.has(code)
             ? element("span", { class: "key played", "aria-disabled": "true" }, data.labels[code])
             : element("a", {
@@ -234,7 +120,7 @@
     if (play.tricks.length && !play.current.length) {
       const last = play.tricks[play.tricks.length - 1];
       const title = headline(last, play.tricks.length);
-      const why = reason(data, play, last);
+      const why = reason(last);
       slot.append(element("section", { class: "verdict", "aria-live": "polite" },
         element("p", {}, element("strong", {}, title), " ", why)));
       said = `${title} ${why}`;
@@ -242,15 +128,9 @@
     parts.push(slot);
 
     if (play.complete) {
-      const won = Array(SEATS).fill(0);
-      play.tricks.forEach((trick) => { won[trick.winner] += 1; });
-      const found = revokes(play).map((revoke) => capfirst(phrase(data.reasons.revoke, {
-        player: data.names[revoke.seat],
-        suit: data.suits[revoke.led],
-        trick: revoke.trick,
-        card: data.names_of[revoke.card],
-        held: revoke.held.map((code) => data.labels[code]).join(" "),
-      })));
+      const won = Rules.tricksWon(play.tricks);
+      const found = Rules.revokes(play.tricks, data.trump)
+        .map((revoke) => capfirst(Rules.say(Rules.explainRevoke(revoke), refereeWords())));
       const result = element("section", { class: "result", "aria-live": "polite" },
         element("h2", {}, words.complete),
         element("p", {}, element("strong", {}, data.outcomes[won[data.taker]])),
@@ -285,7 +165,7 @@
           element("span", { class: "trick-cards" }, ...trick.cards.map((code, at) =>
             element("span", { class: cardClass(code, at === trick.index ? " wins" : ""), title: data.names_of[code] },
               data.labels[code]))), "\n        ",
-          element("small", { class: "muted" }, reason(data, play, trick))));
+          element("small", { class: "muted" }, reason(trick))));
       });
       parts.push(element("section", { class: "tricks-done" }, element("h2", {}, words.tricks_played), list));
     }
@@ -302,12 +182,7 @@
   // --- Taps ---------------------------------------------------------------------------
 
   // The cards of a query string, if they are a play of this deck (as the server reads them).
-  function parse(text) {
-    const codes = text.replace(/,/g, " ").split(/\s+/).filter(Boolean)
-      .map((code) => code.toUpperCase().replace("10", "T"));
-    const known = codes.every((code) => code in data.labels);
-    return known && new Set(codes).size === codes.length ? codes : null;
-  }
+  const parse = (text) => Rules.parseCards(text);
 
   // --- A page kept offline, opened for another hand or contract -----------------------
 
@@ -332,7 +207,7 @@
     const heading = document.querySelector("#play h1");
     if (heading) heading.textContent = title;
     document.title = title;
-    data.dealer = mod(data.dealer + number - data.number);
+    data.dealer = Rules.dealerOf(number - data.number, data.dealer);
     data.number = number;
     data.renumbered = true;
   }
@@ -350,7 +225,7 @@
       taker: data.taker,
       bid: data.bid,
       trump: data.trump,
-      token: newToken(),
+      token: Rules.newToken(),
     };
     for (const [field, value] of Object.entries(values)) {
       const input = form.querySelector(`input[name="${field}"]`);

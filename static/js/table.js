@@ -2,15 +2,8 @@
 // (data-tricks), so the rows that sum decides are filled in as the others are tapped,
 // exactly as the engine's fill_tricks does on the server when the form is sent without
 // JavaScript: once the tapped rows make six, the others are 0; with one row left, it is
-// what the others leave. A test checks that the two agree.
-function fillTricks(counts, total) {
-  const given = counts.reduce((sum, count) => sum + (count ?? 0), 0);
-  const blanks = counts.filter((count) => count === null).length;
-  if (given >= total) return counts.map((count) => count ?? 0);
-  if (blanks === 1) return counts.map((count) => count ?? total - given);
-  return counts;
-}
-
+// what the others leave. The rule is static/js/rules.js's (fillTricks), which the pages
+// with a hand form load; tests/js checks it against the engine, and a browser test the form.
 document.addEventListener("change", (event) => {
   const fieldset = event.target.closest("fieldset.tricks");
   if (!fieldset) return;
@@ -18,7 +11,7 @@ document.addEventListener("change", (event) => {
   event.target.closest(".trick-row").dataset.auto = "";
   const tapped = (row) => !row.dataset.auto && row.querySelector("input:checked");
   const counts = rows.map((row) => (tapped(row) ? Number(tapped(row).value) : null));
-  const filled = fillTricks(counts, Number(fieldset.dataset.tricks));
+  const filled = globalThis.BoulmousRules.fillTricks(counts, Number(fieldset.dataset.tricks));
   rows.forEach((row, seat) => {
     if (counts[seat] !== null) return;
     row.querySelectorAll("input").forEach((input) => { input.checked = false; });

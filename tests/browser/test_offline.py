@@ -55,6 +55,15 @@ def open_kept(page, game):
     raise AssertionError("the service worker did not keep the game's page")
 
 
+def posted(response):
+    """A hand sent by the queue, as the server answered it in JSON; None for anything else."""
+    request = response.request
+    if request.method != "POST" or request.headers.get("accept") != "application/json":
+        return None
+    answer = response.json()
+    return (response.status, answer["status"], answer["hand"], answer["next_hand"])
+
+
 def save_offline(page, deal):
     enter(Taps(), page, deal)
     save_button(page, "en").click()
@@ -103,6 +112,8 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_recorded_once_in_orde
     waiting = rows.all_inner_texts()
     expect(status(page)).to_have_text("Hand 4 Dalila deals · Amina speaks first")
     served_offline = (reloaded.status, reloaded.from_service_worker)
+    answers = []  # what the server said of each hand sent: JSON, not its page
+    page.on("response", lambda response: answers.append(posted(response)))
 
     page.context.set_offline(False)
     expect(rows).to_have_count(0, timeout=15_000)
@@ -121,6 +132,9 @@ def test_hands_saved_offline_wait_survive_a_reload_and_are_recorded_once_in_orde
 
     assert nothing_yet == []
     assert served_offline == (200, True)
+    assert [answer for answer in answers if answer] == [
+        (201, "recorded", number, number + 1) for number in (1, 2, 3)
+    ]
     assert [row.split("\t")[0].strip() for row in waiting] == ["1", "2", "3"]
     assert all("waiting to send" in row for row in waiting)
     assert recorded(game) == expected(OFFLINE)

@@ -34,6 +34,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
 SHELL = (
     "css/boulmous.css",
     "django_htmx/htmx-2.min.js",
+    "js/rules.js",
     "js/table.js",
     "js/live.js",
     "js/play.js",
@@ -44,7 +45,8 @@ SHELL = (
     "icons/icon-512.png",
     "icons/maskable-512.png",
 )
-"""The app's shell, precached by the service worker: what every page links. A name not
+"""The app's shell, precached by the service worker: what the pages link (js/rules.js, the
+rules the browser follows offline, on the pages of a phone that scores). A name not
 collected (yet) is left out rather than failing the worker's install."""
 
 

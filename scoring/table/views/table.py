@@ -5,7 +5,7 @@ import uuid
 from typing import Any
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -18,7 +18,7 @@ from ...common.rights import Actor
 from ...common.words import shown
 from ...engine import Trump, trump_order
 from .. import services
-from ..access import Access, with_game, writes_game
+from ..access import Access, wants_json, with_game, writes_game
 from ..forms import HandForm, NewGameForm, hand_initial
 from ..hooks import crumb_of
 from ..models import Change, Game, Player, Summary
@@ -161,8 +161,54 @@ def _history(state: GameState) -> tuple[list[Change], str]:
     return changes, "" if changed_at is None else version_of(changed_at)
 
 
+# --- A hand written, answered in JSON (the offline queue, static/js/offline.js) ------------
+
+REFUSED = {
+    services.AlreadyRecorded: ("duplicate", 200),  # nothing wrong: the hand is there once
+    services.HandTaken: ("conflict", 409),
+    services.GameWon: ("won", 409),
+    services.GameClosed: ("closed", 409),
+    services.NothingToRedo: ("nothing_to_redo", 409),
+}
+"""What a refused write answers in JSON, and its HTTP status, by the service's refusal."""
+
+
+def _written(
+    state: GameState,
+    status: str,
+    hand: int | None,
+    *,
+    code: int = 200,
+    errors: dict[str, list[str]] | None = None,
+) -> JsonResponse:
+    """What a write of hand ``hand`` did, for a request that asks for JSON (``wants_json``):
+    ``status`` (recorded, edited, undone, redone; duplicate, conflict, won, closed,
+    nothing_to_redo, ends_early, invalid with the ``errors`` by field, as the form words
+    them), the hand, the game's next hand (None once it is over), and the game's version,
+    as the live view's ETag has it (views/live.py): so that no script reads the page to
+    learn what happened. ``state`` is the game as it now stands."""
+    changes = Summary.objects.filter(game=state.game).values_list("changed_at", flat=True)
+    versions = [version_of(changed_at) for changed_at in changes[:1]]
+    answer: dict[str, object] = {
+        "status": status,
+        "hand": hand,
+        "next_hand": None if state.ending.over else state.next_number,
+        "version": versions[0] if versions else "",
+    }
+    if errors is not None:
+        answer["errors"] = errors
+    return JsonResponse(answer, status=code)
+
+
+def _form_errors(form: HandForm) -> dict[str, list[str]]:
+    return {name: [str(error) for error in errors] for name, errors in form.errors.items()}
+
+
 def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:
     """A write the game no longer allows: a 409 with the game as it now stands."""
+    if wants_json(request):
+        status_word, code = REFUSED.get(type(refused), ("conflict", 409))
+        return _written(refused.state, status_word, getattr(refused, "number", None), code=code)
     status = 409
     if isinstance(refused, services.AlreadyRecorded):
         status = 200  # nothing wrong: the hand is there once
@@ -211,11 +257,16 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
         except services.RulesBroken as broken:
             form.add_error(None, rules_error(broken.error))
         else:
+            if wants_json(request):
+                return _written(state, "recorded", form.cleaned_data["number"], code=201)
             if not request.htmx:
                 return redirect("game", gid=gid)
             return _game_page(request, state, announce_last=True)
     state = load_game(get_object_or_404(Game, public_id=gid))
     form.name_seats(state.names)
+    if wants_json(request):
+        number = form.cleaned_data.get("number")
+        return _written(state, "invalid", number, code=400, errors=_form_errors(form))
     if request.htmx:
         context = {"form": form, "state": state, "sheet": score_sheet(state)}
         response = render(request, "table/game.html#hand-form", context, status=422)
@@ -233,7 +284,7 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
         form = HandForm(data)
         if form.is_valid():
             try:
-                services.edit_hand(
+                edited = services.edit_hand(
                     public_id=gid,
                     number=number,
                     hand=form.cleaned_data["hand"],
@@ -254,6 +305,8 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
                 ) % {"won": early.won_at, "last": early.last}
                 form.add_error(None, message)
             else:
+                if wants_json(request):
+                    return _written(edited, "edited", number)
                 return redirect("game", gid=gid)
     state = load_game(get_object_or_404(Game, public_id=gid))
     if not 1 <= number <= len(state.hands):
@@ -262,6 +315,10 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
     if form is None:
         form = HandForm(initial=hand_initial(number, state.game.first_dealer, hand))
     form.name_seats(state.names)
+    if request.method == "POST" and wants_json(request):
+        ends_early = form.ends_at is not None  # to be sent again with discard_after_end
+        status_word, code = ("ends_early", 409) if ends_early else ("invalid", 400)
+        return _written(state, status_word, number, code=code, errors=_form_errors(form))
     context = {
         "form": form,
         "state": state,
@@ -278,6 +335,8 @@ def undo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
         state = services.undo_hand(public_id=gid, number=number, by=by)
     except services.WriteRefused as refused:
         return _refused(request, refused)
+    if wants_json(request):
+        return _written(state, "undone", number)
     if not request.htmx:
         return redirect("game", gid=gid)
     return _game_page(
@@ -292,6 +351,8 @@ def redo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
         state = services.redo_hand(public_id=gid, number=number, by=by)
     except services.WriteRefused as refused:
         return _refused(request, refused)
+    if wants_json(request):
+        return _written(state, "redone", number)
     if not request.htmx:
         return redirect("game", gid=gid)
     return _game_page(request, state, announce_last=True)
