@@ -99,6 +99,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Here rather than last, so that the live view's early answer below has it too.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The live view's unchanged answer (a 304 with no body from one query, asked every
+    # 1.5 s by every open game page), once the two above have had their say, before the
+    # rest (scoring/table/views/live_middleware.py).
+    "scoring.table.views.live_middleware.LiveMiddleware",
     # The Content-Security-Policy header, on pages and static files alike.
     "csp.middleware.CSPMiddleware",
     # Static files come precompressed from WhiteNoise, which answers before the rest.
@@ -112,7 +118,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # request.phone and request.actor: this phone's rights, and who makes a change.
     "scoring.common.rights.RequestRights",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 

@@ -13,10 +13,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boulmous_site.settings")
 if secret_key_missing():
     raise ImproperlyConfigured(SECRET_KEY_MISSING)
 
-django_application = get_wsgi_application()
-
-# The live view's unchanged answer (a 304, asked every second and a half by each open game
-# page) is given before Django's middleware: scoring/views/live.py says when, and how.
-from scoring.table.views.live import LiveShortcut  # noqa: E402 (Django must be set up first)
-
-application = LiveShortcut(django_application)
+# Django's own handler for every request, the live view's unchanged answer included: that
+# one is given early in the middleware (scoring/table/views/live_middleware.py).
+application = get_wsgi_application()

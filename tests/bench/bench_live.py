@@ -11,10 +11,11 @@ boulmous_live unless given), seeds 1,000 games of 20 hands once, starts gunicorn
 port of the loopback with production settings (DEBUG off), checks that a current version
 gets a 304 and none a 200, warms up, then loads it for BENCH_TIME seconds (10) with wrk
 (BENCH_CONNECTIONS connections, 16; apt-get install wrk), or without wrk with a small
-asyncio client in this process (which takes CPU from the server: a lower figure).
-BENCH_WSGI=boulmous_site.wsgi:django_application measures Django without the shortcut that
-boulmous_site/wsgi.py puts in front of it; GUNICORN_CMD_ARGS changes gunicorn's settings
-(``--preload``, ``--max-requests 0``: workers replaced every 1000 requests cost most). Prints
+asyncio client in this process (which takes CPU from the server: a lower figure). The 304
+is the early answer of scoring/table/views/live_middleware.py, inside Django's own handler.
+BENCH_WSGI loads another WSGI application (``module:name``); GUNICORN_CMD_ARGS changes
+gunicorn's settings (``--preload``, ``--max-requests 0``: workers replaced every 1000
+requests cost most). Prints
 the answers per second, the gunicorn workers' CPU time per answer, and the load average
 (other work on the machine slows every figure). Exits 1 below the aim. gunicorn is stopped
 on the way out, whatever happens.
@@ -44,7 +45,6 @@ DURATION = int(os.environ.get("BENCH_TIME", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "16"))
 GAMES = 1000
 APPLICATION = os.environ.get("BENCH_WSGI", "boulmous_site.wsgi")
-"""``boulmous_site.wsgi:django_application``: Django alone, without the live shortcut."""
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
 
 

@@ -3,12 +3,15 @@
 
 import io
 import re
-import time
 from datetime import date
 
+import psycopg
 import pytest
+from django.conf import settings
+from django.core.handlers.wsgi import WSGIHandler
 from django.core.wsgi import get_wsgi_application
 from django.db import connection
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from scoring.clubs import services as club_services
@@ -16,7 +19,7 @@ from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game, Summary
 from scoring.table.pages.game import version_of
-from scoring.table.views.live import LiveShortcut, current_version, unchanged
+from scoring.table.views.live_middleware import current_version, unchanged
 from tests.clubs.test_clubs import account, signed_in
 from tests.clubs.test_nights import PLAYERS, night_url, nine_present
 from tests.factories import NAMES, hand_data
@@ -281,23 +284,70 @@ def test_night_tables_unchanged_cost_no_night_state(club, night, organiser):
     assert ("scoring_hand" in sql, "scoring_seat" in sql) == (False, False)
 
 
-# --- The WSGI shortcut (boulmous_site/wsgi.py) --------------------------------------------
-# Outside a test transaction: Django's handler, as it starts each request, closes a
-# connection left in one (the test client alone skips that).
+# --- The early answer (scoring/table/views/live_middleware.py) --------------------------------
+# Through Django's own WSGI handler, as gunicorn calls it, outside a test transaction: the
+# handler, as it starts each request, closes a connection left in one (the test client
+# alone skips that).
 
 REQUESTS = pytest.mark.django_db(transaction=True)
+LIVE = "scoring.table.views.live_middleware.LiveMiddleware"
+SECURITY_HEADERS = (
+    "Location",
+    "Strict-Transport-Security",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+    "X-Frame-Options",
+)
+"""What Django's SecurityMiddleware and XFrameOptionsMiddleware say, when they say it."""
+
+REACHED = []
 
 
-class Django:
-    """Django's own WSGI application, counting what it is asked: what the shortcut left it."""
+class Reached:
+    """Right after the early answer in the chain (the ``reached`` fixture puts it there):
+    the paths of the requests it left to the rest of the middleware and the view."""
 
-    def __init__(self):
-        self.handler = get_wsgi_application()
-        self.asked = 0
+    def __init__(self, get_response):
+        self.get_response = get_response
 
-    def __call__(self, environ, start_response):
-        self.asked += 1
-        return self.handler(environ, start_response)
+    def __call__(self, request):
+        REACHED.append(request.path)
+        return self.get_response(request)
+
+
+@pytest.fixture
+def reached(settings):
+    after = settings.MIDDLEWARE.index(LIVE) + 1
+    settings.MIDDLEWARE = [
+        *settings.MIDDLEWARE[:after],
+        f"{__name__}.Reached",
+        *settings.MIDDLEWARE[after:],
+    ]
+    REACHED.clear()
+    yield REACHED
+    REACHED.clear()
+
+
+@pytest.fixture
+def https(settings):
+    """Production's HTTPS settings (docs/deploy.md), HSTS for an hour."""
+    settings.ALLOWED_HOSTS = ["live.example"]
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 3600
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+def handler(middleware):
+    """Django's WSGI handler, as wsgi.py makes it, with this middleware (read as it starts,
+    with the security settings of the moment)."""
+    with override_settings(MIDDLEWARE=middleware):
+        return get_wsgi_application()
+
+
+def fast_and_full(settings):
+    """Django with the early answer, as settings.py has it, and without."""
+    return handler(settings.MIDDLEWARE), handler([m for m in settings.MIDDLEWARE if m != LIVE])
 
 
 def call(application, path, **environ):
@@ -320,106 +370,152 @@ def call(application, path, **environ):
         "wsgi.errors": io.StringIO(),
     }
     asked = {name: value for name, value in {**base, **environ}.items() if value is not None}
-    body = b"".join(application(asked, start_response))
+    answer = application(asked, start_response)
+    try:
+        body = b"".join(answer)
+    finally:
+        answer.close()  # as a WSGI server does: Django's request_finished
     return int(answered["status"].split()[0]), answered["headers"], body
 
 
-@pytest.fixture
-def django_app():
-    return Django()
+def counted(application, path, **environ):
+    """:func:`call`, with the number of queries the answer cost."""
+    with CaptureQueriesContext(connection) as queries:
+        status, headers, body = call(application, path, **environ)
+    return status, headers, body, len(queries)
+
+
+def security(headers):
+    return {name: headers.get(name) for name in SECURITY_HEADERS}
 
 
 @REQUESTS
-def test_shortcut_answers_the_unchanged_ask_alone_from_one_query(game, django_app):
+def test_early_answer_is_the_unchanged_304_from_one_query_before_the_rest(game, reached):
     version = current_version(game.public_id)
 
-    with CaptureQueriesContext(connection) as queries:
-        status, headers, body = call(
-            LiveShortcut(django_app), live_url(game), HTTP_IF_NONE_MATCH=f'"{version}"'
-        )
+    status, headers, body, queries = counted(
+        handler(settings.MIDDLEWARE), live_url(game), HTTP_IF_NONE_MATCH=f'"{version}"'
+    )
 
-    assert (status, body, django_app.asked, len(queries)) == (304, b"", 0, 1)
-    assert (headers["ETag"], headers["Cache-Control"]) == (f'"{version}"', "private, no-cache")
+    assert (status, body, queries, reached) == (304, b"", 1, [])
+    assert (headers["ETag"], headers["Cache-Control"], headers["Vary"]) == (
+        f'"{version}"',
+        "private, no-cache",
+        "Cookie, Accept-Language, Accept-Encoding",
+    )
+    assert (headers["X-Frame-Options"], headers["X-Content-Type-Options"]) == ("DENY", "nosniff")
+    assert ("Set-Cookie" in headers, "Content-Language" in headers) == (False, False)
 
 
 @REQUESTS
 @pytest.mark.parametrize(
-    "environ",
+    ("environ", "expected"),
     [
-        {"HTTP_IF_NONE_MATCH": '"1"'},
-        {"HTTP_IF_NONE_MATCH": None},
-        {"REQUEST_METHOD": "HEAD"},
-        {"QUERY_STRING": "x=1"},
-        {"HTTP_HOST": "elsewhere.example"},
-        {"HTTP_HOST": None},
+        ({"HTTP_IF_NONE_MATCH": '"1"'}, 200),
+        ({"HTTP_IF_NONE_MATCH": None}, 200),
+        ({"REQUEST_METHOD": "HEAD"}, 405),
+        ({"QUERY_STRING": "x=1"}, 304),
+        ({"HTTP_HOST": "elsewhere.example"}, 400),
+        ({"PATH_INFO": "/games/nosuchgame/live"}, 404),
+        ({"PATH_INFO": "/games/{gid}/"}, 200),
     ],
-    ids=["other version", "no version", "HEAD", "query string", "host not allowed", "no host"],
+    ids=["other version", "no version", "HEAD", "query string", "host", "no game", "game page"],
 )
-def test_shortcut_leaves_anything_else_to_django(game, django_app, environ):
+def test_early_answer_leaves_anything_else_to_the_rest(game, reached, environ, expected):
+    path = environ.pop("PATH_INFO", live_url(game)).format(gid=game.public_id)
     environ = {"HTTP_IF_NONE_MATCH": f'"{current_version(game.public_id)}"', **environ}
 
-    status, _, _ = call(LiveShortcut(django_app), live_url(game), **environ)
+    status, _, _ = call(handler(settings.MIDDLEWARE), path, **environ)
 
-    assert (status in (200, 304, 400, 405), django_app.asked) == (True, 1)
-
-
-@REQUESTS
-def test_shortcut_leaves_an_unknown_game_to_django(django_app):
-    status, _, _ = call(
-        LiveShortcut(django_app), "/games/nosuchgame/live", HTTP_IF_NONE_MATCH='"1"'
-    )
-
-    assert (status, django_app.asked) == (404, 1)
+    assert (status, reached) == (expected, [path])
 
 
 @REQUESTS
-def test_shortcut_leaves_other_addresses_to_django(game, django_app):
-    status, _, _ = call(
-        LiveShortcut(django_app), f"/games/{game.public_id}/", HTTP_IF_NONE_MATCH='"1"'
-    )
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_fast_path_refuses_a_host_as_django_does(game, settings, https, reached, scheme):
+    fast, full = fast_and_full(settings)
+    ask_with = {
+        "HTTP_HOST": "elsewhere.example",
+        "HTTP_X_FORWARDED_PROTO": scheme,
+        "HTTP_IF_NONE_MATCH": f'"{current_version(game.public_id)}"',
+    }
 
-    assert (status, django_app.asked) == (200, 1)
+    fast_status, fast_headers, _, fast_queries = counted(fast, live_url(game), **ask_with)
+    full_status, full_headers, _, full_queries = counted(full, live_url(game), **ask_with)
+
+    assert (fast_status, fast_queries) == (full_status, full_queries) == (400, 0)
+    assert security(fast_headers) == security(full_headers)
 
 
 @REQUESTS
-def test_shortcut_leaves_plain_http_to_django_where_https_is_required(game, settings):
-    settings.SECURE_SSL_REDIRECT = True
-    settings.SECURE_HSTS_SECONDS = 3600
-    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    ask_with = {"HTTP_IF_NONE_MATCH": f'"{current_version(game.public_id)}"'}
-    django_app = Django()  # its middleware reads the settings as it starts
-    shortcut = LiveShortcut(django_app)
+def test_fast_path_redirects_plain_http_as_django_does(game, settings, https, reached):
+    fast, full = fast_and_full(settings)
+    ask_with = {
+        "HTTP_HOST": "live.example",
+        "HTTP_IF_NONE_MATCH": f'"{current_version(game.public_id)}"',
+    }
 
-    plain = call(shortcut, live_url(game), **ask_with)
-    secure = call(shortcut, live_url(game), HTTP_X_FORWARDED_PROTO="https", **ask_with)
+    fast_status, fast_headers, _, fast_queries = counted(fast, live_url(game), **ask_with)
+    full_status, full_headers, _, full_queries = counted(full, live_url(game), **ask_with)
 
-    assert (plain[0], secure[0], django_app.asked) == (301, 304, 1)
-    assert (secure[1]["X-Frame-Options"], secure[1]["X-Content-Type-Options"]) == (
-        "DENY",
-        "nosniff",
+    assert (fast_status, fast_queries) == (full_status, full_queries) == (301, 0)
+    assert security(fast_headers) == security(full_headers)
+    assert fast_headers["Location"] == f"https://live.example{live_url(game)}"
+
+
+@REQUESTS
+def test_fast_path_sends_hsts_as_django_does(game, settings, https, reached):
+    fast, full = fast_and_full(settings)
+    ask_with = {
+        "HTTP_HOST": "live.example",
+        "HTTP_X_FORWARDED_PROTO": "https",
+        "HTTP_IF_NONE_MATCH": f'"{current_version(game.public_id)}"',
+    }
+
+    fast_status, fast_headers, _, fast_queries = counted(fast, live_url(game), **ask_with)
+    full_status, full_headers, _, full_queries = counted(full, live_url(game), **ask_with)
+
+    assert (fast_status, fast_queries) == (full_status, full_queries) == (304, 1)
+    assert security(fast_headers) == security(full_headers)
+    assert fast_headers["Strict-Transport-Security"] == "max-age=3600"
+    assert (fast_headers["ETag"], fast_headers["Cache-Control"]) == (
+        full_headers["ETag"],
+        full_headers["Cache-Control"],
     )
-    assert secure[1]["Strict-Transport-Security"] == "max-age=3600"
+    # The full answer went down the whole chain to the view; the fast one did not.
+    assert reached == [live_url(game)]
 
 
 @pytest.mark.skipif(
     connection.vendor != "postgresql", reason="SQLite's in-memory test database is never closed"
 )
-@pytest.mark.django_db(transaction=True)
-def test_shortcut_reconnects_past_the_connections_age(django_app):
-    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
+@REQUESTS
+def test_early_answer_reconnects_after_the_database_closed_its_connection(game, reached):
+    fast = handler(settings.MIDDLEWARE)
     ask_with = {"HTTP_IF_NONE_MATCH": f'"{current_version(game.public_id)}"'}
-    shortcut = LiveShortcut(django_app)
-    call(shortcut, live_url(game), **ask_with)
-    old = connection.connection
-    connection.close_at = time.monotonic() - 1
+    call(fast, live_url(game), **ask_with)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (old,) = cursor.fetchone()
+    with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [old])
 
-    status = call(shortcut, live_url(game), **ask_with)[0]
+    # Django's handler, as the request starts, finds the connection dead (its health
+    # check) and connects anew: the early answer is given all the same.
+    status = call(fast, live_url(game), **ask_with)[0]
 
-    assert (status, connection.connection is old, django_app.asked) == (304, False, 0)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (new,) = cursor.fetchone()
+    assert (status, new == old, reached) == (304, False, [])
 
 
-def test_wsgi_application_is_the_shortcut_in_front_of_django():
+def test_wsgi_application_is_djangos_own_with_the_early_answer_after_its_security():
     from boulmous_site import wsgi
 
-    assert isinstance(wsgi.application, LiveShortcut)
-    assert wsgi.application.application is wsgi.django_application
+    assert type(wsgi.application) is WSGIHandler
+    assert settings.MIDDLEWARE[: settings.MIDDLEWARE.index(LIVE) + 1] == [
+        "django.middleware.security.SecurityMiddleware",
+        "django.middleware.clickjacking.XFrameOptionsMiddleware",
+        LIVE,
+    ]
