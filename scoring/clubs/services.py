@@ -123,9 +123,17 @@ def add_member(*, club: Club, name: str, role: str = Member.Role.MEMBER) -> Memb
     return _new_member(club, name, role=role)
 
 
+def _lock(club: Club) -> Club:
+    """The club's row, locked: its members' roles and accounts change one write at a time
+    (two admins demoting each other at once leave one admin; one account joining twice at
+    once joins once). Locked first, before any member, by every such write."""
+    return Club.objects.select_for_update().get(pk=club.pk)
+
+
 @transaction.atomic
 def set_role(*, club: Club, member_id: int, role: str) -> Member:
     """A member's role. The club keeps at least one admin with an account."""
+    club = _lock(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if member.role == Member.Role.ADMIN and role != Member.Role.ADMIN:
         admins = Member.objects.filter(club=club, role=Member.Role.ADMIN, user__isnull=False)
@@ -136,12 +144,22 @@ def set_role(*, club: Club, member_id: int, role: str) -> Member:
     return member
 
 
+ADMITTED_AT_ONCE = frozenset({Member.Role.MEMBER, Member.Role.GUEST})
+"""The players an invite link that admits at once lets an account be: one the club made a
+scorer or an admin waits for an admin's word, whoever has the link."""
+
+
 @transaction.atomic
 def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> Member:
     """An account comes through the invite link, as a player the club already has (a claim on
-    his name and his games) or under a new name. If the link admits at once he is in; else
-    the claim waits for an admin. A guest who joins becomes a member."""
+    his name and his games) or under a new name. If the link admits at once he is in, as a
+    member; else, or for a player who is a scorer or an admin of the club, the claim waits
+    for an admin. A guest who joins becomes a member. An account that joined, or claims a
+    player, already (the form sent twice, at once or not) gets that membership or claim."""
+    club = _lock(club)
     existing = Member.objects.filter(club=club, user_id=user_id).first()
+    if existing is None:
+        existing = Member.objects.filter(club=club, claimed_by_id=user_id).first()
     if existing is not None:
         return existing
     if member_id is not None:
@@ -150,10 +168,9 @@ def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> 
         )
     else:
         member = _new_member(club, name)
-    if club.invite_admits:
+    if club.invite_admits and member.role in ADMITTED_AT_ONCE:
         member.user_id, member.claimed_by_id = user_id, None
-        if member.role == Member.Role.GUEST:
-            member.role = Member.Role.MEMBER
+        member.role = Member.Role.MEMBER
     else:
         member.claimed_by_id = user_id
     member.save()
@@ -162,7 +179,9 @@ def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> 
 
 @transaction.atomic
 def confirm_claim(*, club: Club, member_id: int, accept: bool) -> Member:
-    """An admin says whether the account that claims this player is him."""
+    """An admin says whether the account that claims this player is him: accepted, it is
+    the player, in the role the club gave him (a guest becomes a member)."""
+    club = _lock(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if member.claimed_by_id is None:
         return member

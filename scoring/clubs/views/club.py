@@ -245,6 +245,8 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
         return redirect("club", club=found.slug)
     pending = Member.objects.filter(club=found, claimed_by=request.user.pk).first()
     if pending is not None:
+        if request.method == "POST":  # the form sent again: answered as it was the first time
+            return redirect("join_club", club=found.slug, secret=secret)
         return render(request, "clubs/club_join.html", {"club": found, "pending": pending})
     players = Member.objects.filter(club=found, user=None, claimed_by=None).values_list(
         "pk", "name"
