@@ -13,7 +13,7 @@ from django.utils import timezone
 from ..common.names import name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import SEATS, Record, Rules
-from ..engine.draw import MAX_ROUNDS, draw
+from ..engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ..engine.draw import Round as DrawnRound
 from ..table.models import Game, Summary, rules_columns
 from ..table.services import (
@@ -332,6 +332,15 @@ class TooFewPlayers(Exception):
         super().__init__(present)
 
 
+class TooManyPlayers(Exception):
+    """More players than a draw seats (the engine's ``MAX_PLAYERS``) would be, or are,
+    present."""
+
+    def __init__(self, present: int) -> None:
+        self.present, self.most = present, MAX_PLAYERS
+        super().__init__(present)
+
+
 @transaction.atomic
 def create_night(*, club: Club, date: date, place: str, rounds: int | None) -> Night:
     """A club night: its date and place, and the rounds planned (none: until it stops)."""
@@ -342,10 +351,12 @@ def create_night(*, club: Club, date: date, place: str, rounds: int | None) -> N
 def check_in(*, night_id: int, member_ids: Sequence[int], guests: Sequence[str]) -> Night:
     """Who is present now: the members tapped and the guests named; the others checked in
     before have left. Between rounds, so that arrivals and departures count at the next
-    draw."""
+    draw. No more than a draw seats (TooManyPlayers, and nothing changes)."""
     night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
     if night.ended_at is not None:
         raise NightOver(night)
+    if len(guests) > MAX_PLAYERS:  # refused before a name is looked for
+        raise TooManyPlayers(len(guests))
     known = set(
         Member.objects.filter(club=night.club, pk__in=member_ids).values_list("pk", flat=True)
     )
@@ -355,6 +366,8 @@ def check_in(*, night_id: int, member_ids: Sequence[int], guests: Sequence[str])
             "pk", flat=True
         )
     )
+    if len(known) > MAX_PLAYERS:  # the guests just added go with the transaction
+        raise TooManyPlayers(len(known))
     seen = set()
     for attendance in Attendance.objects.filter(night=night):
         seen.add(attendance.member_id)
@@ -408,6 +421,8 @@ def draw_round(*, night_id: int, owner_id: int | None, by: Actor = NOBODY) -> Ro
     )
     if len(present) < SEATS:
         raise TooFewPlayers(len(present))
+    if len(present) > MAX_PLAYERS:  # checked in before check-in had a cap
+        raise TooManyPlayers(len(present))
     # Planning the rounds still to come spreads meetings over the whole night.
     ahead = min(night.rounds - played, MAX_ROUNDS) if night.rounds is not None else 1
     planned = draw(present, ahead, seed=night.seed, history=drawn_rounds(night))[0]
