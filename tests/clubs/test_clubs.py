@@ -637,6 +637,58 @@ def test_club_admin_corrects_a_hand_of_a_game_he_did_not_start(amina, rules_club
     assert (edit.by_user, edit.hand_number) == (amina, 1)
 
 
+def test_club_scorer_scores_a_club_game_another_scorer_started(rules_club):
+    with_role(rules_club, "Dalila", Member.Role.SCORER)
+    signed_in(User.objects.get(username="bilal")).post("/clubs/sfax/games/new", club_game_data())
+    game = Game.objects.get()
+
+    response = signed_in(User.objects.get(username="dalila")).post(
+        f"/games/{game.public_id}/hands", hand_data(1)
+    )
+
+    assert (response.status_code, game.hands.count()) == (302, 1)
+
+
+def test_scorer_demoted_to_member_no_longer_scores_the_club_games_he_started(amina, rules_club):
+    bilal = User.objects.get(username="bilal")
+    scorer = signed_in(bilal)
+    scorer.post("/clubs/sfax/games/new", club_game_data())
+    game = Game.objects.get()
+    phone = Client()  # his phone, signed out
+    phone.cookies[COOKIE] = scorer.cookies[COOKIE].value
+    member = rules_club.members.get(user=bilal)
+    admin = signed_in(amina)
+
+    admin.post(f"/clubs/sfax/members/{member.pk}/role", {"role": "member"})
+    demoted = [
+        scorer.post(f"/games/{game.public_id}/hands", hand_data(1)).status_code,
+        phone.post(f"/games/{game.public_id}/hands", hand_data(1)).status_code,
+        scorer.get(f"/games/{game.public_id}/share").status_code,
+        scorer.post(f"/games/{game.public_id}/rematch").status_code,
+    ]
+    admin.post(f"/clubs/sfax/members/{member.pk}/role", {"role": "scorer"})
+    again = phone.post(f"/games/{game.public_id}/hands", hand_data(1)).status_code
+
+    assert (game.owner, demoted, again) == (bilal, [403, 403, 403, 403], 302)
+    assert (game.hands.count(), Game.objects.count()) == (1, 1)
+
+
+def test_club_games_rematch_by_a_scorer_is_a_club_game(rules_club):
+    bilal = signed_in(User.objects.get(username="bilal"))
+    bilal.post("/clubs/sfax/games/new", club_game_data())
+    game = Game.objects.get()
+    dalila = signed_in(with_role(rules_club, "Dalila", Member.Role.SCORER))
+
+    response = dalila.post(f"/games/{game.public_id}/rematch")
+
+    rematch = Game.objects.get(rematch_of=game)
+    assert (response.status_code, rematch.club_game.club, rematch.owner) == (
+        302,
+        rules_club,
+        game.owner,
+    )
+
+
 def test_club_member_may_not_correct_a_hand(rules_club):
     scorer = signed_in(User.objects.get(username="bilal"))
     scorer.post("/clubs/sfax/games/new", club_game_data())

@@ -548,6 +548,26 @@ def test_table_card_link_grants_scoring_of_that_game_only(club, night, organiser
     assert [game.summary.hands for game in Game.objects.order_by("club_game__table")] == [1, 0]
 
 
+def test_table_card_link_scores_but_neither_shares_nor_starts_a_club_game(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    first = Game.objects.order_by("club_game__table").first()
+    link = first.scorer_links.get()
+    phone = Client()
+    phone.post(f"/games/{first.public_id}/score/{link.secret}", {"label": "Table 1"})
+    win(first)
+
+    won = page(phone.get(f"/games/{first.public_id}/"))
+    rematch = phone.post(f"/games/{first.public_id}/rematch")
+    shared = phone.get(f"/games/{first.public_id}/share")
+    organisers = page(organiser.get(f"/games/{first.public_id}/"))
+
+    assert (rematch.status_code, shared.status_code, Game.objects.count()) == (403, 403, 2)
+    assert f"/games/{first.public_id}/rematch" not in won
+    assert f"/games/{first.public_id}/rematch" in organisers
+    assert phone.post(f"/games/{first.public_id}/hands/4/undo").status_code == 302
+
+
 # --- The night's ranking ------------------------------------------------------------------
 
 
