@@ -1,6 +1,9 @@
 """What a request may do with a club, by the site's policy (scoring/common/rights.py): a
-member's role in the club is his role; a club's admins also hold the role of club admin
-towards the club's games, which this module adds to the table's roles."""
+member's role in the club is his role. Towards the club's games, which clubs keep
+(scoring/table/access.py), its current admins and scorers hold the roles of club admin and
+club scorer; the one who started a club game keeps his rights on it while he is one of
+them, whatever his role when he started it; and its rematch starts a club game, which only
+those who may start the club's games may do."""
 
 from collections.abc import Callable
 from functools import wraps
@@ -8,13 +11,15 @@ from typing import Concatenate, ParamSpec, Protocol
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 
 from ..common.http import HtmxHttpRequest
 from ..common.rights import PUBLIC_CLUB_ACTIONS, Action, Role, allows
-from ..table.access import GAME_ROLES, signed_in
+from ..table.access import GAME_ROLES, KEPT_ACTIONS, STARTER_RIGHTS, signed_in
 from ..table.models import Game
+from .league import club_game_of
 from .models import Club, Member
 
 P = ParamSpec("P")
@@ -43,19 +48,68 @@ def club_may(action: Action, club: Club, member: Member | None) -> bool:
     return allows(action, role) or allows(action, Role.STRANGER)
 
 
-def _admin_of_games_club(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool:
+STARTERS = (Member.Role.ADMIN, Member.Role.SCORER)
+"""The roles that may start the club's games (Action.SCORE_CLUB), and so keep the rights of
+the one who started one."""
+
+
+def _of_games_club(request: HtmxHttpRequest, gid: str, role: str) -> bool:
+    """Whether the request's account is, now, of ``role`` in the club of the game."""
     user_id = signed_in(request)
     if user_id is None:
         return False
     return Member.objects.filter(
-        club__club_games__game__public_id=gid, user=user_id, role=Member.Role.ADMIN
+        club__club_games__game__public_id=gid, user=user_id, role=role
     ).exists()
 
 
+def _admin_of_games_club(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool:
+    return _of_games_club(request, gid, Member.Role.ADMIN)
+
+
+def _scorer_of_games_club(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool:
+    return _of_games_club(request, gid, Member.Role.SCORER)
+
+
+def starter_holds() -> Q:
+    """The games whose starter keeps his rights: any that is no club game; a club game while
+    he is a scorer or an admin of its club (demoted, he loses them at once)."""
+    return Q(club_game__isnull=True) | Q(
+        Exists(
+            Member.objects.filter(
+                club=OuterRef("club_game__club"), user=OuterRef("owner"), role__in=STARTERS
+            )
+        )
+    )
+
+
+def rematch_of_club_game(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool | None:
+    """A club game's rematch is a club game: whether the request may start the club's games
+    (None for a game that is no club game)."""
+    if game is not None:
+        club_game = club_game_of(game)
+        club = club_game.club if club_game is not None else None
+    else:
+        club = Club.objects.filter(club_games__game__public_id=gid).first()
+    if club is None:
+        return None
+    return club_may(Action.SCORE_CLUB, club, club_member(request, club))
+
+
 def subscribe() -> None:
-    """A club's admins may do with its games what the policy lets club admins do."""
-    if (Role.CLUB_ADMIN, _admin_of_games_club) not in GAME_ROLES:
-        GAME_ROLES.append((Role.CLUB_ADMIN, _admin_of_games_club))
+    """A club's admins and scorers may do with its games what the policy lets club admins
+    and scorers do; the club says how long a game's starter keeps his rights, and who may
+    start a club game's rematch."""
+    for role, check in (
+        (Role.CLUB_ADMIN, _admin_of_games_club),
+        (Role.CLUB_SCORER, _scorer_of_games_club),
+    ):
+        if (role, check) not in GAME_ROLES:
+            GAME_ROLES.append((role, check))
+    if starter_holds not in STARTER_RIGHTS:
+        STARTER_RIGHTS.append(starter_holds)
+    if (Action.REMATCH_GAME, rematch_of_club_game) not in KEPT_ACTIONS:
+        KEPT_ACTIONS.append((Action.REMATCH_GAME, rematch_of_club_game))
 
 
 class ClubView(Protocol[P]):

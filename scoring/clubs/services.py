@@ -13,7 +13,7 @@ from django.utils import timezone
 from ..common.names import name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import SEATS, Record, Rules
-from ..engine.draw import MAX_ROUNDS, draw
+from ..engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ..engine.draw import Round as DrawnRound
 from ..table.models import Game, Summary, rules_columns
 from ..table.services import (
@@ -123,9 +123,17 @@ def add_member(*, club: Club, name: str, role: str = Member.Role.MEMBER) -> Memb
     return _new_member(club, name, role=role)
 
 
+def _lock(club: Club) -> Club:
+    """The club's row, locked: its members' roles and accounts change one write at a time
+    (two admins demoting each other at once leave one admin; one account joining twice at
+    once joins once). Locked first, before any member, by every such write."""
+    return Club.objects.select_for_update().get(pk=club.pk)
+
+
 @transaction.atomic
 def set_role(*, club: Club, member_id: int, role: str) -> Member:
     """A member's role. The club keeps at least one admin with an account."""
+    club = _lock(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if member.role == Member.Role.ADMIN and role != Member.Role.ADMIN:
         admins = Member.objects.filter(club=club, role=Member.Role.ADMIN, user__isnull=False)
@@ -136,12 +144,22 @@ def set_role(*, club: Club, member_id: int, role: str) -> Member:
     return member
 
 
+ADMITTED_AT_ONCE = frozenset({Member.Role.MEMBER, Member.Role.GUEST})
+"""The players an invite link that admits at once lets an account be: one the club made a
+scorer or an admin waits for an admin's word, whoever has the link."""
+
+
 @transaction.atomic
 def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> Member:
     """An account comes through the invite link, as a player the club already has (a claim on
-    his name and his games) or under a new name. If the link admits at once he is in; else
-    the claim waits for an admin. A guest who joins becomes a member."""
+    his name and his games) or under a new name. If the link admits at once he is in, as a
+    member; else, or for a player who is a scorer or an admin of the club, the claim waits
+    for an admin. A guest who joins becomes a member. An account that joined, or claims a
+    player, already (the form sent twice, at once or not) gets that membership or claim."""
+    club = _lock(club)
     existing = Member.objects.filter(club=club, user_id=user_id).first()
+    if existing is None:
+        existing = Member.objects.filter(club=club, claimed_by_id=user_id).first()
     if existing is not None:
         return existing
     if member_id is not None:
@@ -150,10 +168,9 @@ def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> 
         )
     else:
         member = _new_member(club, name)
-    if club.invite_admits:
+    if club.invite_admits and member.role in ADMITTED_AT_ONCE:
         member.user_id, member.claimed_by_id = user_id, None
-        if member.role == Member.Role.GUEST:
-            member.role = Member.Role.MEMBER
+        member.role = Member.Role.MEMBER
     else:
         member.claimed_by_id = user_id
     member.save()
@@ -162,7 +179,9 @@ def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> 
 
 @transaction.atomic
 def confirm_claim(*, club: Club, member_id: int, accept: bool) -> Member:
-    """An admin says whether the account that claims this player is him."""
+    """An admin says whether the account that claims this player is him: accepted, it is
+    the player, in the role the club gave him (a guest becomes a member)."""
+    club = _lock(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if member.claimed_by_id is None:
         return member
@@ -313,6 +332,15 @@ class TooFewPlayers(Exception):
         super().__init__(present)
 
 
+class TooManyPlayers(Exception):
+    """More players than a draw seats (the engine's ``MAX_PLAYERS``) would be, or are,
+    present."""
+
+    def __init__(self, present: int) -> None:
+        self.present, self.most = present, MAX_PLAYERS
+        super().__init__(present)
+
+
 @transaction.atomic
 def create_night(*, club: Club, date: date, place: str, rounds: int | None) -> Night:
     """A club night: its date and place, and the rounds planned (none: until it stops)."""
@@ -323,10 +351,12 @@ def create_night(*, club: Club, date: date, place: str, rounds: int | None) -> N
 def check_in(*, night_id: int, member_ids: Sequence[int], guests: Sequence[str]) -> Night:
     """Who is present now: the members tapped and the guests named; the others checked in
     before have left. Between rounds, so that arrivals and departures count at the next
-    draw."""
+    draw. No more than a draw seats (TooManyPlayers, and nothing changes)."""
     night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
     if night.ended_at is not None:
         raise NightOver(night)
+    if len(guests) > MAX_PLAYERS:  # refused before a name is looked for
+        raise TooManyPlayers(len(guests))
     known = set(
         Member.objects.filter(club=night.club, pk__in=member_ids).values_list("pk", flat=True)
     )
@@ -336,6 +366,8 @@ def check_in(*, night_id: int, member_ids: Sequence[int], guests: Sequence[str])
             "pk", flat=True
         )
     )
+    if len(known) > MAX_PLAYERS:  # the guests just added go with the transaction
+        raise TooManyPlayers(len(known))
     seen = set()
     for attendance in Attendance.objects.filter(night=night):
         seen.add(attendance.member_id)
@@ -389,6 +421,8 @@ def draw_round(*, night_id: int, owner_id: int | None, by: Actor = NOBODY) -> Ro
     )
     if len(present) < SEATS:
         raise TooFewPlayers(len(present))
+    if len(present) > MAX_PLAYERS:  # checked in before check-in had a cap
+        raise TooManyPlayers(len(present))
     # Planning the rounds still to come spreads meetings over the whole night.
     ahead = min(night.rounds - played, MAX_ROUNDS) if night.rounds is not None else 1
     planned = draw(present, ahead, seed=night.seed, history=drawn_rounds(night))[0]

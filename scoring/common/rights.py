@@ -9,7 +9,9 @@ scoring/clubs/access.py); views only declare the action they need, and the serve
 it before the view runs, never by hiding a button.
 
 A phone's rights live in one signed cookie: the games it started, and the games it was
-handed by a scorer link (by the link's id, checked against revocation on each use).
+handed by a scorer link (by the link's id, checked against revocation on each use). A
+phone that started a game for the account that owns it (a club game) holds that game while
+the account's own right does (:data:`FOR_OWNER`).
 :class:`RequestRights` reads it once per request, lazily, as ``request.phone``, and who
 the request is for the history as ``request.actor``.
 """
@@ -28,9 +30,11 @@ from django.utils.functional import SimpleLazyObject
 
 class Role(StrEnum):
     OWNER_PHONE = "owner phone"
-    """The phone that started the game."""
+    """The phone that started the game (for the account that owns it: while its right holds)."""
     OWNER_ACCOUNT = "owner account"
-    """The account that started the game, from any phone."""
+    """The account that started the game, from any phone. For a game another context keeps
+    (a club game), while that context says its right holds (clubs: while he is a scorer or
+    an admin of the club): the rights of whoever started it follow his current role."""
     SCORER_LINK = "scorer link"
     """A phone handed one of the game's scorer links, not revoked since."""
     CLUB_ADMIN = "club admin"
@@ -44,9 +48,13 @@ class Role(StrEnum):
 class Action(StrEnum):
     WATCH_GAME = "watch a game"
     SCORE_GAME = "score a game"
-    """Record, edit, undo and redo hands, play one card by card, abandon, resume, rematch."""
+    """Record, edit, undo and redo hands, play one card by card, abandon, resume."""
     SHARE_GAME = "share a game's scoring"
     """See, make and revoke the game's scorer links."""
+    REMATCH_GAME = "start a game's rematch"
+    """A new game with the same seats and rules, which belongs to the game's owner; the phone
+    that asks keeps on it the right it had (a scorer link's ends with the link). A club
+    game's rematch is a club game: clubs answer it as SCORE_CLUB (scoring/clubs/access.py)."""
     SEE_CLUB = "see a club"
     """Its pages, standings, players, nights and records."""
     SCORE_CLUB = "score a club's games"
@@ -55,11 +63,15 @@ class Action(StrEnum):
     """Its settings, members, invites, seasons and imports."""
 
 
-GAME_SCORERS = frozenset({Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK, Role.CLUB_ADMIN})
+GAME_SCORERS = frozenset(
+    {Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK, Role.CLUB_ADMIN, Role.CLUB_SCORER}
+)
 POLICY: dict[Action, frozenset[Role]] = {
     Action.WATCH_GAME: frozenset(Role),
     Action.SCORE_GAME: GAME_SCORERS,
-    Action.SHARE_GAME: GAME_SCORERS,
+    # A scorer link hands the scoring of one game: not the right to hand it on.
+    Action.SHARE_GAME: GAME_SCORERS - {Role.SCORER_LINK},
+    Action.REMATCH_GAME: frozenset({Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK}),
     Action.SEE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER, Role.CLUB_MEMBER}),
     Action.SCORE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER}),
     Action.RUN_CLUB: frozenset({Role.CLUB_ADMIN}),
@@ -84,6 +96,10 @@ COOKIE = "boulmous_scorer"
 SALT = "boulmous.rights"
 STARTED = 0
 """The right of the phone that started the game, in place of a scorer link's id."""
+FOR_OWNER = -1
+"""The right of a phone that started the game for the account that owns it, in place of a
+scorer link's id: it holds while the account's right does (a club game's starter: while he
+is a scorer or an admin of the club)."""
 KEPT = 100
 """Rights kept per phone: the most recent games (the cookie stays under 4 KB)."""
 YEAR = 365 * 24 * 3600

@@ -1,18 +1,23 @@
 """What a request may do with a game, by the site's policy (scoring/common/rights.py): the
-table says how a request holds a role towards a game; other contexts add theirs through
-:data:`GAME_ROLES` (clubs: the admins of a club game's club)."""
+table says how a request holds a role towards a game; other contexts that keep some games
+(clubs: club games) add theirs through :data:`GAME_ROLES` (a club game's club's admins and
+scorers), say through :data:`STARTER_RIGHTS` how long the one who started such a game keeps
+his rights, and answer through :data:`KEPT_ACTIONS` the actions on their games that are
+theirs to allow (a club game's rematch starts a club game)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial, wraps
-from typing import Concatenate, ParamSpec, Protocol
+from typing import Concatenate, ParamSpec, Protocol, cast
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.functional import SimpleLazyObject
 
 from ..common.http import HtmxHttpRequest
-from ..common.rights import STARTED, Action, Actor, Role, first_allowed
+from ..common.rights import FOR_OWNER, STARTED, Action, Actor, Role, first_allowed
 from . import hooks
 from .models import Game, ScorerLink
 
@@ -23,14 +28,39 @@ GameRoleCheck = Callable[[HtmxHttpRequest, str, Game | None], bool]
 when it is already read, else None)."""
 
 
+STARTER_RIGHTS: list[Callable[[], Q]] = []
+"""Filters of the games whose starting account still holds its rights, as the owner account
+and through the phone it started them from (:data:`~scoring.common.rights.FOR_OWNER`): a
+context that keeps some games says until when (clubs: a club game's starter, while he is
+a scorer or an admin of its club). A game that no filter leaves out is its starter's."""
+
+
+def _starter_holds(games: QuerySet[Game]) -> bool:
+    """Whether the game of ``games`` (one at most) is there, its starter's rights holding."""
+    for rights in STARTER_RIGHTS:
+        games = games.filter(rights())
+    return games.exists()
+
+
+def _the_game(gid: str, game: Game | None) -> QuerySet[Game]:
+    if game is not None:
+        return Game.objects.filter(pk=game.pk)
+    return Game.objects.filter(public_id=gid)
+
+
 def _owner_phone(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool:
-    return request.phone.games.get(gid) == STARTED
+    """The cookie says so (no query); for a phone that started the game for its owner, the
+    owner's right is checked in the database (one query): his role may have changed."""
+    claim = request.phone.games.get(gid)
+    if claim == STARTED:
+        return True
+    return claim == FOR_OWNER and _starter_holds(_the_game(gid, game).exclude(owner=None))
 
 
 def _scorer_link(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool:
     """A link is checked in the database (one query): it may have been revoked since."""
     claim = request.phone.games.get(gid)
-    if claim is None or claim == STARTED:
+    if claim is None or claim <= STARTED:
         return False
     return ScorerLink.objects.filter(pk=claim, game__public_id=gid, revoked_at=None).exists()
 
@@ -43,11 +73,11 @@ def signed_in(request: HttpRequest) -> int | None:
 
 def _owner_account(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool:
     user_id = signed_in(request)
-    if user_id is None:
+    if user_id is None or (game is not None and game.owner_id != user_id):
         return False
-    if game is not None:
-        return game.owner_id == user_id
-    return Game.objects.filter(public_id=gid, owner_id=user_id).exists()
+    if game is not None and not STARTER_RIGHTS:
+        return True
+    return _starter_holds(_the_game(gid, game).filter(owner_id=user_id))
 
 
 GAME_ROLES: list[tuple[Role, GameRoleCheck]] = [
@@ -57,9 +87,21 @@ GAME_ROLES: list[tuple[Role, GameRoleCheck]] = [
 ]
 """How a request comes to hold a role towards a game, cheapest check first."""
 
+KeptCheck = Callable[[HtmxHttpRequest, str, Game | None], bool | None]
+"""Whether the request may take an action on the game of this public id, if the context
+that registered the check keeps the game; None for a game it does not keep."""
+
+KEPT_ACTIONS: list[tuple[Action, KeptCheck]] = []
+"""Actions on their games that the contexts keeping them answer, in place of the table's
+roles (clubs: a club game's rematch starts a club game, which only those who may start the
+club's games may do, Action.SCORE_CLUB)."""
+
 
 def may(request: HtmxHttpRequest, action: Action, gid: str, game: Game | None = None) -> bool:
     """Whether this request may take ``action`` on the game of public id ``gid``."""
+    for kept, check in KEPT_ACTIONS:
+        if kept is action and (answer := check(request, gid, game)) is not None:
+            return answer
     return first_allowed(
         action, ((role, partial(check, request, gid, game)) for role, check in GAME_ROLES)
     )
@@ -70,6 +112,11 @@ def wants_json(request: HttpRequest) -> bool:
     (static/js/offline.js) does: a hand's write then answers what it did in JSON
     (views/table.py). A browser's form, htmx and ``*/*`` get the page, as before."""
     return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
+
+
+def may_later(request: HtmxHttpRequest, action: Action, gid: str, game: Game | None = None) -> bool:
+    """:func:`may`, asked only if a page shows what the action allows (a button, a link)."""
+    return cast(bool, SimpleLazyObject(lambda: may(request, action, gid, game)))
 
 
 @dataclass(frozen=True)

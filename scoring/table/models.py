@@ -207,6 +207,11 @@ class ScorerLink(models.Model):
     secret = models.CharField(max_length=32, unique=True, default=new_public_id)
     created_at = models.DateTimeField(default=timezone.now)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    handed_on_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="handed_on"
+    )
+    """The link of the game before, for the rematch a phone holding it started: revoked
+    with it."""
 
     class Meta:
         ordering = ["created_at", "id"]

@@ -411,11 +411,38 @@ def make_scorer_link(*, public_id: str) -> ScorerLink:
 
 
 @transaction.atomic
-def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
-    """The link stops working, and so do the rights of the phones it was handed to."""
-    ScorerLink.objects.filter(pk=link_id, game__public_id=public_id, revoked_at=None).update(
-        revoked_at=timezone.now()
+def hand_on_scorer_link(*, link_id: int, public_id: str, to: str) -> ScorerLink | None:
+    """For the phone that holds this link of the game and started its rematch ``to``: a link
+    of the rematch, revoked with this one (None if this one was revoked meanwhile)."""
+    link = (
+        ScorerLink.objects.select_for_update()
+        .filter(pk=link_id, game__public_id=public_id, revoked_at=None)
+        .first()
     )
+    if link is None:
+        return None
+    rematch = Game.objects.get(public_id=to)
+    handed, _ = ScorerLink.objects.get_or_create(game=rematch, handed_on_from=link, revoked_at=None)
+    return handed
+
+
+@transaction.atomic
+def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
+    """The link stops working, and so do the rights of the phones it was handed to, and the
+    links it was handed on as to the rematches they started, rematch after rematch."""
+    now = timezone.now()
+    links = list(
+        ScorerLink.objects.select_for_update()
+        .filter(pk=link_id, game__public_id=public_id)
+        .values_list("pk", flat=True)
+    )
+    while links:
+        ScorerLink.objects.filter(pk__in=links, revoked_at=None).update(revoked_at=now)
+        links = list(
+            ScorerLink.objects.select_for_update()
+            .filter(handed_on_from__in=links)
+            .values_list("pk", flat=True)
+        )
 
 
 BATCH = 1000

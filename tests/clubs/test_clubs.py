@@ -369,6 +369,70 @@ def test_join_claims_an_existing_name(amina):
     assert (guest.user, guest.role, club.members.count()) == (bilal, "member", 2)
 
 
+@pytest.mark.parametrize("role", [Member.Role.ADMIN, Member.Role.SCORER])
+def test_join_link_that_admits_at_once_leaves_a_claim_on_an_admin_or_scorer_waiting(amina, role):
+    club = make_club(amina, invite_admits=True)
+    placeholder = club_services.add_member(club=club, name="Bilal", role=role)
+    browser = signed_in(account("bilal"))
+
+    response = browser.post(join_url(club), {"member": str(placeholder.pk), "name": ""})
+
+    placeholder.refresh_from_db()
+    assert (response.status_code, response.headers["Location"]) == (302, join_url(club))
+    assert (placeholder.user, placeholder.claimed_by.username, placeholder.role) == (
+        None,
+        "bilal",
+        role,
+    )
+    assert browser.get(join_url(club)).context["pending"] == placeholder
+    assert browser.get("/clubs/sfax/games/new").status_code == 403
+    assert browser.get("/clubs/sfax/settings").status_code == 403
+
+
+def test_join_claim_on_a_scorer_confirmed_by_an_admin_gives_the_role(amina):
+    club = make_club(amina, invite_admits=True)
+    placeholder = club_services.add_member(club=club, name="Bilal", role=Member.Role.SCORER)
+    bilal = account("bilal")
+    browser = signed_in(bilal)
+    browser.post(join_url(club), {"member": str(placeholder.pk), "name": ""})
+    admin = signed_in(amina)
+    claims = admin.get("/clubs/sfax/members").content.decode()
+
+    admin.post(f"/clubs/sfax/members/{placeholder.pk}/claim", {"decision": "accept"})
+
+    placeholder.refresh_from_db()
+    assert "This player's role in the club is scorer: accepting gives it to this account." in claims
+    assert (placeholder.user, placeholder.claimed_by, placeholder.role) == (bilal, None, "scorer")
+    assert browser.get("/clubs/sfax/games/new").status_code == 200
+
+
+@pytest.mark.parametrize("admits", [True, False])
+def test_join_club_twice_by_one_account_is_one_join(amina, admits):
+    club = make_club(amina, invite_admits=admits)
+    bilal = account("bilal")
+
+    first = club_services.join_club(club=club, user_id=bilal.pk, member_id=None, name="Bilal")
+    second = club_services.join_club(club=club, user_id=bilal.pk, member_id=None, name="Bilal B")
+
+    assert second == first
+    assert list(club.members.values_list("name", "user", "claimed_by")) == [
+        ("Amina", amina.pk, None),
+        ("Bilal", bilal.pk if admits else None, None if admits else bilal.pk),
+    ]
+
+
+def test_join_form_sent_twice_is_one_join(amina):
+    club = make_club(amina, invite_admits=True)
+    browser = signed_in(account("bilal"))
+
+    first = browser.post(join_url(club), {"member": "", "name": "Bilal"})
+    second = browser.post(join_url(club), {"member": "", "name": "Bilal"})
+
+    assert (first.status_code, second.status_code) == (302, 302)
+    assert first.headers["Location"] == second.headers["Location"] == "/clubs/sfax/"
+    assert list(club.members.values_list("name", flat=True)) == ["Amina", "Bilal"]
+
+
 def test_join_with_a_taken_name_is_a_form_error(amina, club):
     response = signed_in(account("bilal")).post(join_url(club), {"name": "amina"})
 
@@ -571,6 +635,58 @@ def test_club_admin_corrects_a_hand_of_a_game_he_did_not_start(amina, rules_club
     edit = Change.objects.get(game=game, action=Change.Action.EDITED)
     assert (response.status_code, game.hands.get().taker) == (302, 2)
     assert (edit.by_user, edit.hand_number) == (amina, 1)
+
+
+def test_club_scorer_scores_a_club_game_another_scorer_started(rules_club):
+    with_role(rules_club, "Dalila", Member.Role.SCORER)
+    signed_in(User.objects.get(username="bilal")).post("/clubs/sfax/games/new", club_game_data())
+    game = Game.objects.get()
+
+    response = signed_in(User.objects.get(username="dalila")).post(
+        f"/games/{game.public_id}/hands", hand_data(1)
+    )
+
+    assert (response.status_code, game.hands.count()) == (302, 1)
+
+
+def test_scorer_demoted_to_member_no_longer_scores_the_club_games_he_started(amina, rules_club):
+    bilal = User.objects.get(username="bilal")
+    scorer = signed_in(bilal)
+    scorer.post("/clubs/sfax/games/new", club_game_data())
+    game = Game.objects.get()
+    phone = Client()  # his phone, signed out
+    phone.cookies[COOKIE] = scorer.cookies[COOKIE].value
+    member = rules_club.members.get(user=bilal)
+    admin = signed_in(amina)
+
+    admin.post(f"/clubs/sfax/members/{member.pk}/role", {"role": "member"})
+    demoted = [
+        scorer.post(f"/games/{game.public_id}/hands", hand_data(1)).status_code,
+        phone.post(f"/games/{game.public_id}/hands", hand_data(1)).status_code,
+        scorer.get(f"/games/{game.public_id}/share").status_code,
+        scorer.post(f"/games/{game.public_id}/rematch").status_code,
+    ]
+    admin.post(f"/clubs/sfax/members/{member.pk}/role", {"role": "scorer"})
+    again = phone.post(f"/games/{game.public_id}/hands", hand_data(1)).status_code
+
+    assert (game.owner, demoted, again) == (bilal, [403, 403, 403, 403], 302)
+    assert (game.hands.count(), Game.objects.count()) == (1, 1)
+
+
+def test_club_games_rematch_by_a_scorer_is_a_club_game(rules_club):
+    bilal = signed_in(User.objects.get(username="bilal"))
+    bilal.post("/clubs/sfax/games/new", club_game_data())
+    game = Game.objects.get()
+    dalila = signed_in(with_role(rules_club, "Dalila", Member.Role.SCORER))
+
+    response = dalila.post(f"/games/{game.public_id}/rematch")
+
+    rematch = Game.objects.get(rematch_of=game)
+    assert (response.status_code, rematch.club_game.club, rematch.owner) == (
+        302,
+        rules_club,
+        game.owner,
+    )
 
 
 def test_club_member_may_not_correct_a_hand(rules_club):

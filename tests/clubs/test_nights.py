@@ -15,6 +15,7 @@ from scoring.clubs import services as club_services
 from scoring.clubs.league import season_standings
 from scoring.clubs.models import Attendance, Member, Night, Round
 from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine.draw import MAX_PLAYERS
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink, Summary
 from tests.clubs.test_clubs import account, signed_in, with_role
@@ -242,6 +243,35 @@ def test_check_in_invisible_character_in_a_guest_name_is_refused(club, night, or
     assert (response.status_code, Attendance.objects.count()) == (422, 0)
 
 
+def test_check_in_over_the_draws_limit_is_refused_where_typed_and_changes_nothing(
+    club, night, organiser
+):
+    guests = ", ".join(f"Guest {number}" for number in range(MAX_PLAYERS))
+
+    response = organiser.post(
+        night_url(night, "checkin"), {"present": ids(club, "Amina", "Bilal"), "guests": guests}
+    )
+
+    assert response.status_code == 422
+    assert response.context["form"].errors == {
+        "guests": [
+            f"A draw seats at most {MAX_PLAYERS} players: {MAX_PLAYERS + 2} would be present. "
+            "Check fewer in."
+        ]
+    }
+    assert (Attendance.objects.count(), club.members.count()) == (0, 1 + len(PLAYERS))
+
+
+def test_check_in_up_to_the_draws_limit_is_taken(club, night, organiser):
+    guests = ", ".join(f"Guest {number}" for number in range(MAX_PLAYERS - 2))
+
+    response = organiser.post(
+        night_url(night, "checkin"), {"present": ids(club, "Amina", "Bilal"), "guests": guests}
+    )
+
+    assert (response.status_code, Attendance.objects.count()) == (302, MAX_PLAYERS)
+
+
 # --- Rounds -------------------------------------------------------------------------------
 
 
@@ -361,6 +391,27 @@ def test_draw_fewer_than_four_present_is_refused(club, night, organiser):
     assert response.status_code == 409
     assert "3 players are present: a table needs four." in page(response)
     assert Round.objects.count() == 0
+
+
+def test_draw_over_the_limit_answers_409_with_a_notice(club, night, organiser):
+    # Checked in before check-in had a cap.
+    members = Member.objects.bulk_create(
+        Member(club=club, name=f"Guest {number}", key=f"guest {number}", role=Member.Role.GUEST)
+        for number in range(MAX_PLAYERS)
+    )
+    Attendance.objects.bulk_create(
+        Attendance(night=night, member=member)
+        for member in [*club.members.all()][: MAX_PLAYERS + 1]
+    )
+
+    response = organiser.post(night_url(night, "draw"))
+
+    assert (response.status_code, response.context["notice"]) == (
+        409,
+        f"A draw seats at most {MAX_PLAYERS} players: {MAX_PLAYERS + 1} are present. "
+        "Check some out first.",
+    )
+    assert (len(members), Round.objects.count(), Game.objects.count()) == (MAX_PLAYERS, 0, 0)
 
 
 def test_draw_past_the_rounds_planned_is_refused(club, organiser):
@@ -495,6 +546,26 @@ def test_table_card_link_grants_scoring_of_that_game_only(club, night, organiser
     assert (opened.status_code, joined.status_code) == (200, 302)
     assert (scored.status_code, refused.status_code) == (302, 403)
     assert [game.summary.hands for game in Game.objects.order_by("club_game__table")] == [1, 0]
+
+
+def test_table_card_link_scores_but_neither_shares_nor_starts_a_club_game(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    first = Game.objects.order_by("club_game__table").first()
+    link = first.scorer_links.get()
+    phone = Client()
+    phone.post(f"/games/{first.public_id}/score/{link.secret}", {"label": "Table 1"})
+    win(first)
+
+    won = page(phone.get(f"/games/{first.public_id}/"))
+    rematch = phone.post(f"/games/{first.public_id}/rematch")
+    shared = phone.get(f"/games/{first.public_id}/share")
+    organisers = page(organiser.get(f"/games/{first.public_id}/"))
+
+    assert (rematch.status_code, shared.status_code, Game.objects.count()) == (403, 403, 2)
+    assert f"/games/{first.public_id}/rematch" not in won
+    assert f"/games/{first.public_id}/rematch" in organisers
+    assert phone.post(f"/games/{first.public_id}/hands/4/undo").status_code == 302
 
 
 # --- The night's ranking ------------------------------------------------------------------

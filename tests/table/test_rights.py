@@ -1,6 +1,8 @@
 """Who may change a game: the phone that started it, a phone handed a scorer link (until it
 is revoked), and the account that started it. Everyone else watches: no forms, and every
-write is a 403 that changes nothing. The history says who made each change."""
+write is a 403 that changes nothing. A scorer link scores: it does not share, and its
+rights on a rematch started through it end with it. The history says who made each
+change."""
 
 import re
 
@@ -9,10 +11,10 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client
 
-from scoring.common.rights import COOKIE
+from scoring.common.rights import COOKIE, POLICY, Action, Role
 from scoring.engine import Contract, Hand, Record, Rules, Trump
 from scoring.table import services
-from scoring.table.models import Change, Game, Player, Summary
+from scoring.table.models import Change, Game, Player, ScorerLink, Summary
 from scoring.table.models import Hand as HandRow
 from scoring.table.state import load_game, load_games, summary_of
 from tests.factories import NAMES, hand_data, new_game_data
@@ -150,6 +152,101 @@ def test_share_page_shows_the_watch_link_and_scorer_links_as_qr_codes(client, ga
     assert f"http://testserver/games/{game.public_id}/" in page
     assert f"http://testserver/games/{game.public_id}/score/{link.secret}" in page
     assert page.count('<svg class="segno"') + page.count("<svg") >= 2
+
+
+def test_policy_says_who_may_do_what_with_a_game():
+    assert {action: POLICY[action] for action in Action if action.name.endswith("_GAME")} == {
+        Action.WATCH_GAME: frozenset(Role),
+        Action.SCORE_GAME: {
+            Role.OWNER_PHONE,
+            Role.OWNER_ACCOUNT,
+            Role.SCORER_LINK,
+            Role.CLUB_ADMIN,
+            Role.CLUB_SCORER,
+        },
+        Action.SHARE_GAME: {
+            Role.OWNER_PHONE,
+            Role.OWNER_ACCOUNT,
+            Role.CLUB_ADMIN,
+            Role.CLUB_SCORER,
+        },
+        Action.REMATCH_GAME: {Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK},
+    }
+
+
+def joined(client, game):
+    """Another phone, handed a new scorer link of the game by ``client``: it and the link."""
+    client.post(url(game, "share/new"))
+    link = game.scorer_links.latest("id")
+    other = Client()
+    other.post(url(game, f"score/{link.secret}"), {"label": "Bilal’s phone"})
+    return other, link
+
+
+def test_scorer_link_scores_but_may_not_share_the_game(client, game):
+    other, link = joined(client, game)
+
+    page = other.get(url(game)).content.decode()
+    shared = other.get(url(game, "share"))
+    made = other.post(url(game, "share/new"))
+    revoked = other.post(url(game, f"share/{link.pk}/revoke"))
+    scored = other.post(url(game, "hands"), hand_data(1))
+
+    assert (shared.status_code, made.status_code, revoked.status_code) == (403, 403, 403)
+    assert scored.status_code == 302
+    assert url(game, "share") not in page
+    assert list(ScorerLink.objects.values_list("pk", "revoked_at")) == [(link.pk, None)]
+
+
+@pytest.mark.django_db
+def test_rematch_through_a_scorer_link_is_the_owners_and_scored_until_the_link_is_revoked():
+    amina = User.objects.create(username="amina")
+    owner = Client()
+    owner.force_login(amina)
+    owner.post("/games/new", new_game_data())
+    game = Game.objects.get()
+    other, link = joined(owner, game)
+
+    other.post(url(game, "rematch"))
+    rematch = Game.objects.get(rematch_of=game)
+    scored = other.post(url(rematch, "hands"), hand_data(1))
+    shared = other.get(url(rematch, "share"))
+    owners_share = owner.get(url(rematch, "share"))
+    owner.post(url(game, f"share/{link.pk}/revoke"))
+    refused = other.post(url(rematch, "hands"), hand_data(2))
+
+    handed = rematch.scorer_links.get()
+    assert (rematch.owner, handed.handed_on_from) == (amina, link)
+    assert (scored.status_code, shared.status_code, refused.status_code) == (302, 403, 403)
+    assert handed.secret in owners_share.content.decode()
+    assert ScorerLink.objects.filter(revoked_at=None).count() == 0
+    assert rematch.hands.count() == 1
+
+
+def test_scorer_link_revoked_ends_its_rights_on_every_rematch_started_through_it(client, game):
+    other, link = joined(client, game)
+    other.post(url(game, "rematch"))
+    rematch = Game.objects.get(rematch_of=game)
+    other.post(url(rematch, "rematch"))
+    again = Game.objects.get(rematch_of=rematch)
+    before = other.post(url(again, "hands"), hand_data(1)).status_code
+
+    client.post(url(game, f"share/{link.pk}/revoke"))
+
+    after = [other.post(url(g, "hands"), hand_data(1)).status_code for g in (game, rematch, again)]
+    assert (before, after) == (302, [403, 403, 403])
+
+
+def test_rematch_by_the_phone_that_started_the_game_is_its_own(client, game):
+    phone = Client()
+    phone.post("/games/new", new_game_data())
+    started = Game.objects.exclude(pk=game.pk).get()
+
+    phone.post(url(started, "rematch"))
+    rematch = Game.objects.get(rematch_of=started)
+
+    assert phone.get(url(rematch, "share")).status_code == 200
+    assert rematch.scorer_links.count() == 0
 
 
 @pytest.mark.django_db

@@ -245,6 +245,8 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
         return redirect("club", club=found.slug)
     pending = Member.objects.filter(club=found, claimed_by=request.user.pk).first()
     if pending is not None:
+        if request.method == "POST":  # the form sent again: answered as it was the first time
+            return redirect("join_club", club=found.slug, secret=secret)
         return render(request, "clubs/club_join.html", {"club": found, "pending": pending})
     players = Member.objects.filter(club=found, user=None, claimed_by=None).values_list(
         "pk", "name"
@@ -322,10 +324,11 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
         except services.NameTaken:  # a guest of this name joined meanwhile: try again
             form.add_error(None, gettext("A player was just added under one of these names."))
         else:
-            # As at any table: this phone may score the game it started.
+            # As at any table, this phone may score the game it started: for its account,
+            # while he may start the club's games (a scorer demoted loses it at once).
             response = redirect("game", gid=state.game.public_id)
             phone = request.phone
-            phone.grant(state.game.public_id)
+            phone.grant(state.game.public_id, rights.FOR_OWNER)
             rights.write(response, phone)
             return response
     names = club.members.values_list("name", flat=True)

@@ -188,7 +188,16 @@ def check_in(
     except services.NameTaken:  # a player of this name was added meanwhile: once more
         notice = gettext("A player was just added under one of these names: check in again.")
         return _night_page(request, club, member, found, notice=notice, status=409)
+    except services.TooManyPlayers as many:  # said where they were typed, or ticked
+        form.add_error("guests" if form.cleaned_data["guests"] else "present", _too_many(many))
+        return _night_page(request, club, member, found, form=form, status=422)
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#check-in")
+
+
+def _too_many(error: services.TooManyPlayers) -> str:
+    return gettext(
+        "A draw seats at most %(most)s players: %(count)s would be present. Check fewer in."
+    ) % {"most": error.most, "count": error.present}
 
 
 def _refused(error: Exception) -> str:
@@ -201,6 +210,10 @@ def _refused(error: Exception) -> str:
             "or close the round.",
             error.playing,
         ) % {"number": error.round.number, "count": error.playing}
+    if isinstance(error, services.TooManyPlayers):
+        return gettext(
+            "A draw seats at most %(most)s players: %(count)s are present. Check some out first."
+        ) % {"most": error.most, "count": error.present}
     if isinstance(error, services.TooFewPlayers):
         return ngettext(
             "%(count)s player is present: a table needs four. Check in the players first.",
@@ -221,7 +234,12 @@ def draw(request: HtmxHttpRequest, club: Club, member: Member | None, night: int
             owner_id=_user_id(request),
             by=request.actor,
         )
-    except (services.RoundPlaying, services.NightOver, services.TooFewPlayers) as error:
+    except (
+        services.RoundPlaying,
+        services.NightOver,
+        services.TooFewPlayers,
+        services.TooManyPlayers,
+    ) as error:
         return _night_page(request, club, member, found, notice=_refused(error), status=409)
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#tables")
 

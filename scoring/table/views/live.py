@@ -47,7 +47,7 @@ def game_live(request: HtmxHttpRequest, gid: str) -> HttpResponse:
     # and the next ask gets it again, rather than never.
     game = get_object_or_404(Game.objects.select_related(*loaded_with_game), public_id=gid)
     can_score = may(request, Action.SCORE_GAME, gid, game)
-    context = game_context(load_game(game), can_score=can_score, version=version)
+    context = game_context(request, load_game(game), can_score=can_score, version=version)
     response = render(request, "table/game.html#live", context)
     response["ETag"] = etag(version)
     response["Cache-Control"] = CACHE_CONTROL

@@ -14,11 +14,11 @@ from django_htmx.http import retarget
 from ...common import rights
 from ...common.forms import rules_error
 from ...common.http import HtmxHttpRequest
-from ...common.rights import Actor
+from ...common.rights import FOR_OWNER, STARTED, Action, Actor
 from ...common.words import shown
 from ...engine import Trump, trump_order
 from .. import services
-from ..access import Access, wants_json, with_game, writes_game
+from ..access import Access, may_later, wants_json, with_game, writes_game
 from ..forms import HandForm, NewGameForm, hand_initial
 from ..hooks import crumb_of
 from ..models import Change, Game, Player, Summary
@@ -114,20 +114,27 @@ def _game_page(
     last hand in one line is.
     """
     template = "table/game.html#game" if request.htmx else "table/game.html"
-    context = game_context(state, form, can_score=can_score)
+    context = game_context(request, state, form, can_score=can_score)
     context["notice"] = notice
     context["announce"] = context["sheet"].last if announce_last else announce
     return render(request, template, context, status=status)
 
 
 def game_context(
-    state: GameState, form: HandForm | None = None, *, can_score: bool, version: str | None = None
+    request: HtmxHttpRequest,
+    state: GameState,
+    form: HandForm | None = None,
+    *,
+    can_score: bool,
+    version: str | None = None,
 ) -> dict[str, Any]:
     """What the game page, and the live view's fragments of it, are drawn from.
 
     The ``version`` the page shows is the one the live view (views/live.py) compares; when
-    not given, it is read with the history, in the same query.
+    not given, it is read with the history, in the same query. Whether the request may
+    share the game, or start its rematch, is asked only if the page offers it.
     """
+    gid = state.game.public_id
     if form is None:
         initial = hand_initial(state.next_number, state.game.first_dealer)
         form = HandForm(names=state.names, initial={**initial, "token": uuid.uuid4()})
@@ -137,6 +144,8 @@ def game_context(
         "sheet": score_sheet(state, changes),
         "form": form,
         "can_score": can_score,
+        "can_share": can_score and may_later(request, Action.SHARE_GAME, gid, state.game),
+        "can_rematch": can_score and may_later(request, Action.REMATCH_GAME, gid, state.game),
         "version": read if version is None else version,
         "crumb": crumb_of(state.game),
     }
@@ -359,10 +368,25 @@ def redo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
 
 
 @require_POST
-@writes_game()
+@writes_game(Action.REMATCH_GAME)
 def rematch(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
+    """The rematch, its owner's as the game was; this phone keeps on it the right it had on
+    the game: the starter's, or a scorer link's, handed on, which ends with the link."""
+    phone = request.phone
+    claim = phone.games.get(gid)
     public_id = services.rematch(public_id=gid, by=by).public_id
-    return _granted(request, redirect("game", gid=public_id), public_id)
+    response = redirect("game", gid=public_id)
+    if claim in (STARTED, FOR_OWNER):
+        phone.grant(public_id, claim)
+    elif claim is not None:
+        link = services.hand_on_scorer_link(link_id=claim, public_id=gid, to=public_id)
+        if link is None:  # revoked meanwhile: the rematch was the right of another role
+            return response
+        phone.grant(public_id, link.pk)
+    else:  # allowed by an account's role, which holds on the rematch as on the game
+        return response
+    rights.write(response, phone)
+    return response
 
 
 @require_POST

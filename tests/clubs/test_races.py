@@ -1,0 +1,159 @@
+"""Races between two requests to a club answer, and never crash: two admins demoting each
+other at once leave the club an admin; one account joining twice at once joins once, and
+both requests answer as that one join did.
+
+Two requests are fired at once, many rounds over, each round on a fresh club, so that the
+interleavings that once gave a club no admin, or a 500, are hit. The threaded races need
+PostgreSQL (row locks, concurrent connections) and are skipped on SQLite.
+"""
+
+import threading
+import traceback
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client
+
+from scoring.clubs import services as club_services
+from scoring.clubs.models import Club, Member
+from scoring.engine import Rules
+
+ROUNDS = 20
+JOIN_SECONDS = 30
+
+racing = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="row locks and concurrent connections need PostgreSQL",
+)
+
+
+def at_once(*requests: Callable[[], object]) -> list:
+    """Fire the requests together, each on its own connection; their answers in order. A
+    request that raises (a 500 re-raised by the test client) or never ends fails the test."""
+    start = threading.Barrier(len(requests))
+    responses: list = [None] * len(requests)
+    errors: list[str] = []
+
+    def run(index, request):
+        try:
+            start.wait(timeout=JOIN_SECONDS)
+            responses[index] = request()
+        except BaseException:  # recorded for the test to fail on, not lost with the thread
+            errors.append(f"request {index}:\n{traceback.format_exc()}")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=JOIN_SECONDS)
+    stuck = [index for index, thread in enumerate(threads) if thread.is_alive()]
+    if stuck or errors:
+        pytest.fail(f"requests never ended: {stuck}\n" + "\n".join(errors), pytrace=False)
+    return responses
+
+
+def signed_in(user):
+    browser = Client()
+    browser.force_login(user)
+    return browser
+
+
+def new_club(round_, *, invite_admits=False):
+    """A club whose first admin is a new account, Amina; the club and the account."""
+    amina = User.objects.create(username=f"amina{round_}")
+    club = club_services.create_club(
+        name="Sfax",
+        slug=f"sfax-{round_}",
+        time_zone="Africa/Tunis",
+        rules=Rules(),
+        points=(3, 2, 1, 0),
+        public=False,
+        invite_admits=invite_admits,
+        admin_user_id=amina.pk,
+        admin_name="Amina",
+    )
+    return club, amina
+
+
+def report(outcomes: Counter) -> None:
+    """The interleavings seen, shown with ``pytest -rP``."""
+    for outcome, count in sorted(outcomes.items()):
+        print(f"{count:3} × {outcome}")
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_two_admins_demoting_each_other_at_once_leave_the_club_an_admin():
+    outcomes = Counter()
+    for round_ in range(ROUNDS):
+        club, amina = new_club(round_)
+        bilal = User.objects.create(username=f"bilal{round_}")
+        Member.objects.create(
+            club=club, name="Bilal", key="bilal", role=Member.Role.ADMIN, user=bilal
+        )
+        members = {member.name: member.pk for member in club.members.all()}
+        browsers = [signed_in(amina), signed_in(bilal)]
+        demotions = [
+            (browser, f"/clubs/{club.slug}/members/{members[other]}/role")
+            for browser, other in zip(browsers, ["Bilal", "Amina"], strict=True)
+        ]
+
+        responses = at_once(
+            *(
+                lambda browser=browser, path=path: browser.post(path, {"role": "member"})
+                for browser, path in demotions
+            )
+        )
+
+        statuses = sorted(response.status_code for response in responses)
+        outcomes[tuple(statuses)] += 1
+        admins = club.members.filter(role=Member.Role.ADMIN, user__isnull=False).count()
+        # The second refused as the last admin (409), or, demoted already, as no admin (403).
+        assert (statuses in ([302, 409], [302, 403]), admins) == (True, 1)
+    report(outcomes)
+
+
+JOINS = {
+    "the same form": ({"member": "", "name": "Bilal"}, {"member": "", "name": "Bilal"}),
+    "a player, then a new name": ({"member": "guest", "name": ""}, {"member": "", "name": "B"}),
+}
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("admits", [True, False], ids=["admits at once", "waits for an admin"])
+@pytest.mark.parametrize("forms", JOINS.values(), ids=JOINS.keys())
+def test_one_account_joining_twice_at_once_joins_once(admits, forms):
+    outcomes = Counter()
+    for round_ in range(ROUNDS):
+        club, _ = new_club(round_, invite_admits=admits)
+        guest = club_services.add_member(club=club, name="Bilou", role=Member.Role.GUEST)
+        bilal = User.objects.create(username=f"bilal{round_}")
+        browsers = [signed_in(bilal), signed_in(bilal)]
+        path = f"/clubs/{club.slug}/join/{club.invite_secret}"
+        posts = [
+            {**form, "member": str(guest.pk) if form["member"] == "guest" else form["member"]}
+            for form in forms
+        ]
+
+        responses = at_once(
+            *(
+                lambda browser=browser, data=data, path=path: browser.post(path, data)
+                for browser, data in zip(browsers, posts, strict=True)
+            )
+        )
+
+        answers = [(response.status_code, response.get("Location")) for response in responses]
+        landing = f"/clubs/{club.slug}/" if admits else path
+        outcomes[tuple((status, where == landing) for status, where in answers)] += 1
+        joins = Member.objects.filter(club=club, user=bilal).count()
+        claims = Member.objects.filter(club=club, claimed_by=bilal).count()
+        assert answers == [(302, landing), (302, landing)]
+        assert (joins, claims) == ((1, 0) if admits else (0, 1))
+    assert Club.objects.count() == ROUNDS
+    report(outcomes)
