@@ -35,6 +35,7 @@ from ..forms import (
     NewClubForm,
     RoleForm,
     SeasonForm,
+    look_alike_message,
 )
 from ..models import Club, Member
 
@@ -173,6 +174,8 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
             )
         except services.NameTaken:
             form.add_error("name", gettext("The club already has a player of this name."))
+        except services.NameLooksLike as alike:
+            form.add_error("name", look_alike_message(alike.name, alike.like))
         else:
             return redirect("club_members", club=club.slug)
     return _members_page(request, club, form, status=422)
@@ -265,6 +268,8 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
                 "name",
                 gettext("The club already has a player of this name: if it is you, choose it."),
             )
+        except services.NameLooksLike as alike:
+            form.add_error("name", look_alike_message(alike.name, alike.like))
         except Member.DoesNotExist:  # claimed or joined by someone else meanwhile
             form.add_error("member", gettext("This player was just taken: choose again."))
         else:
@@ -323,6 +328,10 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
             )
         except services.NameTaken:  # a guest of this name joined meanwhile: try again
             form.add_error(None, gettext("A player was just added under one of these names."))
+        except services.NameLooksLike as alike:
+            names = form.cleaned_data["names"]
+            field = form.NAME_FIELDS[names.index(alike.name)] if alike.name in names else None
+            form.add_error(field, look_alike_message(alike.name, alike.like))
         else:
             # As at any table, this phone may score the game it started: for its account,
             # while he may start the club's games (a scorer demoted loses it at once).
@@ -354,6 +363,12 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
                 None,
                 gettext("line %(number)s: the game %(id)s is in the club already")
                 % {"number": already.line, "id": already.record_id},
+            )
+        except services.NameLooksLike as alike:
+            form.add_error(
+                None,
+                gettext("line %(number)s: %(problem)s")
+                % {"number": alike.line, "problem": look_alike_message(alike.name, alike.like)},
             )
         else:
             return redirect(reverse("club_import", args=[club.slug]) + f"?imported={count}")

@@ -27,7 +27,7 @@ from ...table.views.live import etag, unchanged
 from ...table.views.share import qr_code
 from .. import services
 from ..access import club_may, with_club
-from ..forms import CheckInForm, NightForm
+from ..forms import CheckInForm, NightForm, look_alike_message
 from ..league import night_standings
 from ..models import Attendance, Club, Member, Night, Round
 from ..pages.league import standing_rows
@@ -190,6 +190,9 @@ def check_in(
         return _night_page(request, club, member, found, notice=notice, status=409)
     except services.TooManyPlayers as many:  # said where they were typed, or ticked
         form.add_error("guests" if form.cleaned_data["guests"] else "present", _too_many(many))
+        return _night_page(request, club, member, found, form=form, status=422)
+    except services.NameLooksLike as alike:
+        form.add_error("guests", look_alike_message(alike.name, alike.like))
         return _night_page(request, club, member, found, form=form, status=422)
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#check-in")
 
