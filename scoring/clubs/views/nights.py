@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
@@ -51,7 +51,7 @@ def _round(night: Night, number: int) -> Round:
     return get_object_or_404(Round, night=night, number=number)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.SCORE_CLUB)
 def new_night(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A night: today (in the club's time zone) unless said otherwise, a place, and rounds."""
@@ -154,7 +154,7 @@ def _check_in_form(state: NightState, data: Any = None) -> CheckInForm:
     return CheckInForm(data, players=players, initial=initial)
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def night(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
     return _night_page(request, club, member, _night(club, night))
@@ -264,7 +264,7 @@ def end(request: HtmxHttpRequest, club: Club, member: Member | None, night: int)
     return redirect("night_ranking", club=club.slug, night=found.pk)
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def sheet(
     request: HtmxHttpRequest, club: Club, member: Member | None, night: int, number: int
@@ -276,7 +276,7 @@ def sheet(
     return render(request, "clubs/night_sheet.html", context)
 
 
-@require_GET
+@require_safe
 @with_club(Action.SCORE_CLUB)
 def cards(
     request: HtmxHttpRequest, club: Club, member: Member | None, night: int, number: int
@@ -301,7 +301,7 @@ def cards(
     return response
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def ranking(
     request: HtmxHttpRequest, club: Club, member: Member | None, night: int
