@@ -8,7 +8,7 @@ from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from .forms import SignUpForm
 
@@ -28,7 +28,7 @@ def safe_next(request: HttpRequest) -> str:
     return url if allowed else ""
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -42,7 +42,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/account.html")

@@ -17,6 +17,7 @@ from ..common.forms import (
     NameField,
     RulesFields,
     SeatsFields,
+    TextField,
     clean_name,
     rules_error,
 )
@@ -34,6 +35,14 @@ from .models import Member
 def time_zone_choices() -> list[tuple[str, str]]:
     """Every time zone this server knows (``zoneinfo``), by name."""
     return [(zone, zone) for zone in sorted(available_timezones())]
+
+
+def look_alike_message(name: str, like: str) -> str:
+    """What is said of a new name that looks like another player's of the club."""
+    return gettext(
+        "“%(name)s” looks like “%(like)s”, another player of the club: give a name that "
+        "reads apart."
+    ) % {"name": name, "like": like}
 
 
 def slug_of(name: str) -> str:
@@ -74,7 +83,7 @@ class PointsFields(forms.Form):
 class ClubSettingsForm(PointsFields, RulesFields):
     """A club's settings: its name, time zone, rules, league points, and who sees what."""
 
-    name = forms.CharField(label=_("Club name"), max_length=80)
+    name = TextField(label=_("Club name"), max_length=80)
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
         help_text=_("The day a game finished, and so its season, is the day in this zone."),
@@ -186,7 +195,7 @@ class ClubJoinForm(forms.Form):
 class SeasonForm(PointsFields):
     """A season: its name and address, its days, and its league points."""
 
-    name = forms.CharField(label=_("Name"), max_length=80)
+    name = TextField(label=_("Name"), max_length=80)
     slug = forms.SlugField(
         label=_("Address"),
         help_text=_("Letters, digits and dashes; made from the name if left empty."),
@@ -327,7 +336,7 @@ class NightForm(forms.Form):
     """A club night: its day, its place, and how many rounds (none: until we stop)."""
 
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
-    place = forms.CharField(label=_("Place (optional)"), max_length=80, required=False)
+    place = TextField(label=_("Place (optional)"), max_length=80, required=False)
     rounds = forms.IntegerField(
         label=_("Rounds"),
         help_text=_("Leave empty to play until we stop."),

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..common.names import name_key
+from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import SEATS, Record, Rules
 from ..engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
@@ -40,6 +40,17 @@ class NameTaken(Exception):
         super().__init__(name)
 
 
+class NameLooksLike(Exception):
+    """A new player's name looks like another player's of the club (or like another new
+    one): their confusable skeletons are the same (:func:`~scoring.common.names.look_alike`),
+    ``Amina`` and ``Amina`` spelt with a Cyrillic A. ``line`` is the record it comes from,
+    in an import."""
+
+    def __init__(self, name: str, like: str, line: int | None = None) -> None:
+        self.name, self.like, self.line = name, like, line
+        super().__init__(name, like, line)
+
+
 class SeasonOverlaps(Exception):
     """The days given overlap those of the season ``other``: a game would count in both."""
 
@@ -62,6 +73,18 @@ def _new_member(club: Club, name: str, **fields: Any) -> Member:
             return Member.objects.create(club=club, name=name, key=name_key(name), **fields)
     except IntegrityError:
         raise NameTaken(name) from None
+
+
+def _new_members(club: Club, names: Sequence[str], **fields: Any) -> list[Member]:
+    """New players of the club, none looking like a player it has or like another of them
+    (:class:`NameLooksLike`); a name it has already is :class:`NameTaken`.
+
+    The club is locked first, so that two players who look alike cannot join it at once."""
+    _lock(club)
+    alike = look_alike(names, Member.objects.filter(club=club).values_list("name", flat=True))
+    if alike is not None:
+        raise NameLooksLike(*alike)
+    return [_new_member(club, name, **fields) for name in names]
 
 
 @transaction.atomic
@@ -120,7 +143,7 @@ def update_club(
 @transaction.atomic
 def add_member(*, club: Club, name: str, role: str = Member.Role.MEMBER) -> Member:
     """A player of the club who may never touch the app: a name, and a role."""
-    return _new_member(club, name, role=role)
+    return _new_members(club, [name], role=role)[0]
 
 
 def _lock(club: Club) -> Club:
@@ -167,7 +190,7 @@ def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> 
             club=club, pk=member_id, user=None, claimed_by=None
         )
     else:
-        member = _new_member(club, name)
+        member = _new_members(club, [name])[0]
     if club.invite_admits and member.role in ADMITTED_AT_ONCE:
         member.user_id, member.claimed_by_id = user_id, None
         member.role = Member.Role.MEMBER
@@ -228,18 +251,20 @@ def create_season(
 
 
 def _club_names(club: Club, names: Sequence[str], role: str) -> list[str]:
-    """The names as the club writes them; a name it does not know yet joins it in ``role``."""
+    """The names as the club writes them; the names it does not know yet join it in
+    ``role``, unless one looks like another player's (:class:`NameLooksLike`)."""
     known = {
         member.key: member.name
         for member in Member.objects.filter(club=club, key__in=[name_key(n) for n in names])
     }
-    shown = []
+    new: dict[str, str] = {}
     for name in names:
-        key = name_key(name)
-        if key not in known:
-            known[key] = _new_member(club, name, role=role).name
-        shown.append(known[key])
-    return shown
+        if name_key(name) not in known:
+            new.setdefault(name_key(name), name)
+    if new:
+        for member in _new_members(club, list(new.values()), role=role):
+            known[member.key] = member.name
+    return [known[name_key(name)] for name in names]
 
 
 @transaction.atomic
@@ -290,7 +315,15 @@ def import_club_records(
     for record in records:
         for name in record.players:
             first.setdefault(name_key(name), name)
-    clubbed = _club_names(club, list(first.values()), Member.Role.MEMBER)
+    try:
+        clubbed = _club_names(club, list(first.values()), Member.Role.MEMBER)
+    except NameLooksLike as alike:
+        line = next(
+            line
+            for line, record in enumerate(records, start=1)
+            if name_key(alike.name) in map(name_key, record.players)
+        )
+        raise NameLooksLike(alike.name, alike.like, line) from None
     shown = dict(zip(first, clubbed, strict=True))
     games = import_many(
         records=[

@@ -1,7 +1,6 @@
 """All input goes through these forms: they turn it into engine values, asking the engine
 whether each value is legal, and never re-implement a rule."""
 
-import unicodedata
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +17,7 @@ from ..engine import (
     RulesError,
     check_players,
 )
+from .names import check_name, check_text
 
 FAILED_TAKER_CHOICES = [
     (
@@ -38,18 +38,42 @@ COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
 
 
 def clean_name(name: str) -> str:
-    """A player's name as the site keeps it: NFC, trimmed, with no control or invisible
-    (format) character, which would make it print oddly or not read back."""
-    name = unicodedata.normalize("NFC", name).strip()
-    if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):
-        raise forms.ValidationError(gettext("A name cannot hold control or invisible characters."))
-    return name
+    """A player's name as the site keeps it (:func:`~.names.check_name`): trimmed, NFC, with
+    no control, invisible (format) or bidi control character, which would make it print
+    oddly, not read back, or turn the text around it."""
+    try:
+        return check_name(name)
+    except RulesError:
+        raise forms.ValidationError(
+            gettext("A name cannot hold control or invisible characters.")
+        ) from None
+
+
+def clean_text(text: str) -> str:
+    """Any other text people type (a club's or a season's name, a place), kept by the same
+    rule as names (:func:`~.names.check_text`)."""
+    try:
+        return check_text(text)
+    except RulesError:
+        raise forms.ValidationError(
+            gettext("This field cannot hold control or invisible characters.")
+        ) from None
 
 
 class NameField(forms.CharField):
+    """A player's name: :func:`clean_name`."""
+
     def clean(self, value: Any) -> Any:
         value = super().clean(value)
         return clean_name(value) if value else value
+
+
+class TextField(forms.CharField):
+    """Free text: :func:`clean_text`."""
+
+    def clean(self, value: Any) -> Any:
+        value = super().clean(value)
+        return clean_text(value) if value else value
 
 
 def rules_error(error: RulesError) -> forms.ValidationError:

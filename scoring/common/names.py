@@ -1,9 +1,10 @@
-"""Names as people type them, compared alike everywhere."""
+"""Names as people type them, compared alike everywhere.
 
-import unicodedata
+The rule is the engine's (``scoring/engine/names.py``), so that a name typed in a form, read
+from a game record or from a club's records is kept the same way: NFC, no control or
+invisible character, and never two names of one game or one club that look alike.
+"""
 
+from ..engine.names import check_name, check_text, look_alike, name_key, skeleton
 
-def name_key(name: str) -> str:
-    """A name as compared: NFC, then case-folded, in Python for every database alike
-    (``lower()`` in SQL treats ``i`` and ``İ`` otherwise)."""
-    return unicodedata.normalize("NFC", name).casefold()
+__all__ = ["check_name", "check_text", "look_alike", "name_key", "skeleton"]

@@ -7,8 +7,6 @@ give them, and a test recomputes them from the records alone.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -22,6 +20,7 @@ from .auction import SEATS
 from .errors import RulesError, gettext_noop
 from .game import GameResult
 from .settlement import settle
+from .sheets import csv_cell, csv_text
 
 DEFAULT_POINTS = (3, 2, 1, 0)
 """League points for ranks 1 to 4 at a table."""
@@ -446,25 +445,24 @@ def standings(
 
 
 def csv_line(line: Standing) -> list[str]:
-    """A line of ``standings.csv``: ratings with six decimals, ``.`` as the decimal point."""
+    """A line of ``standings.csv``: ratings with six decimals, ``.`` as the decimal point;
+    a name that starts as a formula does after a single quote (:func:`~.sheets.csv_cell`)."""
     rating = (
         [f"{line.rating.mu:.6f}", f"{line.rating.sigma:.6f}", f"{line.rating.shown:.6f}"]
         if line.rating
         else ["", "", ""]
     )
-    return [
+    cells = [
         str(line.rank),
         line.player,
         *(str(line.counts[statistic.name]) for statistic in STATISTICS if statistic.in_csv),
         *rating,
     ]
+    return [csv_cell(cell) for cell in cells]
 
 
 def standings_csv(lines: Iterable[Standing]) -> str:
     """``standings.csv`` as the spec writes it: a header, a line per player, lines ended as
-    RFC 4180 ends them (CRLF)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    writer.writerows(csv_line(line) for line in lines)
-    return out.getvalue()
+    RFC 4180 ends them (CRLF); a name that a spreadsheet would run is written as text
+    (:func:`~.sheets.csv_cell`)."""
+    return csv_text([CSV_HEADER, *(csv_line(line) for line in lines)])

@@ -33,6 +33,7 @@ from .errors import RecordError, RulesError, gettext_noop
 from .game import DEFAULT_TARGET, GameResult, Hand, HandResult, Rules, dealer_of, score_game
 from .hand import FailedTaker, check_tricks
 from .money import check_currency, format_amount, parse_stake
+from .names import check_name, check_text, look_alike, name_key
 from .play import parse_plays, play_out
 from .settlement import Settlement, settle
 
@@ -238,7 +239,9 @@ def parse_record(data: object, *, limits: Limits = NO_LIMITS) -> Record:
 
 
 def check_players(value: object) -> tuple[str, ...]:
-    """Four names in seat order, trimmed, different after trimming and case-folding."""
+    """Four names in seat order, each kept as :func:`~.names.check_name` keeps it (trimmed,
+    NFC, no control or invisible character), that differ after case-folding and do not look
+    alike (:func:`~.names.look_alike`)."""
     if not isinstance(value, list) or len(value) != SEATS:
         raise RulesError(gettext_noop("players: four names expected, in seat order"))
     names = []
@@ -249,14 +252,34 @@ def check_players(value: object) -> tuple[str, ...]:
                 seat=seat,
                 name=name,
             )
-        names.append(name.strip())
-    folded = [name.casefold() for name in names]
+        try:
+            names.append(check_name(name))
+        except RulesError as error:
+            raise RulesError(
+                gettext_noop(
+                    "players: seat {seat}: character {position} is {char}, "
+                    "a control or invisible character"
+                ),
+                seat=seat,
+                **error.params,
+            ) from None
+    folded = [name_key(name) for name in names]
     for seat, name in enumerate(folded):
         if name in folded[:seat]:
             # The seats go with the error, for a form to show it beside the name.
             raise RulesError(
                 gettext_noop("players: names must differ"), seat=seat, other=folded.index(name)
             )
+    alike = look_alike(names)
+    if alike is not None:
+        name, like = alike
+        raise RulesError(
+            gettext_noop("players: {name!r} and {like!r} look alike"),
+            name=name,
+            like=like,
+            seat=names.index(name),
+            other=names.index(like),
+        )
     return tuple(names)
 
 
@@ -287,8 +310,9 @@ def _parse_rules(value: object, problems: _Problems) -> Rules | None:
 
 
 def _text(value: object) -> str:
+    """Free text, kept as :func:`~.names.check_text` keeps it."""
     if isinstance(value, str):
-        return value
+        return check_text(value)
     raise RulesError(gettext_noop("{value!r} is not a string"), value=value)
 
 

@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from ..common.http import HtmxHttpRequest
@@ -24,7 +24,7 @@ PLAY_QUERY = ("taker", "bid", "trump", "cards")
 """Cards as the rules page lists them: each one's label, and its suit's colour."""
 
 
-@require_GET
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules, in the project's words; with ?game=<id>, that game's own options too."""
     query = RulesQueryForm(request.GET)
@@ -39,7 +39,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "referee/rules.html", context)
 
 
-@require_GET
+@require_safe
 def calculator(request: HtmxHttpRequest) -> HttpResponse:
     """The trick calculator: a trump, four cards in the order played, and which wins, and why.
 
@@ -61,7 +61,7 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 @with_game(Action.SCORE_GAME)
 def play_hand(request: HtmxHttpRequest, game: Game, access: Access, number: int) -> HttpResponse:
     """Hand ``number`` entered card by card: each tap is a link with one card more.

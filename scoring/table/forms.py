@@ -15,6 +15,7 @@ from ..common.forms import (
     NameField,
     RulesFields,
     SeatsFields,
+    TextField,
     rules_error,
 )
 from ..common.words import TRUMP_NAMES
@@ -45,7 +46,7 @@ from ..engine import (
 class NewGameForm(SeatsFields, RulesFields):
     """A game at a table: its seats, its rules, and where it is played."""
 
-    place = forms.CharField(label=_("Club or place (optional)"), max_length=80, required=False)
+    place = TextField(label=_("Club or place (optional)"), max_length=80, required=False)
 
 
 class ContractFields(forms.Form):
@@ -318,27 +319,24 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(
                 gettext("This site keeps games of up to %(max)s points.") % {"max": MAX_TARGET}
             )
+        # The engine read its names and text by the site's rule (engine/names.py): NFC, no
+        # control or invisible character (no NUL, which PostgreSQL refuses, no lone
+        # surrogate, which JSON can write and UTF-8 cannot), no two players alike.
         for key, length in self.ABOUT_LENGTHS.items():
             value = getattr(record.about, key) or ""
-            if len(value) > length or not self._storable(value):
+            if len(value) > length:
                 raise forms.ValidationError(
                     gettext("%(key)s: this site keeps text of up to %(max)s characters.")
                     % {"key": key, "max": length}
                 )
         for name in record.players:
-            if len(name) > MAX_NAME or not name.isprintable():
+            if len(name) > MAX_NAME:
                 raise forms.ValidationError(
                     gettext("Names have up to %(max)s printable characters: %(name)r.")
                     % {"max": MAX_NAME, "name": name}
                 )
         data["record"] = record
         return data
-
-    @staticmethod
-    def _storable(text: str) -> bool:
-        """Text every database keeps: no NUL (PostgreSQL refuses it), no lone surrogate
-        (which JSON can write, ``"\\ud800"``, and UTF-8 cannot)."""
-        return "\x00" not in text and not any("\ud800" <= char <= "\udfff" for char in text)
 
     @staticmethod
     def _problems(error: RecordError) -> list[str]:

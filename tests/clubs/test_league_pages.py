@@ -148,6 +148,24 @@ def test_standings_csv_two_games_gives_the_figures_worked_out_by_hand(two_games,
     assert response.content.count(b"\r\n") == 5
 
 
+def test_standings_csv_names_that_start_a_formula_are_written_as_text(admin, client):
+    club = new_club(admin)
+    play(club, GAME_A, names=("@SUM(1+1)", "=cmd|' /C calc'!A0", "-2+3+cmd", "+1+cmd"))
+    client.force_login(admin)
+
+    response = client.get("/clubs/cafe/seasons/now/standings.csv")
+
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+    assert [row[:2] for row in rows] == [
+        ["rank", "player"],
+        ["1", "'=cmd|' /C calc'!A0"],
+        ["2", "'@SUM(1+1)"],
+        ["3", "'+1+cmd"],
+        ["4", "'-2+3+cmd"],
+    ]
+    assert [row[5] for row in rows[1:]] == ["21", "8", "3", "1"]
+
+
 def test_season_page_two_games_lists_players_in_order_with_their_figures(two_games, client):
     response = client.get("/clubs/cafe/seasons/now/")
 

@@ -1,6 +1,7 @@
 """Races between two requests to a club answer, and never crash: two admins demoting each
 other at once leave the club an admin; one account joining twice at once joins once, and
-both requests answer as that one join did.
+both requests answer as that one join did; two players who look alike, added at once, are
+not both members.
 
 Two requests are fired at once, many rounds over, each round on a fresh club, so that the
 interleavings that once gave a club no admin, or a 500, are hit. The threaded races need
@@ -156,4 +157,35 @@ def test_one_account_joining_twice_at_once_joins_once(admits, forms):
         assert answers == [(302, landing), (302, landing)]
         assert (joins, claims) == ((1, 0) if admits else (0, 1))
     assert Club.objects.count() == ROUNDS
+    report(outcomes)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_two_players_who_look_alike_added_at_once_are_not_both_members():
+    """Issue 18: Yasmine, and Yasmine spelt with a Cyrillic dze for the s, added by two
+    admins at once: one is added, the other is told whom he looks like."""
+    outcomes = Counter()
+    for round_ in range(ROUNDS):
+        club, amina = new_club(round_)
+        bilal = User.objects.create(username=f"bilal{round_}")
+        Member.objects.create(
+            club=club, name="Bilal", key="bilal", role=Member.Role.ADMIN, user=bilal
+        )
+        path = f"/clubs/{club.slug}/members"
+        posts = [(signed_in(amina), "Yasmine"), (signed_in(bilal), "Ya\u0455mine")]
+
+        responses = at_once(
+            *(
+                lambda browser=browser, name=name, path=path: browser.post(
+                    path, {"name": name, "role": "member"}
+                )
+                for browser, name in posts
+            )
+        )
+
+        statuses = tuple(response.status_code for response in responses)
+        outcomes[statuses] += 1
+        added = set(club.members.values_list("name", flat=True)) - {"Amina", "Bilal"}
+        assert (sorted(statuses), len(added)) == ([302, 422], 1)
     report(outcomes)

@@ -387,6 +387,38 @@ def test_standings_csv_header_then_a_line_per_player_crlf():
     )
 
 
+@pytest.mark.parametrize(
+    "name", ["=cmd|' /C calc'!A0", "@SUM(1+1)", "+1+cmd|' /C calc'!A0", "-2+3+cmd|' /C calc'!A0"]
+)
+def test_csv_line_name_that_starts_a_formula_is_written_after_a_quote(name):
+    line = in_csv_order(name, 1, 0, 0, -4, 2, 0, 2, 0, 1, -3, rank=2)
+
+    assert csv_line(line)[:2] == ["2", "'" + name]
+
+
+def test_csv_line_negative_counts_and_ratings_stay_numbers():
+    line = in_csv_order("Bilal", 1, 0, 0, -4, 2, 0, 2, 0, 1, -3, rating=Rating(1.5, 1.0), rank=4)
+
+    counts, ratings = ["-4", "2", "0", "2", "0", "1", "-3"], ["1.500000", "1.000000", "-1.500000"]
+    assert csv_line(line)[5:] == [*counts, *ratings]
+
+
+def test_standings_csv_formula_names_are_text_and_the_header_is_the_specs():
+    lines = [
+        in_csv_order("=cmd|' /C calc'!A0", 1, 1, 3, 21, 1, 1, 0, 0, 0, 3, rank=1),
+        in_csv_order("@SUM(1+1)", 1, 0, 0, -4, 2, 0, 2, 0, 1, -3, rank=2),
+    ]
+
+    text = standings_csv(lines)
+
+    assert text == (
+        "rank,player,games,wins,league_points,points,taken,made,boites,"
+        "boulmous_made,boulmous_missed,units,rating_mu,rating_sigma,rating\r\n"
+        "1,'=cmd|' /C calc'!A0,1,1,3,21,1,1,0,0,0,3,,,\r\n"
+        "2,'@SUM(1+1),1,0,0,-4,2,0,2,0,1,-3,,,\r\n"
+    )
+
+
 # --- the statistics' registry ---------------------------------------------------------
 
 

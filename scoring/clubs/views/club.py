@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest
@@ -35,6 +35,7 @@ from ..forms import (
     NewClubForm,
     RoleForm,
     SeasonForm,
+    look_alike_message,
 )
 from ..models import Club, Member
 
@@ -46,7 +47,7 @@ def _user_id(request: HttpRequest) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
 
-@require_GET
+@require_safe
 def clubs(request: HttpRequest) -> HttpResponse:
     """The clubs one is in, the clubs whose standings are public, and a way to make one."""
     user_id = _user_id(request)
@@ -64,7 +65,7 @@ def clubs(request: HttpRequest) -> HttpResponse:
     return render(request, "clubs/clubs.html", {"mine": mine, "public": public})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def new_club(request: HttpRequest) -> HttpResponse:
     form = NewClubForm(request.POST or None)
@@ -93,7 +94,7 @@ def new_club(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """The club: its seasons, its records, its recent games and its players."""
@@ -116,7 +117,7 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
     return render(request, "clubs/club.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.RUN_CLUB)
 def club_settings(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     form = ClubSettingsForm(request.POST or None, initial=ClubSettingsForm.initial_of(club))
@@ -159,11 +160,11 @@ def _members_page(
     return render(request, "clubs/club_members.html", context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.RUN_CLUB)
 def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """The players, and, posted here, a new one by name."""
-    if request.method == "GET":
+    if request.method != "POST":
         return _members_page(request, club)
     form = MemberForm(request.POST)
     if form.is_valid():
@@ -173,6 +174,8 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
             )
         except services.NameTaken:
             form.add_error("name", gettext("The club already has a player of this name."))
+        except services.NameLooksLike as alike:
+            form.add_error("name", look_alike_message(alike.name, alike.like))
         else:
             return redirect("club_members", club=club.slug)
     return _members_page(request, club, form, status=422)
@@ -221,7 +224,7 @@ def new_invite(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
     return redirect("club_members", club=club.slug)
 
 
-@require_GET
+@require_safe
 @with_club(Action.RUN_CLUB)
 def invite_qr(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """The invite link as a QR code, an SVG file to print or send."""
@@ -233,7 +236,7 @@ def invite_qr(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
     """The invite link: an account says which of the club's players it is, or gives a new
     name; it is in at once, or when an admin confirms, as the club chose."""
@@ -265,6 +268,8 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
                 "name",
                 gettext("The club already has a player of this name: if it is you, choose it."),
             )
+        except services.NameLooksLike as alike:
+            form.add_error("name", look_alike_message(alike.name, alike.like))
         except Member.DoesNotExist:  # claimed or joined by someone else meanwhile
             form.add_error("member", gettext("This player was just taken: choose again."))
         else:
@@ -275,7 +280,7 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
     return render(request, "clubs/club_join.html", context, status=422 if form.errors else 200)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.RUN_CLUB)
 def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     form = SeasonForm(request.POST or None, initial=SeasonForm.points_initial(club.points))
@@ -306,7 +311,7 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.SCORE_CLUB)
 def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A club game: four members or guests, with the club's rules."""
@@ -323,6 +328,10 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
             )
         except services.NameTaken:  # a guest of this name joined meanwhile: try again
             form.add_error(None, gettext("A player was just added under one of these names."))
+        except services.NameLooksLike as alike:
+            names = form.cleaned_data["names"]
+            field = form.NAME_FIELDS[names.index(alike.name)] if alike.name in names else None
+            form.add_error(field, look_alike_message(alike.name, alike.like))
         else:
             # As at any table, this phone may score the game it started: for its account,
             # while he may start the club's games (a scorer demoted loses it at once).
@@ -336,7 +345,7 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
     return render(request, "clubs/club_game_form.html", context, status=422 if form.errors else 200)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.RUN_CLUB)
 def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A club's records.jsonl, from paper or from another site: every game, or none."""
@@ -355,9 +364,15 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
                 gettext("line %(number)s: the game %(id)s is in the club already")
                 % {"number": already.line, "id": already.record_id},
             )
+        except services.NameLooksLike as alike:
+            form.add_error(
+                None,
+                gettext("line %(number)s: %(problem)s")
+                % {"number": alike.line, "problem": look_alike_message(alike.name, alike.like)},
+            )
         else:
             return redirect(reverse("club_import", args=[club.slug]) + f"?imported={count}")
-    imported = request.GET.get("imported", "") if request.method == "GET" else ""
+    imported = request.GET.get("imported", "") if request.method != "POST" else ""
     context = {
         "form": form,
         "club": club,

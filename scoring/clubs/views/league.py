@@ -3,7 +3,7 @@ the club's records as JSON lines. Whoever may see the club may see these (Action
 
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
@@ -55,7 +55,7 @@ def _standings_page(
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def season(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
@@ -63,7 +63,7 @@ def season(
     return _standings_page(request, club, member, season, "clubs/season.html")
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def standings_csv(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
@@ -77,7 +77,7 @@ def standings_csv(
     return response
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def standings_print(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
@@ -85,7 +85,7 @@ def standings_print(
     return _standings_page(request, club, member, season, "clubs/standings_print.html")
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def standings_pdf(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
@@ -99,7 +99,7 @@ def standings_pdf(
     return response
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def player(
     request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
@@ -116,7 +116,7 @@ def player(
     return render(request, "clubs/player.html", context)
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def records_jsonl(
     request: HtmxHttpRequest, club: Club, member: Member | None

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
@@ -27,7 +27,7 @@ from ...table.views.live import etag, unchanged
 from ...table.views.share import qr_code
 from .. import services
 from ..access import club_may, with_club
-from ..forms import CheckInForm, NightForm
+from ..forms import CheckInForm, NightForm, look_alike_message
 from ..league import night_standings
 from ..models import Attendance, Club, Member, Night, Round
 from ..pages.league import standing_rows
@@ -51,7 +51,7 @@ def _round(night: Night, number: int) -> Round:
     return get_object_or_404(Round, night=night, number=number)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.SCORE_CLUB)
 def new_night(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A night: today (in the club's time zone) unless said otherwise, a place, and rounds."""
@@ -154,7 +154,7 @@ def _check_in_form(state: NightState, data: Any = None) -> CheckInForm:
     return CheckInForm(data, players=players, initial=initial)
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def night(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
     return _night_page(request, club, member, _night(club, night))
@@ -190,6 +190,9 @@ def check_in(
         return _night_page(request, club, member, found, notice=notice, status=409)
     except services.TooManyPlayers as many:  # said where they were typed, or ticked
         form.add_error("guests" if form.cleaned_data["guests"] else "present", _too_many(many))
+        return _night_page(request, club, member, found, form=form, status=422)
+    except services.NameLooksLike as alike:
+        form.add_error("guests", look_alike_message(alike.name, alike.like))
         return _night_page(request, club, member, found, form=form, status=422)
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#check-in")
 
@@ -261,7 +264,7 @@ def end(request: HtmxHttpRequest, club: Club, member: Member | None, night: int)
     return redirect("night_ranking", club=club.slug, night=found.pk)
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def sheet(
     request: HtmxHttpRequest, club: Club, member: Member | None, night: int, number: int
@@ -273,7 +276,7 @@ def sheet(
     return render(request, "clubs/night_sheet.html", context)
 
 
-@require_GET
+@require_safe
 @with_club(Action.SCORE_CLUB)
 def cards(
     request: HtmxHttpRequest, club: Club, member: Member | None, night: int, number: int
@@ -298,7 +301,7 @@ def cards(
     return response
 
 
-@require_GET
+@require_safe
 @with_club(Action.SEE_CLUB)
 def ranking(
     request: HtmxHttpRequest, club: Club, member: Member | None, night: int

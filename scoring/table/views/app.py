@@ -18,12 +18,12 @@ from django.utils.cache import patch_vary_headers
 from django.utils.html import format_html
 from django.utils.translation import get_language, get_language_bidi, gettext
 from django.views.decorators.cache import cache_control, never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 MANIFEST_MAX_AGE = 24 * 60 * 60
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=MANIFEST_MAX_AGE)
 def manifest(request: HttpRequest) -> HttpResponse:
     return render(request, "manifest.webmanifest", content_type="application/manifest+json")
@@ -95,7 +95,7 @@ def _worker_source() -> str:
     return text.decode()
 
 
-@require_GET
+@require_safe
 @never_cache
 def service_worker(request: HttpRequest) -> HttpResponse:
     """static/js/sw.js, at the site's root so that it may keep every page, after a

@@ -21,7 +21,7 @@ Anyone with the game's address may watch it: rights only decide what the fragmen
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
@@ -36,7 +36,7 @@ from .table import game_context
 __all__ = ["etag", "game_live", "unchanged"]
 
 
-@require_GET
+@require_safe
 def game_live(request: HtmxHttpRequest, gid: str) -> HttpResponse:
     version = current_version(gid)
     if version is None:

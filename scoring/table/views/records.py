@@ -5,7 +5,7 @@ import json
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest
@@ -17,7 +17,7 @@ from ..models import Game
 from ..state import exported, load_game
 
 
-@require_GET
+@require_safe
 @with_game()
 def record_json(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     record = exported(load_game(game))
@@ -29,7 +29,7 @@ def record_json(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRes
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -47,7 +47,7 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "table/import.html", {"form": form}, status=422 if form.errors else 200)
 
 
-@require_GET
+@require_safe
 def healthz(request: HtmxHttpRequest) -> JsonResponse:
     """Liveness and database reachability, for a load balancer or a monitor."""
     try:

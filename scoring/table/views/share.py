@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest
@@ -23,7 +23,7 @@ def qr_code(url: str, title: str) -> SafeString:
     return mark_safe(svg)  # segno writes the SVG; the title is escaped by it
 
 
-@require_GET
+@require_safe
 @with_game(Action.SHARE_GAME)
 def share(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     """The watch link, and the scorer links: for those who may share the game's scoring."""
@@ -56,7 +56,7 @@ def revoke_link(request: HtmxHttpRequest, gid: str, by: Actor, link_id: int) -> 
     return redirect("share", gid=gid)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HtmxHttpRequest, gid: str, secret: str) -> HttpResponse:
     """A scorer link opened on a phone: it asks what the phone is called, then gives it the
     right to score the game, until the link is revoked."""

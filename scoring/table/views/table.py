@@ -8,7 +8,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import retarget
 
 from ...common import rights
@@ -49,7 +49,7 @@ def _own_games(request: HtmxHttpRequest) -> QuerySet[Game]:
     return Game.objects.filter(mine)
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     summaries = game_summaries(
         Summary.objects.filter(game__in=_own_games(request))
@@ -67,7 +67,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None, initial={"token": uuid.uuid4()})
     if request.method == "POST" and form.is_valid():
@@ -242,7 +242,7 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
     return retarget(response, "#game") if request.htmx else response
 
 
-@require_GET
+@require_safe
 @with_game()
 def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     return _game_page(request, load_game(game), can_score=access.can_score)
@@ -283,7 +283,7 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     return _game_page(request, state, form, status=422)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @writes_game()
 def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
     form = None
@@ -403,7 +403,7 @@ def resume(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     return redirect("game", gid=gid)
 
 
-@require_GET
+@require_safe
 @with_game()
 def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     state = load_game(game)
@@ -416,7 +416,7 @@ def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResp
     return render(request, "table/settlement.html", context)
 
 
-@require_GET
+@require_safe
 @with_game()
 def settlement_pdf(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     state = load_game(game)
