@@ -41,9 +41,10 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-# The whole suite, with 100% branch coverage of the rules engine required.
+# The whole suite, with 100% branch coverage of the rules engine required, spread over
+# one worker per CPU core (pytest-xdist: each worker has its own test database).
 pytest: $(VENV)/.installed-dev
-	$(PY) -m pytest --cov --cov-report=term $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto --cov --cov-report=term $(PYTEST_ARGS)
 
 # The browser's rules (static/js/rules.js) against the engine's answers in
 # tests/data/js-vectors.json, with Node's own test runner (Node 20).

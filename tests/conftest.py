@@ -1,6 +1,9 @@
 """What every test shares: the games a test makes, which its own phone may score."""
 
+import fcntl
+
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.db.models.signals import post_save
 from django.test import Client
@@ -57,8 +60,12 @@ def watcher():
 
 @pytest.fixture(scope="session", autouse=True)
 def _collected_static():
-    """Pages link hashed static files, as in production: collect them once."""
-    call_command("collectstatic", "--no-input", verbosity=0)
+    """Pages link hashed static files, as in production: collect them once per session.
+    Under pytest-xdist every worker is a session: a lock keeps two from writing at once."""
+    lock = settings.BASE_DIR / ".collectstatic.lock"
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        call_command("collectstatic", "--no-input", verbosity=0)
 
 
 @pytest.fixture
