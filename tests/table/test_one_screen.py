@@ -30,6 +30,34 @@ def test_game_page_shows_the_last_hand_in_a_line_with_undo(client, game):
     assert 'aria-label="Undo hand 1">Undo</button>' in page
 
 
+def test_game_won_offers_to_undo_the_winning_hand_and_plays_on(client, game):
+    # Bilal (seat 1) makes 5 tricks a hand and reaches 21 at the fifth.
+    for number in range(1, 6):
+        client.post(game_url(game, "hands"), hand_data(number, bid=5, tricks=(0, 5, 1)))
+    won = text(client.get(game_url(game)))
+
+    response = client.post(game_url(game, "hands/5/undo"))
+
+    after = text(client.get(game_url(game)))
+    state = load_game(game)
+    assert ("Bilal wins!" in won, 'aria-label="Undo hand 5">Undo</button>' in won) == (True, True)
+    assert (response.status_code, len(state.hands), state.result.winner) == (302, 4, None)
+    assert ("Bilal wins!" in after, "Hand 5 undone." in after, 'id="entry"' in after) == (
+        False,
+        True,
+        True,
+    )
+
+
+def test_abandoned_game_offers_no_undo(client, game):
+    client.post(game_url(game, "hands"), hand_data(1))
+    client.post(game_url(game, "abandon"))
+
+    page = text(client.get(game_url(game)))
+
+    assert ("<span>Hand 1: Bilal 4♥ made</span>" in page, ">Undo</button>" in page) == (True, False)
+
+
 def test_htmx_save_announces_the_hand_for_screen_readers(client, game):
     response = client.post(game_url(game, "hands"), hand_data(1, tricks=(2, 3, 0)), **HTMX)
 
