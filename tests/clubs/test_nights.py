@@ -353,7 +353,7 @@ def test_close_round_abandons_the_tables_playing_and_allows_the_next_draw(club, 
     finished = Game.objects.get(club_game__table=1)
     win(finished)
 
-    closed = organiser.post(night_url(night, "close"))
+    closed = organiser.post(night_url(night, "close"), {"confirm": "1"})
     drawn = organiser.post(night_url(night, "draw"))
 
     statuses = dict(
@@ -369,7 +369,7 @@ def test_close_round_abandons_the_tables_playing_and_allows_the_next_draw(club, 
 def test_players_leaving_and_arriving_between_rounds_change_who_is_drawn(club, night, organiser):
     nine_present(club, night)
     organiser.post(night_url(night, "draw"))
-    organiser.post(night_url(night, "close"))
+    organiser.post(night_url(night, "close"), {"confirm": "1"})
     staying = [name for name in ("Amina", *PLAYERS) if name != "Bilal"]
 
     organiser.post(
@@ -438,11 +438,77 @@ def test_draw_plain_member_is_forbidden(club, night):
     assert (response.status_code, Round.objects.count()) == (403, 0)
 
 
+@pytest.mark.parametrize(("tail", "question"), [("close", "Close the round?"), ("end", "End the night?")])
+def test_close_or_end_with_tables_playing_first_names_them_and_changes_nothing(
+    club, night, organiser, tail, question
+):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    win(Game.objects.get(club_game__table=1))
+    playing = Game.objects.get(club_game__table=2)
+
+    asked = organiser.post(night_url(night, tail))
+    shown = organiser.get(night_url(night, tail))
+
+    night.refresh_from_db()
+    html = page(asked)
+    assert (asked.status_code, shown.status_code, question in page(shown)) == (200, 200, True)
+    assert (question in html, "Table 2" in html, "Table 1" in html) == (True, True, False)
+    assert all(name in html for name in seated(playing))
+    assert "This table is still playing: it will be recorded as abandoned" in html
+    assert (night.ended_at, Round.objects.get().closed_at) == (None, None)
+    assert sorted(Summary.objects.values_list("status", flat=True)) == [
+        Summary.Status.PLAYING,
+        Summary.Status.WON,
+    ]
+
+
+def test_end_night_with_every_table_finished_asks_nothing(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    for game in Game.objects.all():
+        win(game)
+
+    response = organiser.post(night_url(night, "end"))
+
+    night.refresh_from_db()
+    assert (response.status_code, night.ended_at is not None) == (302, True)
+
+
+def test_night_page_buttons_ask_before_abandoning_tables(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+
+    html = page(organiser.get(night_url(night)))
+
+    close_form = f'<form method="get" action="{night_url(night, "close")}">'
+    end_form = f'<form method="get" action="{night_url(night, "end")}">'
+    assert (close_form in html, end_form in html) == (True, True)
+
+
+def test_draw_is_not_offered_before_four_are_present(club, night, organiser):
+    organiser.post(night_url(night, "checkin"), {"guests": "Zoé\nYanis\nNour"})
+
+    html = page(organiser.get(night_url(night)))
+
+    assert "Draw round 1" not in html
+    assert "3 players present: round 1 can be drawn once four are checked in." in html
+
+
+def test_close_plain_member_is_forbidden(club, night):
+    nine_present(club, night)
+    member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
+
+    response = member.get(night_url(night, "close"))
+
+    assert response.status_code == 403
+
+
 def test_end_night_abandons_the_tables_playing_and_stops_the_live_view(club, night, organiser):
     nine_present(club, night)
     organiser.post(night_url(night, "draw"))
 
-    response = organiser.post(night_url(night, "end"))
+    response = organiser.post(night_url(night, "end"), {"confirm": "1"})
 
     night.refresh_from_db()
     html = page(organiser.get(night_url(night)))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
+from ...engine import SEATS
 from ...table.models import Game, ScorerLink, Summary
 from ..models import Attendance, Member, Night, Round, Season
 
@@ -111,6 +112,11 @@ class NightState:
     @property
     def present(self) -> int:
         return sum(player.present for player in self.players)
+
+    @property
+    def enough_present(self) -> bool:
+        """Enough players are present for a table (services.draw_round refuses fewer)."""
+        return self.present >= SEATS
 
 
 def _table(game: Game, link: ScorerLink | None = None) -> Table:

@@ -247,19 +247,41 @@ def draw(request: HtmxHttpRequest, club: Club, member: Member | None, night: int
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#tables")
 
 
-@require_POST
+def _abandoning(
+    request: HtmxHttpRequest, club: Club, night: Night, *, ending: bool
+) -> HttpResponse | None:
+    """The question asked before tables still playing are recorded as abandoned, naming
+    them; None once asked (the form posts ``confirm``) or when no table would be. A GET
+    asks it too, as do the night page's buttons while tables play."""
+    if request.method == "POST" and request.POST.get("confirm"):
+        return None
+    current = night_state(night).current
+    playing = [table for table in current.tables if table.playing] if current else []
+    if request.method == "POST" and not playing:
+        return None
+    context = {"club": club, "night": night, "ending": ending, "playing": playing}
+    return render(request, "clubs/night_confirm.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.SCORE_CLUB)
 def close(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
-    """The round is closed now: its tables still playing are recorded as abandoned."""
+    """The round is closed now: its tables still playing are recorded as abandoned, once
+    the organiser has seen which."""
     found = _night(club, night)
+    if asked := _abandoning(request, club, found, ending=False):
+        return asked
     services.close_round(night_id=found.pk, by=request.actor)
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#tables")
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.SCORE_CLUB)
 def end(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
+    """The night is over: its last round closed, as :func:`close` does."""
     found = _night(club, night)
+    if asked := _abandoning(request, club, found, ending=True):
+        return asked
     services.end_night(night_id=found.pk, by=request.actor)
     return redirect("night_ranking", club=club.slug, night=found.pk)
 
