@@ -159,6 +159,8 @@ def club_pages(transactional_db):
         ("player", f"{base}/players/{member.pk}/"),
         ("new night", f"{base}/nights/new"),
         ("night", f"{nights}/"),
+        ("close the round, asked", f"{nights}/close"),
+        ("end the night, asked", f"{nights}/end"),
         ("table sheet", f"{nights}/rounds/1/sheet"),
         ("table cards", f"{nights}/rounds/1/cards"),
         ("night ranking", f"{nights}/ranking"),
@@ -178,5 +180,7 @@ def test_every_club_page_has_one_h1_and_no_axe_violation(phone, club_pages, lang
     for name, address in club_pages:
         page.goto(address)
         found[name] = report(page)
+        if name == "end the night, asked":
+            page.screenshot(path=f"/tmp/night-end-asked-{lang}.png", full_page=True)
 
     assert found == {name: ([], 1) for name, _address in club_pages}
