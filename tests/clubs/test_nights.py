@@ -438,7 +438,9 @@ def test_draw_plain_member_is_forbidden(club, night):
     assert (response.status_code, Round.objects.count()) == (403, 0)
 
 
-@pytest.mark.parametrize(("tail", "question"), [("close", "Close the round?"), ("end", "End the night?")])
+@pytest.mark.parametrize(
+    ("tail", "question"), [("close", "Close the round?"), ("end", "End the night?")]
+)
 def test_close_or_end_with_tables_playing_first_names_them_and_changes_nothing(
     club, night, organiser, tail, question
 ):
