@@ -385,3 +385,49 @@ class CheckInForm(forms.Form):
                 seen.add(name.casefold())
                 names.append(name)
         return names
+
+
+class GamesFilterForm(forms.Form):
+    """The club's games list, narrowed: by season, player, night, status, the days they
+    were played on (in the club's time zone), and a part of a player's name. Every field
+    may stay empty; the choices are the club's own."""
+
+    STATUSES = (
+        ("", _("Any")),
+        ("playing", _("playing")),
+        ("won", _("won")),
+        ("abandoned", _("abandoned")),
+    )
+
+    q = TextField(label=_("Player's name contains"), max_length=MAX_NAME, required=False)
+    season = forms.ChoiceField(label=_("Season"), required=False)
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False)
+    night = forms.TypedChoiceField(label=_("Night"), coerce=int, required=False)
+    status = forms.ChoiceField(label=_("Status"), choices=STATUSES, required=False)
+    since = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(
+        self,
+        data: Any = None,
+        *,
+        seasons: Sequence[tuple[str, str]],
+        players: Sequence[tuple[int, str]],
+        nights: Sequence[tuple[int, str]],
+    ) -> None:
+        super().__init__(data)
+        for name, choices in (("season", seasons), ("player", players), ("night", nights)):
+            field = self.fields[name]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = [("", gettext("Any")), *choices]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since and until and until < since:
+            self.add_error("until", gettext("The last day comes before the first."))
+        return data

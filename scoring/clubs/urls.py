@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, league, nights
+from .views import club, games, league, nights
 
 urlpatterns = [
     # Clubs (issue 11): running a club, in views/club.py.
@@ -15,6 +15,7 @@ urlpatterns = [
     path("clubs/<slug:club>/invite.svg", club.invite_qr, name="club_invite_qr"),
     path("clubs/<slug:club>/join/<slug:secret>", club.join_club, name="join_club"),
     path("clubs/<slug:club>/seasons/new", club.new_season, name="new_season"),
+    path("clubs/<slug:club>/games/", games.club_games, name="club_games"),
     path("clubs/<slug:club>/games/new", club.new_club_game, name="new_club_game"),
     path("clubs/<slug:club>/import", club.import_records, name="club_import"),
     # Club nights (issue 12): check-in, rounds, table sheets and cards, in views/nights.py.

@@ -148,6 +148,7 @@ def club_pages(transactional_db):
         ("clubs", "/clubs/"),
         ("new club", "/clubs/new"),
         ("club", f"{base}/"),
+        ("games, filtered", f"{base}/games/?q=a&status=won"),
         ("settings", f"{base}/settings"),
         ("members", f"{base}/members"),
         ("new season", f"{base}/seasons/new"),
@@ -180,7 +181,9 @@ def test_every_club_page_has_one_h1_and_no_axe_violation(phone, club_pages, lang
     for name, address in club_pages:
         page.goto(address)
         found[name] = report(page)
-        if name == "end the night, asked":
-            page.screenshot(path=f"/tmp/night-end-asked-{lang}.png", full_page=True)
+        if name in ("end the night, asked", "games, filtered"):
+            page.screenshot(
+                path=f"/tmp/{name.split(',')[0].replace(' ', '-')}-{lang}.png", full_page=True
+            )
 
     assert found == {name: ([], 1) for name, _address in club_pages}

@@ -1,0 +1,111 @@
+"""The club's games: every one, newest first, narrowed by the filters of
+:class:`~scoring.clubs.forms.GamesFilterForm`, a page at a time.
+
+A game is dated as the league dates it: a won game by its finish (the moment its club
+results carry, which puts it in a season), any other by its start. The list is ordered by
+that moment and shows it, so that the rows read in order. Everything comes from the
+summaries and the results written with each change: no game is scored to list it.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
+from ...engine.names import name_key
+from ...table.models import Seat
+from ..league import day_start, season_range
+from ..models import Club, ClubGame, ClubResult, Member, Season
+
+PER_PAGE = 50
+"""Rows a page: a long evening of tables, and still light on a phone."""
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """A row of the list: the game, its players and totals by seat, and where it stands."""
+
+    public_id: str
+    scores: Sequence[tuple[str, int]]
+    status: str
+    """``playing``, ``won`` or ``abandoned``, as the summary says."""
+    winner: str | None
+    hands: int
+    moment: datetime
+    """When it finished (a won game) or started (any other)."""
+    night_id: int | None
+    table: int | None
+
+
+def dated(club: Club) -> QuerySet[ClubGame]:
+    """The club's games with ``moment``: the finish its results carry, else its start."""
+    finished = ClubResult.objects.filter(game=OuterRef("game"), seat=0).values("finished_at")
+    return ClubGame.objects.filter(club=club).annotate(
+        moment=Coalesce(Subquery(finished[:1]), F("game__created_at"))
+    )
+
+
+def filtered(
+    club: Club, games: QuerySet[ClubGame], filters: Mapping[str, Any], seasons: Sequence[Season]
+) -> QuerySet[ClubGame]:
+    """``games`` narrowed by each filter given (the form's cleaned data)."""
+    if text := filters.get("q"):
+        games = games.filter(
+            Exists(Seat.objects.filter(game=OuterRef("game"), player__key__contains=name_key(text)))
+        )
+    if slug := filters.get("season"):
+        season = next((season for season in seasons if season.slug == slug), None)
+        if season is not None:
+            start, end = season_range(club, season)
+            games = games.filter(Q(moment__gte=start), Q(moment__lt=end))
+    if player := filters.get("player"):
+        key = Member.objects.filter(club=club, pk=player).values("key")[:1]
+        games = games.filter(Exists(Seat.objects.filter(game=OuterRef("game"), player__key=key)))
+    if night := filters.get("night"):
+        games = games.filter(round__night_id=night)
+    if status := filters.get("status"):
+        games = games.filter(game__summary__status=status)
+    since: date | None = filters.get("since")
+    if since:
+        games = games.filter(Q(moment__gte=day_start(since, club.time_zone)))
+    until: date | None = filters.get("until")
+    if until:
+        games = games.filter(Q(moment__lt=day_start(until + timedelta(days=1), club.time_zone)))
+    return games
+
+
+def games_page(games: QuerySet[ClubGame], number: str | int | None) -> Page[Any]:
+    """One page of ``games``, newest first (a page out of range gives the last). The
+    moment is the annotation of :func:`dated`, which the type checker cannot see."""
+    ordered = games.order_by(F("moment").desc(), "-game_id").values(
+        "game__public_id",
+        "game__summary__names",
+        "game__summary__totals",
+        "game__summary__status",
+        "game__summary__winner",
+        "game__summary__hands",
+        "round__night_id",
+        "table",
+        when=F("moment"),
+    )
+    page: Page[Any] = Paginator(ordered, PER_PAGE).get_page(number)
+    page.object_list = [_line(row) for row in page.object_list]
+    return page
+
+
+def _line(row: Mapping[str, Any]) -> GameLine:
+    names, winner = row["game__summary__names"], row["game__summary__winner"]
+    return GameLine(
+        public_id=row["game__public_id"],
+        scores=list(zip(names, row["game__summary__totals"], strict=True)),
+        status=row["game__summary__status"],
+        winner=None if winner is None else names[winner],
+        hands=row["game__summary__hands"],
+        moment=row["when"],
+        night_id=row["round__night_id"],
+        table=row["table"],
+    )

@@ -1,0 +1,48 @@
+"""The club's games (issue 19): every one, newest first, filtered, a page at a time."""
+
+from urllib.parse import urlencode
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils.formats import date_format
+from django.views.decorators.http import require_safe
+
+from ...common.http import HtmxHttpRequest
+from ...common.rights import Action
+from ..access import club_may, with_club
+from ..forms import GamesFilterForm
+from ..models import Club, Member
+from ..pages.games import dated, filtered, games_page
+
+
+@require_safe
+@with_club(Action.SEE_CLUB)
+def club_games(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    seasons = list(club.seasons.all())
+    players = list(club.members.order_by("name").values_list("pk", "name"))
+    nights = [
+        (
+            night.pk,
+            date_format(night.date, "DATE_FORMAT") + (f" · {night.place}" if night.place else ""),
+        )
+        for night in club.nights.order_by("-date", "-pk")
+    ]
+    form = GamesFilterForm(
+        request.GET or None,
+        seasons=[(season.slug, season.name) for season in seasons],
+        players=players,
+        nights=nights,
+    )
+    valid = form.is_valid() if form.is_bound else True
+    filters = form.cleaned_data if form.is_bound else {}
+    page = games_page(filtered(club, dated(club), filters, seasons), request.GET.get("page"))
+    kept = {name: value for name, value in request.GET.items() if name != "page" and value}
+    context = {
+        "club": club,
+        "member": member,
+        "form": form,
+        "page": page,
+        "can_score": club_may(Action.SCORE_CLUB, club, member),
+        "query": urlencode(kept),
+    }
+    return render(request, "clubs/club_games.html", context, status=200 if valid else 422)
