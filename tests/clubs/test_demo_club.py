@@ -158,6 +158,28 @@ def test_demo_club_small_is_a_public_club_of_12_members_two_seasons_and_its_game
     assert printed.splitlines()[-1] == "/clubs/demo/"
 
 
+def test_demo_club_prints_how_to_log_in_as_its_admin(db, client):
+    printed = demo("--games", "3", "--seed", "4").splitlines()
+    password = printed[-2].rsplit(" ", 1)[1]
+
+    logged_in = client.post("/accounts/login/", {"username": "demo-admin", "password": password})
+
+    admin = Member.objects.get(club__slug="demo", user__username="demo-admin")
+    assert printed[-2].startswith("its admin, Amina: log in at /accounts/login/ as demo-admin ")
+    assert (logged_in.status_code, admin.name, admin.role) == (302, "Amina", Member.Role.ADMIN)
+    assert client.get("/clubs/demo/settings").status_code == 200
+
+
+def test_demo_club_run_again_gives_the_admin_a_new_password(db, client):
+    first = demo("--games", "0").splitlines()[-2].rsplit(" ", 1)[1]
+    second = demo("--games", "0").splitlines()[-2].rsplit(" ", 1)[1]
+
+    old = client.post("/accounts/login/", {"username": "demo-admin", "password": first})
+    new = client.post("/accounts/login/", {"username": "demo-admin", "password": second})
+
+    assert (first != second, old.status_code, new.status_code) == (True, 200, 302)
+
+
 def test_demo_club_games_are_valid_records_written_as_the_import_writes_them(db):
     demo("--games", "25", "--seed", "4")
 

@@ -10,11 +10,13 @@ auction; each game is played until someone wins. Games finish in the evenings, s
 over the days of both seasons up to yesterday, in the club's time zone.
 
 The same seed gives the same club (the same games, hand for hand, and so the same
-standings); the seasons' days follow today's date. The last line printed is the club
-page's path.
+standings); the seasons' days follow today's date. Its first member, Amina, is its admin,
+with the account ``demo-admin`` and a password drawn at each run: the line before the last
+says how to log in. The last line printed is the club page's path.
 """
 
 import random
+import secrets
 import time
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
@@ -22,6 +24,8 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 from django.urls import reverse
@@ -48,7 +52,7 @@ from ...engine import (
     winner_of,
 )
 from ...engine.league import DEFAULT_POINTS
-from ...table.models import Change, Game, Player, Seat, Summary, rules_columns
+from ...table.models import Change, Game, Player, Seat, Summary
 from ...table.models import Hand as HandRow
 
 SLUG = "demo"
@@ -68,6 +72,9 @@ MEMBERS = (
     "Fatima-Zahra",
     "Hugo",
 )
+ADMIN = "demo-admin"
+"""The account of the club's admin (its first member), made or given a new password by
+every run: someone trying the demo can run the club."""
 RULES = Rules(
     target=21,
     failed_taker=FailedTaker.TRICKS_MINUS_BID,
@@ -198,6 +205,15 @@ def analyze() -> None:
             cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
 
 
+def admin_account() -> tuple[AbstractBaseUser, str]:
+    """The demo's admin account and a new password for it, drawn for this run."""
+    user, _ = get_user_model().objects.get_or_create(username=ADMIN)
+    password = secrets.token_urlsafe(12)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return user, password
+
+
 class Command(BaseCommand):
     help = (
         'Create, or rebuild, the public club "Demo" (/clubs/demo/): 12 members, two seasons '
@@ -229,15 +245,19 @@ class Command(BaseCommand):
                     Game.objects.filter(pk__in=ids[first : first + 2000]).delete()
                 old.delete()
                 self.stdout.write(f"deleted the old {NAME} club and its {len(ids)} games")
-            club = Club.objects.create(
+            admin, password = admin_account()
+            club = services.create_club(
                 name=NAME,
                 slug=SLUG,
                 time_zone=TIME_ZONE,
-                **rules_columns(RULES),
-                points=list(DEFAULT_POINTS),
+                rules=RULES,
+                points=DEFAULT_POINTS,
                 public=True,
+                invite_admits=False,
+                admin_user_id=admin.pk,
+                admin_name=MEMBERS[0],
             )
-            for name in MEMBERS:
+            for name in MEMBERS[1:]:
                 services.add_member(club=club, name=name)
             seasons = [
                 services.create_season(
@@ -265,5 +285,9 @@ class Command(BaseCommand):
         self.stdout.write(
             f"played {games} games, {hands} hands in {done - started:.1f} s "
             f"(dealt in {dealt - started:.1f} s, written and rated in {done - dealt:.1f} s)"
+        )
+        self.stdout.write(
+            f"its admin, {MEMBERS[0]}: log in at {reverse('login')} as {ADMIN} "
+            f"with the password {password}"
         )
         self.stdout.write(reverse("club", args=[SLUG]))
