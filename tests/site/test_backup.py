@@ -36,12 +36,12 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from scoring.backup import carried_models
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Night
 from scoring.common.rights import Actor
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump, dealer_of, hand_from_dict
 from scoring.engine import loads as load_record
+from scoring.management.backup import carried_models
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink
 from tests.factories import NAMES

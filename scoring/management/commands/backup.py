@@ -1,5 +1,5 @@
 """``manage.py backup FILE``: the whole database in one file, which ``restore`` reads back
-into an empty one (scoring/backup.py; README, "Backup and restore")."""
+into an empty one (scoring/management/backup.py; README, "Backup and restore")."""
 
 from pathlib import Path
 from typing import Any
@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS
 
-from ...backup import LEFT_OUT, BackupError, write_backup
+from ..backup import LEFT_OUT, BackupError, write_backup
 
 
 class Command(BaseCommand):

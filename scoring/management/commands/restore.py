@@ -1,5 +1,5 @@
 """``manage.py restore FILE``: a backup that ``manage.py backup`` wrote, into a new,
-migrated, empty database (scoring/backup.py; README, "Backup and restore")."""
+migrated, empty database (scoring/management/backup.py; README, "Backup and restore")."""
 
 from pathlib import Path
 from typing import Any
@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS
 
-from ...backup import BackupError, restore
+from ..backup import BackupError, restore
 
 
 class Command(BaseCommand):

@@ -121,7 +121,12 @@ class Table:
 
     @property
     def fields(self) -> dict[str, Field]:
-        return {field.attname: field for field in self.model._meta.local_concrete_fields}
+        """The columns written by an INSERT: a generated column is the database's own."""
+        return {
+            field.attname: field
+            for field in self.model._meta.local_concrete_fields
+            if not field.generated
+        }
 
     def column(self, attname: str) -> str:
         return str(self.fields[attname].column)  # a concrete field's column is never None
@@ -222,6 +227,9 @@ def write_backup(path: Path, using: str) -> Done:
                 }
                 archive.writestr(MANIFEST, json.dumps(manifest, indent=1) + "\n")
         os.replace(partial, path)
+    except DatabaseError as error:
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"cannot read the database ({error}): is it migrated?") from None
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
@@ -239,7 +247,10 @@ def _write_table(archive: zipfile.ZipFile, table: Table, using: str) -> dict[str
     digest = hashlib.sha256()
     count = 0
     rows = table.model._base_manager.using(using).order_by("pk").values_list(*columns)
-    with archive.open(table.member, "w", force_zip64=True) as member:
+    # Named with the time it was written (a member opened by name would say 1980).
+    info = zipfile.ZipInfo(table.member, date_time=datetime.now().timetuple()[:6])
+    info.compress_type = zipfile.ZIP_DEFLATED
+    with archive.open(info, "w", force_zip64=True) as member:
         lines: list[bytes] = []
         for row in rows.iterator(chunk_size=CHUNK):
             values = [encode(value) for encode, value in zip(encoders, row, strict=True)]
@@ -319,6 +330,11 @@ def _read_manifest(
     except (KeyError, TypeError, ValueError, AttributeError):
         raise BackupError(f"{path}: not a backup made by `manage.py backup`") from None
     here = set(applied_migrations(connection))
+    if not here:
+        raise BackupError(
+            f"the database {connection.settings_dict['NAME']} is not migrated: "
+            "run manage.py migrate, then restore"
+        )
     if migrations != here:
         raise BackupError(_migrations_differ(path, migrations, here))
     found = {entry["table"]: set(entry["columns"]) for entry in entries}
