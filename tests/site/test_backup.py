@@ -35,6 +35,7 @@ from django.db import connections
 from django.test import Client
 from django.test.utils import override_settings
 from django.utils import timezone
+from psycopg.sql import SQL, Identifier
 
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Night
@@ -60,8 +61,9 @@ def postgresql() -> bool:
     return connections["default"].vendor == "postgresql"
 
 
-def server(name: str, sql: str) -> None:
-    """``sql`` run on the PostgreSQL server of the test database, outside any database."""
+def server(statement: str, *names: str) -> None:
+    """A statement run on the PostgreSQL server of the test database, outside any database;
+    ``{}`` in it are the database names, quoted."""
     db = connections["default"].settings_dict
     with psycopg.connect(
         dbname="postgres",
@@ -71,7 +73,7 @@ def server(name: str, sql: str) -> None:
         password=db["PASSWORD"] or None,
         autocommit=True,
     ) as admin:
-        admin.execute(sql.replace("NAME", f'"{name}"'))
+        admin.execute(SQL(statement).format(*map(Identifier, names)))
 
 
 def add_database(alias: str, name: str) -> None:
@@ -115,14 +117,14 @@ def blank(django_db_setup, tmp_path_factory) -> Iterator[str]:
     """The name of a new database, migrated and empty: made once, copied by each test."""
     if postgresql():
         name = f"{connections['default'].settings_dict['NAME']}_blank"
-        server(name, "DROP DATABASE IF EXISTS NAME WITH (FORCE)")
-        server(name, "CREATE DATABASE NAME")
+        server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+        server("CREATE DATABASE {}", name)
     else:
         name = str(tmp_path_factory.mktemp("backup") / "blank.sqlite3")
     migrate(name)
     yield name
     if postgresql():
-        server(name, "DROP DATABASE NAME WITH (FORCE)")
+        server("DROP DATABASE {} WITH (FORCE)", name)
 
 
 @pytest.fixture
@@ -130,8 +132,8 @@ def restored(blank, tmp_path) -> Iterator[str]:
     """A copy of the blank database, as the alias ``restored``."""
     if postgresql():
         name = f"{connections['default'].settings_dict['NAME']}_restored"
-        server(name, "DROP DATABASE IF EXISTS NAME WITH (FORCE)")
-        server(name, f'CREATE DATABASE NAME TEMPLATE "{blank}"')
+        server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+        server("CREATE DATABASE {} TEMPLATE {}", name, blank)
     else:
         name = str(tmp_path / "restored.sqlite3")
         shutil.copyfile(blank, name)
@@ -139,7 +141,7 @@ def restored(blank, tmp_path) -> Iterator[str]:
     yield RESTORED
     drop_database(RESTORED)
     if postgresql():
-        server(name, "DROP DATABASE NAME WITH (FORCE)")
+        server("DROP DATABASE {} WITH (FORCE)", name)
 
 
 @pytest.fixture
@@ -361,8 +363,9 @@ def test_restore_into_a_new_database_gives_every_table_back_equal(
     )
     assert stored(restored) == source
     assert (sessions("default"), sessions(restored)) == (1, 0)  # everyone signs in again
+    # Every table carried was tried with rows: a table added later wants its rows in populate().
     empty = [model._meta.db_table for model in carried_models() if not source[model._meta.db_table]]
-    assert empty == []  # every table carried was tried with rows
+    assert empty == []
 
 
 def test_restore_then_new_rows_get_fresh_ids(db, fast_passwords, restored, tmp_path):
