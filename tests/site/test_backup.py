@@ -1,0 +1,539 @@
+"""``manage.py backup FILE`` then ``manage.py restore FILE`` into a new database (README,
+"Backup and restore"): every table comes back equal, row by row and column by column.
+
+The source is the test database, filled through the services as the site fills it. The
+destination is a second database, migrated once for the module (on PostgreSQL a database
+created beside the test one, on SQLite a file) and copied afresh for each test; the
+commands reach it by ``--database``, as they reach the site's by ``DATABASE_URL``.
+"""
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+import zipfile
+from collections.abc import Iterator
+from datetime import timedelta
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+from zoneinfo import ZoneInfo
+
+import psycopg
+import pytest
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connections
+from django.test import Client
+from django.test.utils import override_settings
+from django.utils import timezone
+from psycopg.sql import SQL, Identifier
+
+from scoring.clubs import services as club_services
+from scoring.clubs.models import Club, Member, Night
+from scoring.common.rights import Actor
+from scoring.engine import About, Contract, Hand, Record, Rules, Trump, dealer_of, hand_from_dict
+from scoring.engine import loads as load_record
+from scoring.management.backup import carried_models
+from scoring.table import services
+from scoring.table.models import Game, ScorerLink
+from tests.factories import NAMES
+from tests.golden import CLEAN_PLAYS, DATA
+
+ROOT = Path(__file__).resolve().parents[2]
+RESTORED = "restored"
+PASSWORD = "correct horse battery staple"
+PLAYERS = ("Bilal", "Chafik", "Dalila", "Emna", "Farid", "Ghada", "Hedi", "Inès")
+ZONE = "Africa/Tunis"
+BOULMOUS = Hand(Contract(0, 6, Trump.HEARTS), tricks=(6, 0, 0, 0))
+"""Seat 0 bids six and takes them: 6 points, a boulmous paid at once."""
+
+
+def postgresql() -> bool:
+    return connections["default"].vendor == "postgresql"
+
+
+def server(statement: str, *names: str) -> None:
+    """A statement run on the PostgreSQL server of the test database, outside any database;
+    ``{}`` in it are the database names, quoted."""
+    db = connections["default"].settings_dict
+    with psycopg.connect(
+        dbname="postgres",
+        host=db["HOST"] or "127.0.0.1",
+        port=db["PORT"] or 5432,
+        user=db["USER"] or None,
+        password=db["PASSWORD"] or None,
+        autocommit=True,
+    ) as admin:
+        admin.execute(SQL(statement).format(*map(Identifier, names)))
+
+
+def add_database(alias: str, name: str) -> None:
+    """A database beside the test one, as ``alias``: on the same server, or SQLite's file.
+    Made here rather than in the settings, so that the test may use it."""
+    default = connections["default"]
+    connections[alias] = type(default)({**default.settings_dict, "NAME": name}, alias)
+
+
+def drop_database(alias: str) -> None:
+    connections[alias].close()
+    del connections[alias]
+
+
+def migrate(name: str) -> None:
+    """``manage.py migrate`` on the database ``name``, as the README's restore begins: in a
+    process of its own, whose default database it is (the data migrations write there)."""
+    db = connections["default"].settings_dict
+    if postgresql():
+        user = quote(db["USER"] or "", safe="")
+        password = f":{quote(db['PASSWORD'], safe='')}" if db["PASSWORD"] else ""
+        port = f":{db['PORT']}" if db["PORT"] else ""
+        url = f"postgres://{user}{password}@{db['HOST'] or '127.0.0.1'}{port}/{name}"
+    else:
+        url = f"sqlite:///{name}"
+    environment = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "SECRET_KEY": settings.SECRET_KEY,
+        "DATABASE_URL": url,
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "--verbosity", "0"],
+        cwd=ROOT,
+        env=environment,
+        check=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def blank(django_db_setup, tmp_path_factory) -> Iterator[str]:
+    """The name of a new database, migrated and empty: made once, copied by each test."""
+    if postgresql():
+        name = f"{connections['default'].settings_dict['NAME']}_blank"
+        server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+        server("CREATE DATABASE {}", name)
+    else:
+        name = str(tmp_path_factory.mktemp("backup") / "blank.sqlite3")
+    migrate(name)
+    yield name
+    if postgresql():
+        server("DROP DATABASE {} WITH (FORCE)", name)
+
+
+@pytest.fixture
+def restored(blank, tmp_path) -> Iterator[str]:
+    """A copy of the blank database, as the alias ``restored``."""
+    if postgresql():
+        name = f"{connections['default'].settings_dict['NAME']}_restored"
+        server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+        server("CREATE DATABASE {} TEMPLATE {}", name, blank)
+    else:
+        name = str(tmp_path / "restored.sqlite3")
+        shutil.copyfile(blank, name)
+    add_database(RESTORED, name)
+    yield RESTORED
+    drop_database(RESTORED)
+    if postgresql():
+        server("DROP DATABASE {} WITH (FORCE)", name)
+
+
+@pytest.fixture
+def fast_passwords(settings):
+    """Passwords hashed quickly: a real hash takes long, and any hash is carried as it is."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def run(command: str, *args: Any, **options: Any) -> str:
+    out = io.StringIO()
+    call_command(command, *map(str, args), stdout=out, **options)
+    return out.getvalue()
+
+
+# --- a site with a bit of everything ------------------------------------------------------
+
+
+def play(game: Game, hands: list[Hand], by: Actor) -> None:
+    number = game.hands.count()
+    for offset, hand in enumerate(hands, start=1):
+        services.record_hand(
+            public_id=game.public_id, number=number + offset, hand=hand, token=uuid.uuid4(), by=by
+        )
+
+
+def a_game() -> None:
+    """A few rows: an account, and a game of his with a few hands."""
+    owner = get_user_model().objects.create_user("amina")
+    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0, owner_id=owner.pk)
+    play(game.game, [BOULMOUS] * 3, Actor(user_id=owner.pk))
+
+
+def populate() -> dict[str, Any]:
+    """Accounts, groups and permissions, a club with members, claims and roles, a season, a
+    night of two rounds, club games corrected, undone and redone, results and ratings, plain
+    games with owners, a rematch, scorer links handed on and revoked, imported records."""
+    users = get_user_model().objects
+    amina = users.create_user("amina", "amina@example.org", PASSWORD, first_name="Amina")
+    bilal = users.create_user("bilal", "bilal@example.org", PASSWORD)
+    chafik = users.create_user("chafik", "", PASSWORD, is_active=False)
+    users.create_superuser("root", "root@example.org", PASSWORD)
+    organisers = Group.objects.create(name="organisers")
+    organisers.permissions.add(Permission.objects.get(codename="change_club"))
+    amina.groups.add(organisers)
+    bilal.user_permissions.add(Permission.objects.get(codename="view_game"))
+    signed_in = Client()
+    assert signed_in.login(username="amina", password=PASSWORD)  # a session, a last login
+
+    club = club_services.create_club(
+        name="Sfax",
+        slug="sfax",
+        time_zone=ZONE,
+        rules=Rules(target=21, stake=Decimal("0.50"), currency="EUR"),
+        points=(5, 3, 1, 0),
+        public=False,
+        invite_admits=False,
+        admin_user_id=amina.pk,
+        admin_name="Amina",
+    )
+    members = {name: club_services.add_member(club=club, name=name) for name in PLAYERS}
+    club_services.set_role(club=club, member_id=members["Emna"].pk, role=Member.Role.SCORER)
+    club_services.join_club(club=club, user_id=bilal.pk, member_id=members["Bilal"].pk, name="")
+    club_services.confirm_claim(club=club, member_id=members["Bilal"].pk, accept=True)
+    club_services.join_club(club=club, user_id=chafik.pk, member_id=members["Chafik"].pk, name="")
+    today = timezone.now().astimezone(ZoneInfo(ZONE)).date()
+    club_services.create_season(
+        club=club,
+        name="Now",
+        slug="now",
+        first_day=today - timedelta(days=30),
+        last_day=today + timedelta(days=30),
+        points=(5, 3, 1, 0),
+    )
+
+    organiser = Actor(user_id=amina.pk)
+    night = club_services.create_night(club=club, date=today, place="Café", rounds=2)
+    everyone = [member.pk for member in Member.objects.filter(club=club)]
+    club_services.check_in(night_id=night.pk, member_ids=everyone, guests=["Zied"])
+    first = club_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
+    one, two = Game.objects.filter(club_game__round=first).order_by("club_game__table")
+    play(one, [BOULMOUS] * 4, Actor(device="Table 1"))
+    # Table 2 corrects a hand, undoes one and redoes it: a long history.
+    table_two = Actor(device="Table 2")
+    play(two, [BOULMOUS, Hand(Contract(1, 4, Trump.SPADES), tricks=(1, 4, 1, 0))], table_two)
+    services.edit_hand(
+        public_id=two.public_id, number=2, hand=BOULMOUS, discard_after_end=False, by=organiser
+    )
+    services.undo_hand(public_id=two.public_id, number=2, by=table_two)
+    services.redo_hand(public_id=two.public_id, number=2, by=table_two)
+    play(two, [BOULMOUS] * 2, table_two)
+    club_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
+    club_services.end_night(night_id=night.pk, by=organiser)  # round 2's tables abandoned
+    ScorerLink.objects.filter(game=one).update(revoked_at=timezone.now())
+    finished = timezone.now() - timedelta(days=2)
+    club_services.import_club_game(
+        club=club,
+        record=Record(
+            players=("Amina", "Dalila", "Emna", "Yasmine"),
+            rules=club.rules,
+            hands=(BOULMOUS,) * 4,
+            about=About(
+                id="sfax-old-1", started_at=finished - timedelta(hours=1), finished_at=finished
+            ),
+        ),
+    )
+
+    # A plain game of Bilal's: an auction, a hand card by card, a void deal, abandoned and
+    # resumed, won; its rematch, and a scorer link handed on to it, then revoked.
+    plain = services.create_game(
+        names=NAMES,
+        rules=Rules(target=10, stake=Decimal("1.500"), currency="TND"),
+        first_dealer=0,
+        place="Café des Délices",
+        owner_id=bilal.pk,
+        token=uuid.uuid4(),
+        by=Actor(user_id=bilal.pk),
+    ).game
+    hands = [
+        {"calls": ["pass", 3, "pass", 4], "trump": "H", "tricks": [1, 0, 2, 3]},
+        {"taker": 0, "bid": 3, "trump": "H", "plays": CLEAN_PLAYS},
+        {"calls": ["pass"] * 4},
+    ]
+    play(plain, [hand_from_dict(data, dealer_of(n, 0)) for n, data in enumerate(hands)], Actor())
+    services.abandon_game(public_id=plain.public_id, by=Actor(user_id=bilal.pk))
+    services.resume_game(public_id=plain.public_id, by=Actor(user_id=bilal.pk))
+    play(plain, [BOULMOUS] * 2, Actor(user_id=bilal.pk))
+    link = services.make_scorer_link(public_id=plain.public_id)
+    rematch = services.rematch(public_id=plain.public_id, by=Actor(device="Bilal's phone"))
+    services.hand_on_scorer_link(link_id=link.pk, public_id=plain.public_id, to=rematch.public_id)
+    services.revoke_scorer_link(public_id=plain.public_id, link_id=link.pk)
+    services.make_scorer_link(public_id=rematch.public_id)
+    services.import_record(
+        record=load_record((DATA / "valid" / "about_abandoned_tnd.json").read_text("utf-8")),
+        owner_id=amina.pk,
+    )
+    return {"plain": plain, "club": club}
+
+
+# --- reading a database as it is stored ---------------------------------------------------
+
+
+def stored(alias: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table of the database, sessions aside, as raw SQL reads it in primary-key order.
+
+    Content types and permissions are made by each database's own migrate: they, and the
+    columns that refer to them, are read by natural key, not id. The migrations applied
+    are read by name, not by when they were applied."""
+    connection = connections[alias]
+    by_table = {model._meta.db_table: model for model in apps.get_models(include_auto_created=True)}
+    names = {
+        ContentType: {
+            row.pk: (row.app_label, row.model) for row in ContentType.objects.using(alias)
+        },
+        Permission: {
+            row.pk: (row.codename, *row.content_type.natural_key())
+            for row in Permission.objects.using(alias).select_related("content_type")
+        },
+    }
+    quote = connection.ops.quote_name
+    found: dict[str, list[tuple[Any, ...]]] = {}
+    with connection.cursor() as cursor:
+        for table in connection.introspection.table_names(cursor):
+            if table == "django_session":
+                continue
+            if table == "django_migrations":
+                cursor.execute(f"SELECT app, name FROM {quote(table)}")
+                found[table] = sorted(cursor.fetchall())
+                continue
+            keys = connection.introspection.get_primary_key_columns(cursor, table)
+            cursor.execute(f"SELECT * FROM {quote(table)} ORDER BY {', '.join(map(quote, keys))}")
+            columns = [column[0] for column in cursor.description]
+            model = by_table[table]
+            named = {
+                field.column: names[field.related_model]
+                for field in model._meta.local_concrete_fields
+                if field.related_model in names
+            }
+            if model in names:
+                named[model._meta.pk.column] = names[model]
+            rows = [
+                tuple(
+                    named[column][value] if column in named and value is not None else value
+                    for column, value in zip(columns, row, strict=True)
+                )
+                for row in cursor.fetchall()
+            ]
+            found[table] = sorted(rows, key=repr) if named else rows
+    return found
+
+
+def count(alias: str, model: Any) -> int:
+    return model._base_manager.using(alias).count()
+
+
+# --- the round trip -----------------------------------------------------------------------
+
+
+def sessions(alias: str) -> int:
+    with connections[alias].cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM django_session")
+        return cursor.fetchone()[0]
+
+
+def test_restore_into_a_new_database_gives_every_table_back_equal(
+    db, fast_passwords, restored, tmp_path
+):
+    populate()
+    path = tmp_path / "site.zip"
+    source = stored("default")
+
+    backed_up = run("backup", path)
+    restored_out = run("restore", path, database=restored)
+
+    rows = sum(len(source[model._meta.db_table]) for model in carried_models())
+    tables = len(carried_models())
+    assert (backed_up, restored_out) == (
+        f"backed up {rows} rows of {tables} tables to {path}\n",
+        f"restored {rows} rows of {tables} tables from {path}\n",
+    )
+    assert stored(restored) == source
+    assert (sessions("default"), sessions(restored)) == (1, 0)  # everyone signs in again
+    # Every table carried was tried with rows: a table added later wants its rows in populate().
+    empty = [model._meta.db_table for model in carried_models() if not source[model._meta.db_table]]
+    assert empty == []
+
+
+def test_restore_then_new_rows_get_fresh_ids(db, fast_passwords, restored, tmp_path):
+    populate()
+    run("backup", tmp_path / "site.zip")
+    run("restore", tmp_path / "site.zip", database=restored)
+    last = {model: model._base_manager.order_by("pk").last().pk for model in (Game, Member, Night)}
+
+    game = Game.objects.using(restored).create(first_dealer=0)
+    club = Club.objects.using(restored).get(slug="sfax")
+    member = Member.objects.using(restored).create(club=club, name="Walid", key="walid")
+    night = Night.objects.using(restored).create(club=club, date=timezone.now().date())
+
+    assert (game.pk, member.pk, night.pk) == (last[Game] + 1, last[Member] + 1, last[Night] + 1)
+
+
+class ToRestored:
+    """Every query to the restored database: the site as it runs on it."""
+
+    def db_for_read(self, model, **hints):
+        return RESTORED
+
+    def db_for_write(self, model, **hints):
+        return RESTORED
+
+    def allow_relation(self, first, second, **hints):
+        return True
+
+
+def test_restore_then_an_account_signs_in_with_its_old_password(
+    db, fast_passwords, restored, tmp_path
+):
+    made = populate()
+    run("backup", tmp_path / "site.zip")
+    run("restore", tmp_path / "site.zip", database=restored)
+    browser = Client()
+
+    with override_settings(DATABASE_ROUTERS=[f"{__name__}.ToRestored"]):
+        signed_in = browser.login(username="bilal", password=PASSWORD)
+        wrong = Client().login(username="bilal", password="not his password")
+        home = browser.get("/").content.decode()
+        club = browser.get("/clubs/sfax/")
+
+    assert (signed_in, wrong) == (True, False)
+    assert f'href="/games/{made["plain"].public_id}/"' in home
+    assert club.status_code == 200
+
+
+def test_restore_names_permissions_by_natural_key(db, restored, tmp_path):
+    """The new database's migrate gave the permissions other ids: the links follow them."""
+    bilal = get_user_model().objects.create_user("bilal")
+    bilal.user_permissions.add(Permission.objects.get(codename="view_game"))
+    organisers = Group.objects.create(name="organisers")
+    organisers.permissions.add(Permission.objects.get(codename="change_club"))
+    bilal.groups.add(organisers)
+    run("backup", tmp_path / "site.zip")
+    for codename in ("view_game", "change_club"):
+        moved = Permission.objects.using(restored).get(codename=codename)
+        moved.delete()
+        moved.pk = None
+        moved.save(using=restored)
+
+    run("restore", tmp_path / "site.zip", database=restored)
+    bilal = get_user_model().objects.using(restored).get(username="bilal")
+
+    ids = {
+        alias: list(
+            Permission.objects.using(alias)
+            .filter(codename__in=["view_game", "change_club"])
+            .order_by("codename")
+            .values_list("pk", flat=True)
+        )
+        for alias in ("default", restored)
+    }
+    assert ids[restored] != ids["default"]
+    assert sorted(bilal.get_all_permissions()) == ["scoring.change_club", "scoring.view_game"]
+
+
+# --- refusals -----------------------------------------------------------------------------
+
+
+def nothing_in(alias: str) -> dict[str, int]:
+    """The carried tables of the database that hold rows, and how many."""
+    return {
+        model._meta.db_table: count(alias, model)
+        for model in carried_models()
+        if count(alias, model)
+    }
+
+
+def test_restore_into_a_database_not_empty_is_refused_and_changes_nothing(
+    db, fast_passwords, restored, tmp_path
+):
+    a_game()
+    run("backup", tmp_path / "site.zip")
+    get_user_model().objects.db_manager(restored).create_user("walid")
+    name = connections[restored].settings_dict["NAME"]
+
+    with pytest.raises(CommandError) as refused:
+        run("restore", tmp_path / "site.zip", database=restored)
+
+    assert str(refused.value) == (
+        f"the database {name} is not empty (auth_user hold rows): restore into a new "
+        "database, migrated and empty"
+    )
+    assert nothing_in(restored) == {"auth_user": 1}
+
+
+def test_restore_into_a_database_at_other_migrations_is_refused(db, restored, tmp_path):
+    run("backup", tmp_path / "site.zip")
+    call_command("migrate", "scoring", "0010_no_trump_contracts", database=restored, verbosity=0)
+
+    with pytest.raises(CommandError) as refused:
+        run("restore", tmp_path / "site.zip", database=restored)
+
+    assert str(refused.value) == (
+        f"{tmp_path / 'site.zip'}: made at other migrations than this database's\n"
+        "  in the backup, not here: scoring.0011_scorer_link_handed_on\n"
+        "Migrate this database to the backup's migrations "
+        "(manage.py migrate scoring 0011_scorer_link_handed_on), restore, then migrate."
+    )
+
+
+def damage(path: Path, how: str) -> None:
+    data = bytearray(path.read_bytes())
+    if how == "cut short":
+        del data[len(data) // 2 :]
+    else:  # a byte changed inside the games' table, as the disk or the copy may
+        with zipfile.ZipFile(path) as archive:
+            member = archive.getinfo("tables/scoring_hand.jsonl")
+        data[member.header_offset + 30 + len(member.filename) + member.compress_size // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["cut short", "a byte changed"])
+def test_restore_damaged_file_is_refused_and_writes_nothing(
+    db, fast_passwords, restored, tmp_path, how
+):
+    a_game()
+    path = tmp_path / "site.zip"
+    run("backup", path)
+    damage(path, how)
+
+    with pytest.raises(CommandError) as refused:
+        run("restore", path, database=restored)
+
+    assert str(refused.value).startswith(f"{path}: damaged (")
+    assert str(refused.value).endswith("); nothing was restored")
+    assert nothing_in(restored) == {}
+
+
+def test_restore_a_file_that_is_no_backup_is_refused(db, tmp_path):
+    path = tmp_path / "games.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("game.json", "{}")
+
+    with pytest.raises(CommandError) as refused:
+        run("restore", path)
+
+    assert str(refused.value) == f"{path}: not a backup made by `manage.py backup`"
+
+
+def test_backup_to_an_existing_file_is_refused_and_keeps_it(db, tmp_path):
+    path = tmp_path / "site.zip"
+    path.write_bytes(b"last week's backup")
+
+    with pytest.raises(CommandError) as refused:
+        run("backup", path)
+
+    assert str(refused.value) == f"{path}: exists already; back up to a new file"
+    assert (path.read_bytes(), sorted(tmp_path.iterdir())) == (b"last week's backup", [path])
