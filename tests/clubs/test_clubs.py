@@ -459,8 +459,26 @@ def test_new_invite_stops_the_old_link(amina, club):
 
     signed_in(amina).post("/clubs/sfax/invite/new")
 
-    assert signed_in(account("bilal")).get(old).status_code == 404
+    response = signed_in(account("bilal")).get(old)
+
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert "This invite link no longer works" in html
+    assert "Ask one of the club's admins for the new link" in html
     assert Club.objects.get().invite_secret != club.invite_secret
+    assert Member.objects.filter(club=club, user__username="bilal").count() == 0
+
+
+def test_old_invite_link_signed_out_says_it_is_replaced_without_asking_to_log_in(amina, club):
+    old = join_url(club)
+    signed_in(amina).post("/clubs/sfax/invite/new")
+
+    response = Client().get(old)
+
+    assert (
+        response.status_code,
+        "This invite link no longer works" in response.content.decode(),
+    ) == (404, True)
 
 
 # --- Seasons ------------------------------------------------------------------------------

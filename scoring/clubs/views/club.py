@@ -14,6 +14,7 @@ from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -240,7 +241,10 @@ def invite_qr(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
 def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
     """The invite link: an account says which of the club's players it is, or gives a new
     name; it is in at once, or when an admin confirms, as the club chose."""
-    found = get_object_or_404(Club, slug=club, invite_secret=secret)
+    found = get_object_or_404(Club, slug=club)
+    if not constant_time_compare(secret, found.invite_secret):
+        # A link replaced by "Make a new link", or mistyped: say so, and who can help.
+        return render(request, "clubs/club_join_stale.html", {"club": found}, status=404)
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     already = club_member(request, found)
