@@ -108,6 +108,9 @@ class Statistic:
     """In stakes: the amount in the club's currency is shown beside it."""
     emphasis: bool = False
     """What the standings are ordered by first: in bold."""
+    on_phone: bool = False
+    """Kept in view in the standings on a phone's narrow screen, beside the rank, the
+    player and the rating; the other columns are a tap away there."""
 
     def __post_init__(self) -> None:
         if (self.source is Source.COUNT) != (self.count is not None):
@@ -128,7 +131,7 @@ def _made(facts: SeatFacts) -> int:
 
 
 STATISTICS: tuple[Statistic, ...] = (
-    Statistic("games", gettext_noop("Games"), gettext_noop("Games"), Source.GAMES),
+    Statistic("games", gettext_noop("Games"), gettext_noop("Games"), Source.GAMES, on_phone=True),
     Statistic(
         "wins",
         gettext_noop("Wins"),
@@ -144,6 +147,7 @@ STATISTICS: tuple[Statistic, ...] = (
         Source.LEAGUE_POINTS,
         on_player_page=False,
         emphasis=True,
+        on_phone=True,
     ),
     Statistic(
         "points",
