@@ -1,8 +1,9 @@
 """The import page refuses a large or hostile record early and cheaply.
 
 Its limits (the size, the nesting, the number of hands, the problems listed) are
-checked while the record is read. The figures are generous bounds, measured in-process
-around one request: a second, and 50 MB more memory at the peak.
+checked while the record is read. The memory is a generous bound, measured in-process
+around one request: 50 MB more at the peak. The time is printed, not asserted (tests
+assert behaviour, not the machine's speed): 0.07 to 0.3 s a request on this machine.
 """
 
 import json
@@ -91,7 +92,7 @@ def measured(client, text, how):
 
 @pytest.mark.parametrize("how", ["file", "text"])
 @pytest.mark.parametrize("make", list(HOSTILE), ids=lambda make: make.__name__)
-def test_import_hostile_record_is_refused_in_a_second_and_50_mb(client, db, make, how):
+def test_import_hostile_record_is_refused_within_50_mb(client, db, make, how):
     text = make()
 
     seconds, peak, response = measured(client, text, how)
@@ -99,7 +100,6 @@ def test_import_hostile_record_is_refused_in_a_second_and_50_mb(client, db, make
     print(f"{make.__name__} ({how}): {seconds:.3f} s, {peak / 1e6:.1f} MB")
     assert len(text.encode()) <= ImportForm.MAX_BYTES
     assert (response.status_code, Game.objects.count()) == (422, 0)
-    assert seconds < 1
     assert peak < 50_000_000
     assert len(error_lines(response)) <= 21
 
