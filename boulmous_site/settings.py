@@ -5,8 +5,9 @@
 - ``DATABASE_URL``: SQLite in the project folder unless given (PostgreSQL:
   ``postgres://user@host:5432/name``).
 - ``ALLOWED_HOSTS``: comma-separated; localhost only unless given.
-- ``EMAIL_HOST``: mail (password resets) goes out by SMTP through this host when given,
-  else it is printed on the console; with ``EMAIL_PORT`` (25 unless given),
+- ``EMAIL_HOST``: mail (password resets, links that verify an address) goes out by SMTP
+  through this host when given, else it is printed on the console, which only DEBUG
+  allows (the check boulmous.E002; wsgi.py refuses to serve); with ``EMAIL_PORT`` (25 unless given),
   ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS`` (1 or 0) and
   ``DEFAULT_FROM_EMAIL`` (the sender; webmaster@localhost unless given).
 - HTTPS (docs/deploy.md): ``SECURE_SSL_REDIRECT`` (on unless DEBUG; 0 behind a proxy

@@ -5,13 +5,16 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
 
-from scoring.checks import SECRET_KEY_MISSING, secret_key_missing
+from scoring.checks import MAIL_NOT_SENT, SECRET_KEY_MISSING, mail_not_sent, secret_key_missing
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boulmous_site.settings")
 
-# gunicorn runs no system checks, and nothing would fail before a page needed the key.
+# gunicorn runs no system checks, and nothing would fail before a page needed the key, or
+# before a password reset printed its working link into the log.
 if secret_key_missing():
     raise ImproperlyConfigured(SECRET_KEY_MISSING)
+if mail_not_sent():
+    raise ImproperlyConfigured(MAIL_NOT_SENT)
 
 # Django's own handler for every request, the live view's unchanged answer included: that
 # one is given early in the middleware (scoring/table/views/live_middleware.py).

@@ -8,9 +8,10 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Boulmous scoring")
 
     def ready(self) -> None:
-        from .checks import check_secret_key
+        from .checks import check_email_backend, check_secret_key
         from .clubs.subscriptions import subscribe
 
         checks.register(check_secret_key, checks.Tags.security)
+        checks.register(check_email_backend, checks.Tags.security)
         # Clubs follow the table's games through its hooks; the table never imports clubs.
         subscribe()

@@ -27,3 +27,32 @@ def check_secret_key(app_configs: Any, **kwargs: Any) -> list[Error]:
             id="boulmous.E001",
         )
     ]
+
+
+MAIL_NOT_SENT = (
+    "Mail would not be sent when DEBUG is off: password reset and verification links, "
+    "which work, would be written into the log"
+)
+UNSENT_BACKENDS = frozenset(
+    f"django.core.mail.backends.{name}.EmailBackend"
+    for name in ("console", "filebased", "locmem", "dummy")
+)
+"""Django's backends that deliver nothing: they print a mail, keep it, or drop it."""
+
+
+def mail_not_sent() -> bool:
+    """Whether the site would run in production with a backend that sends no mail."""
+    return not settings.DEBUG and settings.EMAIL_BACKEND in UNSENT_BACKENDS
+
+
+def check_email_backend(app_configs: Any, **kwargs: Any) -> list[Error]:
+    if not mail_not_sent():
+        return []
+    return [
+        Error(
+            MAIL_NOT_SENT,
+            hint="Set EMAIL_HOST (the SMTP server) and its companions, or DEBUG=1 on your "
+            "own machine.",
+            id="boulmous.E002",
+        )
+    ]

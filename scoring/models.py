@@ -1,6 +1,7 @@
 """The models of every context, for Django's registry: one Django app, ``scoring``, whose
-contexts (scoring/table, scoring/clubs) each declare their own models."""
+contexts (scoring/table, scoring/clubs, scoring/accounts) each declare their own models."""
 
+from .accounts.models import AccountEmail
 from .clubs.models import (
     Attendance,
     Club,
@@ -28,6 +29,7 @@ from .table.models import (
 # Migrations 0001-0007 name these defaults here, where they were first declared.
 
 __all__ = [
+    "AccountEmail",
     "Attendance",
     "Change",
     "Club",

@@ -1,5 +1,7 @@
 """Data for the site tests."""
 
+from scoring.accounts import services as account_services
+
 NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
 
 
@@ -30,3 +32,11 @@ def new_game_data(**changes):
     }
     data.update(changes)
     return data
+
+
+def account(username, email="", password="felt-and-trumps-21", *, verified=True):
+    """An account made as signing up makes it; its address verified unless told otherwise."""
+    user = account_services.create_account(username=username, email=email, password=password)
+    if email and verified:
+        account_services.verify_email(user_id=user.pk, address=email)
+    return user

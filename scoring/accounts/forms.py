@@ -1,22 +1,108 @@
 """All input goes through these forms: they turn it into engine values, asking the engine
 whether each value is legal, and never re-implement a rule."""
 
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
+
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.models import User
+from django.db.models import Value
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+from .models import AccountEmail
+
+EMAIL_TAKEN = _("Another account has this email address.")
+
+
+def email_taken(address: str, user: User | None = None) -> bool:
+    """Whether an account other than ``user`` has ``address``, compared as the database's
+    constraint compares them."""
+    others = AccountEmail.objects.alias(key=Lower("address")).filter(key=Lower(Value(address)))
+    if user is not None:
+        others = others.exclude(user=user)
+    return others.exists()
+
+
+def same_address(one: str, other: str) -> bool:
+    """Whether two addresses are one, whatever their case, by Unicode's rules."""
+    return bool(
+        unicodedata.normalize("NFKC", one).casefold()
+        == unicodedata.normalize("NFKC", other).casefold()
+    )
+
+
+def email_field(**kwargs: Any) -> forms.EmailField:
+    return forms.EmailField(
+        label=_("Email address"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        **kwargs,
+    )
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]  # generic in django-stubs only
     """A new account: a username and a password (Django's validators check it), and an email
     address if one wants to be able to reset a forgotten password."""
 
-    email = forms.EmailField(
-        label=_("Email address"),
+    email = email_field(
         required=False,
-        max_length=254,
-        help_text=_("Optional: only to reset a forgotten password."),
-        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text=_(
+            "Optional: only to reset a forgotten password. We send it a link to verify it."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        address: str = self.cleaned_data["email"]
+        if address and email_taken(address):
+            raise forms.ValidationError(EMAIL_TAKEN)
+        return address
+
+
+class EmailForm(forms.Form):
+    """One's email address, set or changed: a new one must be verified again."""
+
+    email = email_field(
+        help_text=_("A password reset goes only to an address verified by the link we send it.")
+    )
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_email(self) -> str:
+        address: str = self.cleaned_data["email"]
+        if email_taken(address, self.user):
+            raise forms.ValidationError(EMAIL_TAKEN)
+        return address
+
+
+class VerifiedPasswordResetForm(PasswordResetForm):
+    """Django's form, sending its link only to an address the account verified: an address
+    typed by someone else, never confirmed, gets nothing. The page answers the same either
+    way, so it tells nobody which addresses have an account."""
+
+    def get_users(self, email: str) -> Iterator[User]:
+        verified = (
+            AccountEmail.objects.alias(key=Lower("address"))
+            .filter(
+                key=Lower(Value(email)),
+                verified_at__isnull=False,
+                user__is_active=True,
+            )
+            .select_related("user")
+        )
+        for row in verified:
+            # Django mails User.email: only while it is still the verified address. And, as
+            # Django does, only if the address typed is that one by Unicode's rules too.
+            if (
+                row.user.has_usable_password()
+                and row.user.email == row.address
+                and same_address(email, row.address)
+            ):
+                yield row.user

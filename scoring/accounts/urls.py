@@ -1,5 +1,5 @@
 """Accounts: Django's own views (login, logout, password change and reset), signing up, and
-one's account page."""
+one's account page with its email address."""
 
 from django.urls import include, path
 
@@ -8,6 +8,10 @@ from . import views
 urlpatterns = [
     path("", views.account, name="account"),
     path("signup/", views.signup, name="signup"),
+    path("email/", views.change_email, name="email_change"),
+    path("email/resend/", views.resend_link, name="email_resend"),
+    path("email/sent/", views.email_sent, name="email_sent"),
+    path("email/verify/<str:token>/", views.verify_email, name="email_verify"),
     path("password_reset/", views.password_reset, name="password_reset"),
     path("", include("django.contrib.auth.urls")),
 ]

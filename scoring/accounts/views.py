@@ -1,21 +1,29 @@
-"""Accounts, which nobody needs to score a game: signing up, and one's account page.
-Logging in and out and the password pages are Django's own views (django.contrib.auth.urls),
-drawn by the templates in templates/registration/."""
+"""Accounts, which nobody needs to score a game: signing up, one's account page and its
+email address, and the link that verifies it. Logging in and out and the password pages are
+Django's own views (django.contrib.auth.urls), drawn by the templates in
+templates/registration/; the password reset's form sends its link to a verified address
+only."""
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .forms import SignUpForm
+from . import services
+from .forms import EMAIL_TAKEN, EmailForm, SignUpForm, VerifiedPasswordResetForm
+from .models import AccountEmail
+from .verification import LINK_DAYS, LinkExpired, LinkInvalid, read_token, send_link
 
 password_reset = PasswordResetView.as_view(
-    email_template_name="registration/password_reset_email.txt"
+    form_class=VerifiedPasswordResetForm,
+    email_template_name="registration/password_reset_email.txt",
 )
-"""Django's view, with the email's text in a .txt template: it is plain text, not HTML."""
+"""Django's view, with the email's text in a .txt template (plain text, not HTML), sent to
+a verified address only."""
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -28,12 +36,36 @@ def safe_next(request: HttpRequest) -> str:
     return url if allowed else ""
 
 
+def signed_in(request: HttpRequest) -> User:
+    """The account of a request that login_required let through."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def mail_link(request: HttpRequest, user: User, email: AccountEmail) -> None:
+    send_link(request, username=user.get_username(), user_id=user.pk, address=email.address)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        login(request, form.save())
-        return redirect(safe_next(request) or "home")
+        data = form.cleaned_data
+        try:
+            user = services.create_account(
+                username=data["username"], email=data["email"], password=data["password1"]
+            )
+        except services.UsernameTaken:  # signed up meanwhile, by another request
+            form.add_error("username", User._meta.get_field("username").error_messages["unique"])
+        except services.EmailTaken:
+            form.add_error("email", EMAIL_TAKEN)
+        else:
+            login(request, user)
+            if user.email:
+                send_link(
+                    request, username=user.get_username(), user_id=user.pk, address=user.email
+                )
+            return redirect(safe_next(request) or "home")
     return render(
         request,
         "registration/signup.html",
@@ -42,7 +74,87 @@ def signup(request: HttpRequest) -> HttpResponse:
     )
 
 
+def account_page(request: HttpRequest, form: EmailForm | None = None) -> HttpResponse:
+    user = signed_in(request)
+    email = AccountEmail.objects.filter(user=user).first()
+    if form is None:
+        form = EmailForm(user=user, initial={"email": email.address if email else ""})
+    return render(
+        request,
+        "registration/account.html",
+        {"email": email, "email_form": form},
+        status=422 if form.errors else 200,
+    )
+
+
 @require_safe
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    return render(request, "registration/account.html")
+    return account_page(request)
+
+
+@require_POST
+@login_required
+def change_email(request: HttpRequest) -> HttpResponse:
+    """Set or change the account's address: a new one is unverified, and gets its link."""
+    user = signed_in(request)
+    form = EmailForm(request.POST, user=user)
+    if form.is_valid():
+        try:
+            email = services.change_email(user=user, address=form.cleaned_data["email"])
+        except services.EmailTaken:  # given meanwhile to another account
+            form.add_error("email", EMAIL_TAKEN)
+        else:
+            if email.verified:
+                return redirect("account")
+            mail_link(request, user, email)
+            return redirect("email_sent")
+    return account_page(request, form)
+
+
+@require_POST
+@login_required
+def resend_link(request: HttpRequest) -> HttpResponse:
+    """The verification link again, for an address not verified yet."""
+    user = signed_in(request)
+    email = AccountEmail.objects.filter(user=user).first()
+    if email is None or email.verified:
+        return redirect("account")
+    mail_link(request, user, email)
+    return redirect("email_sent")
+
+
+@require_safe
+@login_required
+def email_sent(request: HttpRequest) -> HttpResponse:
+    email = AccountEmail.objects.filter(user=signed_in(request)).first()
+    return render(request, "registration/email_sent.html", {"email": email, "days": LINK_DAYS})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def verify_email(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to an address. A GET only asks to confirm (mail scanners open links);
+    the POST of that page verifies. A link that cannot be believed changes nothing."""
+    try:
+        claim = read_token(token)
+    except LinkExpired:
+        return link_refused(request, "expired")
+    except LinkInvalid:
+        return link_refused(request, "invalid")
+    if request.method == "POST":
+        email = services.verify_email(user_id=claim.user_id, address=claim.address)
+        if email is None:
+            return link_refused(request, "stale")
+        return render(request, "registration/email_verified.html", {"email": email})
+    if not AccountEmail.objects.filter(user_id=claim.user_id, address=claim.address).exists():
+        return link_refused(request, "stale")
+    return render(request, "registration/email_verify.html", {"address": claim.address})
+
+
+def link_refused(request: HttpRequest, reason: str) -> HttpResponse:
+    return render(
+        request,
+        "registration/email_link_refused.html",
+        {"reason": reason, "days": LINK_DAYS},
+        status=400,
+    )

@@ -10,7 +10,7 @@ from django.core import mail
 from django.template.loader import render_to_string
 
 from scoring.table.models import Game
-from tests.factories import new_game_data
+from tests.factories import account, new_game_data
 from tests.site.test_settings import settings_value
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ NEW_PASSWORD = "jack-of-diamonds-9"
 
 @pytest.fixture
 def amina():
-    return User.objects.create_user("amina", "amina@example.com", PASSWORD)
+    return account("amina", "amina@example.com", PASSWORD)
 
 
 def signup_data(**changes):

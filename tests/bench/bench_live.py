@@ -180,6 +180,8 @@ def main() -> int:
         "DATABASE_URL": DATABASE_URL,
         "SECRET_KEY": secrets.token_urlsafe(50),
         "SECURE_SSL_REDIRECT": "0",
+        # Production mails through SMTP (boulmous.E002); nothing here sends any.
+        "EMAIL_HOST": "localhost",
         "SECURE_COOKIES": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
         "BIND": f"127.0.0.1:{port}",

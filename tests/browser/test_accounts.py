@@ -15,6 +15,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import expect
 
+from scoring.accounts.verification import make_token
 from tests.browser.phone import PHONE_WIDTH, scroll_width
 from tests.browser.test_accessibility import report
 
@@ -99,6 +100,12 @@ def test_login_wrong_password_shows_the_error_in_an_alert(phone, amina):
     page.screenshot(path="/tmp/accounts-login-error-en.png", full_page=True)
 
 
+def give_email(page, address):
+    page.fill("#id_email", address)
+    with page.expect_navigation():
+        page.locator("form.email button[type=submit]").click()
+
+
 def reset_address(user):
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     return f"/accounts/reset/{uid}/{default_token_generator.make_token(user)}/"
@@ -144,9 +151,15 @@ def test_every_account_page_has_one_h1_and_no_axe_violation(phone, amina, lang):
     log_in(page, "amina", PASSWORD)
     check("home, logged in")
     check("account", "/accounts/")
+    check("account, email refused", then=lambda: give_email(page, "not-an-email"))
+    check("email sent", then=lambda: give_email(page, "amina@example.com"))
+    check("account, email not verified", "/accounts/")
+    check("verify link", f"/accounts/email/verify/{make_token(amina.pk, 'amina@example.com')}/")
+    check("email verified", then=lambda: submit(page))
+    check("verify link refused", "/accounts/email/verify/nonsense/")
     check("password change", "/accounts/password_change/")
     check("password change, errors", then=lambda: submit(page))
     check("password changed", "/accounts/password_change/done/")
 
     assert found == dict.fromkeys(found, ([], 1, (True, PHONE_WIDTH)))
-    assert len(found) == 17
+    assert len(found) == 23

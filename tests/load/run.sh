@@ -30,6 +30,8 @@ export DATABASE_URL=${LOAD_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/boul
 SECRET_KEY=$("$PY" -c 'import secrets; print(secrets.token_urlsafe(50))')
 export SECRET_KEY SECURE_SSL_REDIRECT=0 SECURE_COOKIES=0 ALLOWED_HOSTS=127.0.0.1
 export BIND=127.0.0.1:$PORT
+# Production mails through SMTP (the check boulmous.E002); no request here sends any.
+export EMAIL_HOST=localhost
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/boulmous-load.XXXXXX")
 gunicorn_pid=""

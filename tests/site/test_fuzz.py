@@ -2,25 +2,31 @@
 
 Each example posts random form data (the real field names and random ones, with
 plausible values, random text, huge numbers, very long strings, unicode and NUL
-bytes) or asks for random paths, against a game set up through the services. A
-request the app accepted may store something; any other must leave every table
-as it was.
+bytes) or asks for random paths, against a game or two accounts set up through the
+services. A request the app accepted may store something; any other must leave every
+table as it was.
 """
 
 import json
 from urllib.parse import quote, urlencode
 
+from django.contrib.auth.models import User
+from django.core import mail
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
+from scoring.accounts.models import AccountEmail
+from scoring.accounts.verification import make_token
 from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Change, Game, Player, Seat
 from scoring.table.models import Hand as HandRow
 from tests.conftest import scorer_cookie
+from tests.factories import account
 
 fuzz = settings(
     max_examples=60,
@@ -538,3 +544,130 @@ def test_other_methods_never_fail(db, table, url, method, data):
     )
 
     check(response, before, accepted=())
+
+
+# --- Accounts: signing up, one's email address, its link, a password reset ----------------
+
+PASSWORD = "felt-and-trumps-21"
+ADDRESSES = ("amina@example.com", "AMINA@EXAMPLE.COM", "bilal@example.com", "x@y", "İpek@örnek.tr")
+
+
+def accounts() -> tuple[User, User]:
+    """Examples share the test's transaction: each starts from two accounts, Amina's
+    address verified, Bilal's not (made once per test: a password costs a hash)."""
+    User.objects.exclude(username__in=["amina", "bilal"]).delete()
+    mail.outbox.clear()
+    if User.objects.count() < 2:
+        return (
+            account("amina", "amina@example.com", PASSWORD),
+            account("bilal", "bilal@example.com", PASSWORD, verified=False),
+        )
+    amina, bilal = User.objects.order_by("username")
+    AccountEmail.objects.all().delete()
+    for user, verified_at in ((amina, timezone.now()), (bilal, None)):
+        address = f"{user.username}@example.com"
+        AccountEmail.objects.create(user=user, address=address, verified_at=verified_at)
+        User.objects.filter(pk=user.pk).update(email=address)
+    return amina, bilal
+
+
+def account_rows() -> dict[str, list[dict]]:
+    return {
+        model.__name__: list(model.objects.order_by("pk").values())
+        for model in (User, AccountEmail)
+    }
+
+
+def check_accounts(response, before, *, accepted: tuple[int, ...] = (302,)) -> None:
+    event(f"status {response.status_code}")
+    assert response.status_code < 500
+    if response.status_code not in accepted:
+        assert account_rows() == before
+
+
+SIGNUP_FIELDS = {
+    "username": field("chafik", "amina", "Amina", "émile", "a" * 150),
+    "email": field("", "chafik@example.com", *ADDRESSES),
+    "password1": field(PASSWORD),
+    "password2": field(PASSWORD),
+}
+VALID_SIGNUP = st.fixed_dictionaries(
+    {
+        "username": st.sampled_from(["chafik", "dalila"]),
+        "email": st.sampled_from(["", "chafik@example.com", *ADDRESSES]),
+        "password1": st.just(PASSWORD),
+        "password2": st.just(PASSWORD),
+    }
+)
+
+
+@fuzz
+@given(data=st.one_of(VALID_SIGNUP, changed(VALID_SIGNUP, SIGNUP_FIELDS), form_data(SIGNUP_FIELDS)))
+@example(
+    data={
+        "username": "chafik",
+        "email": "Amina@Example.com",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+    }
+)
+def test_signup_form_never_fails(db, data):
+    accounts()
+    before = account_rows()
+
+    response = Client().post("/accounts/signup/", data)
+
+    check_accounts(response, before)
+    addresses = list(AccountEmail.objects.values_list("address", flat=True))
+    assert len({address.lower() for address in addresses}) == len(addresses)
+
+
+EMAIL_FIELDS = {"email": field(*ADDRESSES)}
+
+
+@fuzz
+@given(who=st.integers(0, 1), data=form_data(EMAIL_FIELDS))
+@example(who=1, data={"email": "Amina@example.com"})
+def test_email_form_never_fails(db, who, data):
+    phone = Client()
+    phone.force_login(accounts()[who])
+    before = account_rows()
+
+    response = phone.post("/accounts/email/", data)
+
+    check_accounts(response, before)
+    addresses = list(AccountEmail.objects.values_list("address", flat=True))
+    assert len({address.lower() for address in addresses}) == len(addresses)
+
+
+@fuzz
+@given(
+    token=st.one_of(SEGMENT, st.just("valid"), st.just("other")),
+    method=st.sampled_from(["get", "post"]),
+    data=form_data({}),
+)
+def test_verify_link_never_fails(db, token, method, data):
+    _, bilal = accounts()
+    valid = token == "valid" and method == "post"
+    if token == "valid":
+        token = make_token(bilal.pk, "bilal@example.com")
+    elif token == "other":  # signed, for an address the account does not have
+        token = make_token(bilal.pk, "amina@example.com")
+    before = account_rows()
+
+    response = getattr(Client(), method)(f"/accounts/email/verify/{quote(token, safe='')}/", data)
+
+    check_accounts(response, before, accepted=(200,) if valid else ())
+
+
+@fuzz
+@given(data=form_data({"email": field(*ADDRESSES)}))
+@example(data={"email": "bilal@example.com"})
+def test_password_reset_form_never_fails(db, data):
+    accounts()
+    before = account_rows()
+
+    response = Client().post("/accounts/password_reset/", data)
+
+    check_accounts(response, before, accepted=())
+    assert {tuple(message.to) for message in mail.outbox} <= {("amina@example.com",)}

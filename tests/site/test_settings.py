@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from scoring.checks import MAIL_NOT_SENT, check_email_backend
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 NO_KEY = "SECRET_KEY must be set when DEBUG is off"
@@ -45,8 +47,8 @@ def test_check_without_secret_key_fails_naming_the_problem():
     assert (result.returncode, "(boulmous.E001) " + NO_KEY in result.stderr) == (1, True)
 
 
-@pytest.mark.parametrize("env", [{"SECRET_KEY": "x"}, {"DEBUG": "1"}])
-def test_check_passes_with_a_secret_key_or_debug(env):
+@pytest.mark.parametrize("env", [{"SECRET_KEY": "x", "EMAIL_HOST": "localhost"}, {"DEBUG": "1"}])
+def test_check_passes_with_a_secret_key_and_mail_or_debug(env):
     result = python("manage.py", "check", **env)
 
     assert (result.returncode, result.stderr) == (0, "")
@@ -62,9 +64,54 @@ def test_wsgi_without_secret_key_refuses_to_build_the_application():
 
 
 def test_wsgi_with_secret_key_builds_the_application():
-    result = python("-c", "from boulmous_site.wsgi import application", SECRET_KEY="x")
+    result = python(
+        "-c", "from boulmous_site.wsgi import application", SECRET_KEY="x", EMAIL_HOST="localhost"
+    )
 
     assert (result.returncode, result.stderr) == (0, "")
+
+
+# --- Mail in production (issue 18): never printed into the log ---------------------------
+
+
+def test_check_in_production_without_email_host_fails_naming_the_problem():
+    result = python("manage.py", "check", SECRET_KEY="x")
+
+    assert (result.returncode, f"(boulmous.E002) {MAIL_NOT_SENT}" in result.stderr) == (1, True)
+
+
+def test_check_deploy_in_production_without_email_host_fails_too():
+    result = python("manage.py", "check", "--deploy", SECRET_KEY="x")
+
+    assert (result.returncode, "boulmous.E002" in result.stderr) == (1, True)
+
+
+def test_wsgi_without_email_host_refuses_to_build_the_application():
+    result = python("-c", "import boulmous_site.wsgi", SECRET_KEY="x")
+
+    assert (result.returncode, result.stderr.splitlines()[-1]) == (
+        1,
+        "django.core.exceptions.ImproperlyConfigured: " + MAIL_NOT_SENT,
+    )
+
+
+@pytest.mark.parametrize("backend", ["console", "filebased", "locmem", "dummy"])
+def test_check_email_backend_refuses_every_backend_that_sends_nothing(settings, backend):
+    settings.DEBUG = False
+    settings.EMAIL_BACKEND = f"django.core.mail.backends.{backend}.EmailBackend"
+
+    assert [error.id for error in check_email_backend(None)] == ["boulmous.E002"]
+
+
+@pytest.mark.parametrize(
+    ("debug", "backend"),
+    [(False, "smtp"), (True, "console"), (True, "smtp")],
+)
+def test_check_email_backend_passes_smtp_or_debug(settings, debug, backend):
+    settings.DEBUG = debug
+    settings.EMAIL_BACKEND = f"django.core.mail.backends.{backend}.EmailBackend"
+
+    assert check_email_backend(None) == []
 
 
 def test_score_record_needs_no_secret_key_or_debug():

@@ -60,6 +60,7 @@ def start(port):
         "SECRET_KEY": settings.SECRET_KEY,
         "DATABASE_URL": database_url(),
         "SECURE_SSL_REDIRECT": "0",
+        "EMAIL_HOST": "localhost",  # production mails through SMTP; nothing here sends any
         "SECURE_COOKIES": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
         "BIND": f"127.0.0.1:{port}",

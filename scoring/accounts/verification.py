@@ -1,0 +1,67 @@
+"""The link that verifies an email address: signed with the site's key, for one account
+and one address, for a few days. A link for an address the account no longer has stops
+working, since the address it names is no longer the account's."""
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+logger = logging.getLogger(__name__)
+
+SALT = "boulmous.accounts.verify_email"
+LINK_DAYS = 3
+MAX_AGE = timedelta(days=LINK_DAYS)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a verification link says: this account owns this address."""
+
+    user_id: int
+    address: str
+
+
+class LinkExpired(Exception):
+    """The link was right, but is older than :data:`LINK_DAYS` days."""
+
+
+class LinkInvalid(Exception):
+    """The link was not made by this site, or was changed on the way."""
+
+
+def make_token(user_id: int, address: str) -> str:
+    return signing.dumps([user_id, address], salt=SALT)
+
+
+def read_token(token: str) -> Claim:
+    """The claim a token carries; LinkExpired or LinkInvalid if it cannot be believed."""
+    try:
+        user_id, address = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+    except signing.SignatureExpired:
+        raise LinkExpired from None
+    except (signing.BadSignature, ValueError, TypeError):
+        raise LinkInvalid from None
+    if not isinstance(user_id, int) or not isinstance(address, str):
+        raise LinkInvalid
+    return Claim(user_id, address)
+
+
+def send_link(request: HttpRequest, *, username: str, user_id: int, address: str) -> None:
+    """Mail the link to ``address``, in the request's language. A mail server that fails is
+    logged, as Django does for a password reset: the account page offers the link again."""
+    link = request.build_absolute_uri(
+        reverse("email_verify", kwargs={"token": make_token(user_id, address)})
+    )
+    context = {"username": username, "link": link, "days": LINK_DAYS}
+    subject = "".join(render_to_string("registration/verify_email_subject.txt").splitlines())
+    body = render_to_string("registration/verify_email.txt", context)
+    try:
+        EmailMessage(subject, body, to=[address]).send()
+    except Exception:  # any backend's failure, as Django's PasswordResetForm.send_mail
+        logger.exception("Failed to send the verification email of account %s", user_id)
