@@ -511,7 +511,9 @@ def test_early_answer_reconnects_after_the_database_closed_its_connection(game, 
     assert (status, new == old, reached) == (304, False, [])
 
 
-def test_wsgi_application_is_djangos_own_with_the_early_answer_after_its_security():
+def test_wsgi_application_is_djangos_own_with_the_early_answer_after_its_security(settings):
+    # wsgi.py refuses to serve without mail that is sent (pytest-django keeps mail in memory).
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     from boulmous_site import wsgi
 
     assert type(wsgi.application) is WSGIHandler
