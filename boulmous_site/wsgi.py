@@ -5,13 +5,21 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
 
-from scoring.checks import SECRET_KEY_MISSING, secret_key_missing
+from scoring.checks import (
+    SECRET_KEY_MISSING,
+    THROTTLES_LOCAL,
+    secret_key_missing,
+    throttles_local,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boulmous_site.settings")
 
 # gunicorn runs no system checks, and nothing would fail before a page needed the key.
 if secret_key_missing():
     raise ImproperlyConfigured(SECRET_KEY_MISSING)
+# Nor would anything say that each worker throttles apart (boulmous.E002).
+if (backend := throttles_local()) is not None:
+    raise ImproperlyConfigured(THROTTLES_LOCAL.format(backend=backend) + ": set REDIS_URL")
 
 # Django's own handler for every request, the live view's unchanged answer included: that
 # one is given early in the middleware (scoring/table/views/live_middleware.py).

@@ -10,12 +10,14 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
+from ..common.throttles import PASSWORD_RESET, SIGN_UP, throttled
 from .forms import SignUpForm
 
-password_reset = PasswordResetView.as_view(
-    email_template_name="registration/password_reset_email.txt"
+password_reset = throttled(PASSWORD_RESET)(
+    PasswordResetView.as_view(email_template_name="registration/password_reset_email.txt")
 )
-"""Django's view, with the email's text in a .txt template: it is plain text, not HTML."""
+"""Django's view, with the email's text in a .txt template: it is plain text, not HTML.
+Each request mails someone: a script must not make it mail the world."""
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -29,10 +31,12 @@ def safe_next(request: HttpRequest) -> str:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@throttled(SIGN_UP)
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        login(request, form.save())
+        # The account just made needs no password check: Django's own backend logs it in.
+        login(request, form.save(), backend="django.contrib.auth.backends.ModelBackend")
         return redirect(safe_next(request) or "home")
     return render(
         request,

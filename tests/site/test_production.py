@@ -19,6 +19,7 @@ from django.urls import path
 from django.utils import translation
 
 from boulmous_site import urls as site_urls
+from tests.conftest import REDIS_URL
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -98,6 +99,7 @@ def test_documented_environment_sets_the_production_settings():
         "ALLOWED_HOSTS",
         "CSRF_TRUSTED_ORIGINS",
         "DATABASE_URL",
+        "REDIS_URL",
         "SECRET_KEY",
         "SECURE_HSTS_INCLUDE_SUBDOMAINS",
         "SECURE_HSTS_PRELOAD",
@@ -306,6 +308,7 @@ def test_gunicorn_logs_one_line_per_request_and_django_its_warnings_once(tmp_pat
         "SECRET_KEY": "x",
         "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "REDIS_URL": REDIS_URL,
         "BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": "1",
     }
