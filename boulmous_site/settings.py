@@ -199,7 +199,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # Throttles (scoring/common/throttles.py; docs/deploy.md, "Throttles") count in the cache:
 # Redis, shared by every worker and server, when REDIS_URL is given; else this process's
 # memory, which only DEBUG accepts (the check boulmous.E002), as each worker would count
-# apart. Redis that does not answer within a second fails the request rather than hang it.
+# apart. Redis that does not answer within a second lets the request through uncounted,
+# with an error in the log (scoring/common/throttles.py).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 CACHES = {
     "default": (
@@ -220,7 +221,7 @@ TRUSTED_PROXIES = trusted_proxies("FORWARDED_ALLOW_IPS")
 # Logging in: at most 10 failures per account and, apart, per address; then 15 minutes'
 # pause, started again by each attempt meanwhile, during which even the right password is
 # refused with the 429 page.
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_HANDLER = "scoring.common.throttles.LoginFailures"
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]

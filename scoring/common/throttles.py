@@ -8,6 +8,7 @@ otherwise. docs/deploy.md, "Throttles", gives the table and the reasons for each
 """
 
 import ipaddress
+import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from datetime import timedelta
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from axes.handlers.cache import AxesCacheHandler
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
@@ -23,11 +25,15 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django_ratelimit.core import get_usage
+from redis.exceptions import RedisError
 
 P = ParamSpec("P")
 R = TypeVar("R", bound=HttpRequest)
 
 HOUR = 60 * 60
+
+log = logging.getLogger(__name__)
+CACHE_DOWN = "throttles: the cache does not answer (%s): %s let through uncounted"
 
 
 @dataclass(frozen=True)
@@ -116,14 +122,18 @@ def throttled(
         @wraps(view)
         def wrapper(request: R, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
             if request.method == "POST":
-                usage = get_usage(
-                    request,
-                    group=limit.name,
-                    key=_address_key,
-                    rate=limit.rate,
-                    method="POST",
-                    increment=True,
-                )
+                try:
+                    usage = get_usage(
+                        request,
+                        group=limit.name,
+                        key=_address_key,
+                        rate=limit.rate,
+                        method="POST",
+                        increment=True,
+                    )
+                except RedisError as error:
+                    log.error(CACHE_DOWN, error, limit.name)
+                    usage = None
                 if usage is not None and usage["should_limit"]:
                     # time_left is -1 when the cache failed to count: try again in a minute.
                     return too_many(request, FORM_PAUSED, max(usage["time_left"], 60))
@@ -144,6 +154,32 @@ def too_many(request: HttpRequest, message: str | Promise, seconds: int) -> Http
     response = render(request, "429.html", context, status=429)
     response["Retry-After"] = str(seconds)
     return response
+
+
+class LoginFailures(AxesCacheHandler):  # type: ignore[misc]  # axes has no type hints
+    """django-axes's cache handler (``AXES_HANDLER``), which lets logins through while the
+    cache does not answer, and logs each one: logging in refused to everyone, or failing,
+    would be worse than a while without the count."""
+
+    def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
+        try:
+            failures: int = super().get_failures(request, credentials)
+        except RedisError as error:
+            log.error(CACHE_DOWN, error, "a login")
+            return 0
+        return failures
+
+    def user_login_failed(
+        self,
+        sender: Any,
+        credentials: dict[str, Any],
+        request: HttpRequest | None = None,
+        **kwargs: Any,
+    ) -> None:
+        try:
+            super().user_login_failed(sender, credentials, request, **kwargs)
+        except RedisError as error:
+            log.error(CACHE_DOWN, error, "a login failure")
 
 
 def cool_off_seconds() -> int:

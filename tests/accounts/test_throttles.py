@@ -3,6 +3,7 @@ right password included, for 15 minutes; each other throttled form answers 429 p
 figure from one address, and not before; the 429 page in every language."""
 
 import re
+import socket
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -192,6 +193,46 @@ def test_login_locks_in_redis_too(amina, redis_cache):
     refused, _ = log_in("amina", PASSWORD)
 
     assert (answers, refused.status_code) == ([200] * 9 + [429], 429)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def redis_down(settings):
+    """The throttles' cache in a Redis that does not answer (nothing listens on its port)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    AxesProxyHandler.get_implementation(force=True)
+    yield
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    AxesProxyHandler.get_implementation(force=True)
+
+
+def test_login_with_redis_down_is_let_through_and_logged(amina, redis_down, caplog):
+    wrong, _ = log_in("amina", "wrong")
+    right, browser = log_in("amina", PASSWORD)
+
+    assert (wrong.status_code, right.status_code, auth.get_user(browser) == amina) == (
+        200,
+        302,
+        True,
+    )
+    assert "throttles: the cache does not answer" in caplog.text
+
+
+def test_throttled_form_with_redis_down_is_let_through(redis_down, caplog):
+    response = Client().post("/accounts/signup/", {"username": "bilal"})
+
+    assert (response.status_code, "sign-up let through uncounted" in caplog.text) == (422, True)
 
 
 # --- The other forms -------------------------------------------------------------------------
