@@ -136,7 +136,8 @@ def throttled(
                     usage = None
                 if usage is not None and usage["should_limit"]:
                     # time_left is -1 when the cache failed to count: try again in a minute.
-                    return too_many(request, FORM_PAUSED, max(usage["time_left"], 60))
+                    seconds = usage["time_left"] if usage["time_left"] > 0 else 60
+                    return too_many(request, FORM_PAUSED, seconds)
             return view(request, *args, **kwargs)
 
         return wrapper

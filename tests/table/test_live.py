@@ -22,6 +22,7 @@ from scoring.table.pages.game import version_of
 from scoring.table.views.live_middleware import current_version, unchanged
 from tests.clubs.test_clubs import account, signed_in
 from tests.clubs.test_nights import PLAYERS, night_url, nine_present
+from tests.conftest import REDIS_URL
 from tests.factories import NAMES, hand_data
 
 pytestmark = pytest.mark.django_db
@@ -511,7 +512,11 @@ def test_early_answer_reconnects_after_the_database_closed_its_connection(game, 
     assert (status, new == old, reached) == (304, False, [])
 
 
-def test_wsgi_application_is_djangos_own_with_the_early_answer_after_its_security():
+def test_wsgi_application_is_djangos_own_with_the_early_answer_after_its_security(settings):
+    # With DEBUG off, wsgi.py builds the application only over a shared cache (E002).
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
     from boulmous_site import wsgi
 
     assert type(wsgi.application) is WSGIHandler
