@@ -27,8 +27,9 @@ run: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py runserver $(HOST)
 
 # Production, behind nginx: gunicorn as boulmous_site/gunicorn.py sets it up. DEBUG is
-# off, so the environment must give SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and the
-# proxy's HTTPS header (SECURE_PROXY_SSL_HEADER): docs/deploy.md lists them all.
+# off, so the environment must give SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, REDIS_URL (the
+# throttles' shared counts) and the proxy's HTTPS header (SECURE_PROXY_SSL_HEADER):
+# docs/deploy.md lists them all.
 serve: $(VENV)/.installed
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input

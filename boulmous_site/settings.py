@@ -16,10 +16,17 @@
   ``HTTP_X_FORWARDED_PROTO``), ``SECURE_HSTS_SECONDS`` (a year unless DEBUG),
   ``SECURE_HSTS_INCLUDE_SUBDOMAINS`` and ``SECURE_HSTS_PRELOAD`` (1 or 0),
   ``SECURE_COOKIES`` (cookies over HTTPS only: on unless DEBUG).
+- ``REDIS_URL``: the cache the throttles count in (``redis://127.0.0.1:6379/0``), which
+  every worker and server shares; this process's memory unless given, which only DEBUG
+  accepts (the check boulmous.E003).
+- ``FORWARDED_ALLOW_IPS``: the proxies whose ``X-Forwarded-For`` tells the phone's
+  address, as gunicorn reads it (``127.0.0.1`` unless given; ``*`` for any).
 """
 
+import ipaddress
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -65,6 +72,21 @@ def proxy_ssl_header(name: str) -> tuple[str, str] | None:
     )
 
 
+def trusted_proxies(name: str) -> list[str]:
+    """The proxies whose X-Forwarded-For is believed: addresses or networks, or ``*``."""
+    value = os.environ.get(name, "").strip() or "127.0.0.1"
+    proxies = [proxy.strip() for proxy in value.split(",") if proxy.strip()]
+    for proxy in proxies:
+        try:
+            if proxy != "*":
+                ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}={value!r}: use addresses or networks, comma-separated, or *"
+            ) from None
+    return proxies
+
+
 DEBUG = env_flag("DEBUG")
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
@@ -95,6 +117,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "csp",
+    # Login lockouts (its migrations make tables the cache handler below leaves empty).
+    "axes",
     "scoring",
 ]
 
@@ -120,6 +144,8 @@ MIDDLEWARE = [
     # request.phone and request.actor: this phone's rights, and who makes a change.
     "scoring.common.rights.RequestRights",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a login refused into the 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "boulmous_site.urls"
@@ -156,6 +182,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# django-axes first: it refuses a locked-out login before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
     for name in (
@@ -165,6 +196,42 @@ AUTH_PASSWORD_VALIDATORS = [
         "NumericPasswordValidator",
     )
 ]
+
+# Throttles (scoring/common/throttles.py; docs/deploy.md, "Throttles") count in the cache:
+# Redis, shared by every worker and server, when REDIS_URL is given; else this process's
+# memory, which only DEBUG accepts (the check boulmous.E003), as each worker would count
+# apart. Redis that does not answer within a second lets the request through uncounted,
+# with an error in the log (scoring/common/throttles.py).
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "boulmous",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# The phone's address behind nginx (throttles.client_address), from the proxies gunicorn
+# believes too.
+TRUSTED_PROXIES = trusted_proxies("FORWARDED_ALLOW_IPS")
+
+# Logging in: at most 10 failures per account and, apart, per address; then 15 minutes'
+# pause, started again by each attempt meanwhile, during which even the right password is
+# refused with the 429 page.
+AXES_HANDLER = "scoring.common.throttles.LoginFailures"
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "scoring.common.throttles.client_address"
+AXES_LOCKOUT_CALLABLE = "scoring.common.throttles.locked_out"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
+# axes.W001 says a local cache is no good for its counts: boulmous.E003 says so too, as an
+# error outside DEBUG, and stays quiet under `make run`.
+SILENCED_SYSTEM_CHECKS = ["axes.W001"]
 
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_BACKEND = (

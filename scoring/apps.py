@@ -8,10 +8,11 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Boulmous scoring")
 
     def ready(self) -> None:
-        from .checks import check_email_backend, check_secret_key
+        from .checks import check_email_backend, check_secret_key, check_throttles_cache
         from .clubs.subscriptions import subscribe
 
         checks.register(check_secret_key, checks.Tags.security)
         checks.register(check_email_backend, checks.Tags.security)
+        checks.register(check_throttles_cache, checks.Tags.security, checks.Tags.caches)
         # Clubs follow the table's games through its hooks; the table never imports clubs.
         subscribe()

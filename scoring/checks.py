@@ -56,3 +56,42 @@ def check_email_backend(app_configs: Any, **kwargs: Any) -> list[Error]:
             id="boulmous.E002",
         )
     ]
+
+
+SHARED_CACHES = (
+    "django.core.cache.backends.redis.RedisCache",
+    "django.core.cache.backends.memcached.PyMemcacheCache",
+    "django.core.cache.backends.memcached.PyLibMCCache",
+)
+"""Caches that every worker and server reaches, and that count atomically."""
+
+THROTTLES_LOCAL = (
+    "The throttles count in {backend}, which is not shared: each gunicorn worker would "
+    "count apart, and a restart would forget"
+)
+
+
+def throttles_local() -> str | None:
+    """The backend of the throttles' cache, when it would count in one process (or not at
+    all, or not atomically) outside DEBUG; None when it is fine."""
+    if settings.DEBUG:
+        return None
+    caches: dict[str, dict[str, Any]] = settings.CACHES
+    for setting in ("AXES_CACHE", "RATELIMIT_USE_CACHE"):  # the cache each library counts in
+        backend = str(caches.get(getattr(settings, setting, "default"), {}).get("BACKEND"))
+        if backend not in SHARED_CACHES:
+            return backend
+    return None
+
+
+def check_throttles_cache(app_configs: Any, **kwargs: Any) -> list[Error]:
+    backend = throttles_local()
+    if backend is None:
+        return []
+    return [
+        Error(
+            THROTTLES_LOCAL.format(backend=backend),
+            hint="Set REDIS_URL (redis://127.0.0.1:6379/0), or DEBUG=1 on your own machine.",
+            id="boulmous.E003",
+        )
+    ]

@@ -4,6 +4,7 @@ import fcntl
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db.models.signals import post_save
 from django.test import Client
@@ -13,6 +14,9 @@ from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.models import Game
 from tests.factories import NAMES
+
+REDIS_URL = "redis://127.0.0.1:6379/5"
+"""The tests' Redis (a database of its own), for production settings and the throttles."""
 
 
 def scorer_cookie(public_ids):
@@ -56,6 +60,15 @@ def client(made_games):
 def watcher():
     """A phone that never saw the game: it may watch, not change."""
     return Client()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """Each test starts with no failed login and no form counted: the suite logs in and
+    posts from 127.0.0.1 far more often than the throttles allow one address."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture(scope="session", autouse=True)

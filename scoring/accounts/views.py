@@ -13,17 +13,21 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from ..common.throttles import PASSWORD_RESET, SIGN_UP, throttled
 from . import services
 from .forms import EMAIL_TAKEN, EmailForm, SignUpForm, VerifiedPasswordResetForm
 from .models import AccountEmail
 from .verification import LINK_DAYS, LinkExpired, LinkInvalid, read_token, send_link
 
-password_reset = PasswordResetView.as_view(
-    form_class=VerifiedPasswordResetForm,
-    email_template_name="registration/password_reset_email.txt",
+password_reset = throttled(PASSWORD_RESET)(
+    PasswordResetView.as_view(
+        form_class=VerifiedPasswordResetForm,
+        email_template_name="registration/password_reset_email.txt",
+    )
 )
 """Django's view, with the email's text in a .txt template (plain text, not HTML), sent to
-a verified address only."""
+a verified address only. Each request mails someone: a script must not make it mail the
+world."""
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -47,6 +51,7 @@ def mail_link(request: HttpRequest, user: User, email: AccountEmail) -> None:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@throttled(SIGN_UP)
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -60,7 +65,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         except services.EmailTaken:
             form.add_error("email", EMAIL_TAKEN)
         else:
-            login(request, user)
+            # The account just made needs no password check: Django's own backend logs it in.
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             if user.email:
                 send_link(
                     request, username=user.get_username(), user_id=user.pk, address=user.email

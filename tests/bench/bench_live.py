@@ -8,7 +8,8 @@ PostgreSQL.
 
 It makes the database when missing (BENCH_DATABASE_URL, postgres://postgres@127.0.0.1:5432/
 boulmous_live unless given), seeds 1,000 games of 20 hands once, starts gunicorn on a free
-port of the loopback with production settings (DEBUG off), checks that a current version
+port of the loopback with production settings (DEBUG off; the throttles in Redis,
+REDIS_URL or BENCH_REDIS_URL, redis://127.0.0.1:6379/5 unless given), checks that a current version
 gets a 304 and none a 200, warms up, then loads it for BENCH_TIME seconds (10) with wrk
 (BENCH_CONNECTIONS connections, 16; apt-get install wrk), or without wrk with a small
 asyncio client in this process (which takes CPU from the server: a lower figure). The 304
@@ -41,6 +42,7 @@ AIM = 1000
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/boulmous_live"
 )
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
 DURATION = int(os.environ.get("BENCH_TIME", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "16"))
 GAMES = 1000
@@ -65,6 +67,8 @@ def a_game() -> tuple[str, str]:
     os.environ["DATABASE_URL"] = DATABASE_URL
     os.environ["DJANGO_SETTINGS_MODULE"] = "boulmous_site.settings"
     os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
+    # Production settings throttle in a shared cache (check boulmous.E003).
+    os.environ.setdefault("REDIS_URL", REDIS_URL)
     import django
 
     django.setup()
@@ -179,6 +183,7 @@ def main() -> int:
         **{name: value for name, value in os.environ.items() if name != "DEBUG"},
         "DATABASE_URL": DATABASE_URL,
         "SECRET_KEY": secrets.token_urlsafe(50),
+        "REDIS_URL": os.environ["REDIS_URL"],
         "SECURE_SSL_REDIRECT": "0",
         # Production mails through SMTP (boulmous.E002); nothing here sends any.
         "EMAIL_HOST": "localhost",

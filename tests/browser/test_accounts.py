@@ -1,6 +1,6 @@
 """Accounts on a 360x640 phone: signing up, logging out and in again by taps, in English and
-Arabic; every account page passes axe in English, French and Arabic; and the header, with
-its account link, stays on one line.
+Arabic; every account page passes axe in English, French and Arabic, the 429 page of a
+login locked out too; and the header, with its account link, stays on one line.
 
 Screenshots of each step go to /tmp/accounts-*.png.
 """
@@ -98,6 +98,22 @@ def test_login_wrong_password_shows_the_error_in_an_alert(phone, amina):
 
     expect(page.get_by_role("alert")).to_contain_text("Please enter a correct username")
     page.screenshot(path="/tmp/accounts-login-error-en.png", full_page=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"), [("en", "Too many attempts"), ("ar", "محاولات كثيرة جدًا")]
+)
+def test_login_locked_shows_the_429_page_at_a_phone_width(phone, amina, lang, title):
+    page = phone(lang)
+    page.goto("/accounts/login/")
+
+    for _ in range(10):
+        log_in(page, "amina", "wrong")
+
+    page.screenshot(path=f"/tmp/accounts-locked-{lang}.png", full_page=True)
+    assert page.locator("h1").inner_text() == title
+    assert (report(page), header(page)[:2]) == (([], 1), (True, PHONE_WIDTH))
+    assert page.locator("html").get_attribute("dir") == ("rtl" if lang == "ar" else "ltr")
 
 
 def give_email(page, address):

@@ -10,6 +10,7 @@
 #   LOAD_FRESH=1       make the database anew all the same
 #   LOAD_GAMES, LOAD_HANDS   10000 games of 30 hands
 #   LOAD_PORT          8001
+#   LOAD_REDIS_URL     redis://127.0.0.1:6379/5: the throttles' cache
 #   LOAD_USERS, LOAD_TIME    20 users, 60s
 #   BOULMOUS_LOAD_WAIT       each user's pause between actions, MIN,MAX s (0.5,1.5)
 #   WEB_CONCURRENCY    gunicorn's workers (2 per CPU core, plus 1, unless given)
@@ -32,6 +33,8 @@ export SECRET_KEY SECURE_SSL_REDIRECT=0 SECURE_COOKIES=0 ALLOWED_HOSTS=127.0.0.1
 export BIND=127.0.0.1:$PORT
 # Production mails through SMTP (the check boulmous.E002); no request here sends any.
 export EMAIL_HOST=localhost
+# The throttles' shared cache, which production settings require (check boulmous.E003).
+export REDIS_URL=${LOAD_REDIS_URL:-redis://127.0.0.1:6379/5}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/boulmous-load.XXXXXX")
 gunicorn_pid=""

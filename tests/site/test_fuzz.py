@@ -10,8 +10,10 @@ table as it was.
 import json
 from urllib.parse import quote, urlencode
 
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.core import mail
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
@@ -35,6 +37,7 @@ fuzz = settings(
 )
 
 NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
+PASSWORD = "felt-and-trumps-21"
 # Text the database or the forms may choke on.
 NASTY = st.sampled_from(
     [
@@ -213,9 +216,11 @@ HTMX = st.sampled_from([{}, {"HTTP_HX_REQUEST": "true"}])
 
 
 def empty_tables() -> None:
-    """Examples share the test's transaction: each starts from empty tables."""
+    """Examples share the test's transaction and cache: each starts from empty tables, and
+    with no form counted by the throttles (the import's would refuse the 31st example)."""
     Game.objects.all().delete()
     Player.objects.all().delete()
+    cache.clear()
 
 
 def make_game(hands: int, finished: bool, names: tuple[str, ...] = NAMES) -> Game:
@@ -479,6 +484,38 @@ def test_import_file_never_fails(db, content, name, text):
     response = Client().post("/games/import", {"file": upload, "text": text})
 
     check(response, before)
+
+
+@fuzz
+@given(data=form_data({"username": field("amina", "bilal", ""), "password": field(PASSWORD, "")}))
+def test_login_form_never_fails_even_once_locked(db, data):
+    # The examples share the cache: after ten failures the address is locked, and the rest
+    # get the 429 page, which must not fail either.
+    User.objects.get_or_create(username="amina", defaults={"password": make_password(PASSWORD)})
+
+    response = Client().post("/accounts/login/", data)
+
+    event(f"status {response.status_code}")
+    assert response.status_code < 500
+
+
+@fuzz
+@given(
+    data=form_data(
+        {
+            "username": field("bilal", ""),
+            "email": field("bilal@example.com", ""),
+            "password1": field(PASSWORD),
+            "password2": field(PASSWORD),
+        }
+    )
+)
+def test_signup_form_never_fails_even_once_throttled(db, data):
+    # As above: the 51st post from this address gets the 429 page.
+    response = Client().post("/accounts/signup/", data)
+
+    event(f"status {response.status_code}")
+    assert response.status_code < 500
 
 
 SEGMENT = st.one_of(

@@ -19,6 +19,7 @@ from django.urls import path
 from django.utils import translation
 
 from boulmous_site import urls as site_urls
+from tests.conftest import REDIS_URL
 
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -104,6 +105,7 @@ def test_documented_environment_sets_the_production_settings():
         "EMAIL_HOST_USER",
         "EMAIL_PORT",
         "EMAIL_USE_TLS",
+        "REDIS_URL",
         "SECRET_KEY",
         "SECURE_HSTS_INCLUDE_SUBDOMAINS",
         "SECURE_HSTS_PRELOAD",
@@ -313,6 +315,7 @@ def test_gunicorn_logs_one_line_per_request_and_django_its_warnings_once(tmp_pat
         "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO",
         "EMAIL_HOST": "localhost",  # production mails through SMTP; nothing here sends any
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "REDIS_URL": REDIS_URL,
         "BIND": f"127.0.0.1:{port}",
         "WEB_CONCURRENCY": "1",
     }

@@ -6,10 +6,15 @@ from pathlib import Path
 import pytest
 
 from scoring.checks import MAIL_NOT_SENT, check_email_backend
+from tests.conftest import REDIS_URL
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 NO_KEY = "SECRET_KEY must be set when DEBUG is off"
+LOCAL_THROTTLES = (
+    "The throttles count in django.core.cache.backends.locmem.LocMemCache, which is not "
+    "shared: each gunicorn worker would count apart, and a restart would forget"
+)
 
 
 def python(*args, **env):
@@ -47,11 +52,53 @@ def test_check_without_secret_key_fails_naming_the_problem():
     assert (result.returncode, "(boulmous.E001) " + NO_KEY in result.stderr) == (1, True)
 
 
-@pytest.mark.parametrize("env", [{"SECRET_KEY": "x", "EMAIL_HOST": "localhost"}, {"DEBUG": "1"}])
-def test_check_passes_with_a_secret_key_and_mail_or_debug(env):
+@pytest.mark.parametrize(
+    "env", [{"SECRET_KEY": "x", "EMAIL_HOST": "localhost", "REDIS_URL": REDIS_URL}, {"DEBUG": "1"}]
+)
+def test_check_passes_with_a_secret_key_mail_and_redis_or_debug(env):
     result = python("manage.py", "check", **env)
 
     assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_check_without_redis_refuses_throttles_in_one_process():
+    result = python("manage.py", "check", SECRET_KEY="x")
+
+    assert (result.returncode, f"(boulmous.E003) {LOCAL_THROTTLES}" in result.stderr) == (1, True)
+
+
+def test_migrate_without_redis_refuses_to_start():
+    result = python("manage.py", "migrate", "--plan", SECRET_KEY="x")
+
+    assert (result.returncode, "boulmous.E003" in result.stderr) == (1, True)
+
+
+def test_settings_redis_url_puts_the_cache_in_redis():
+    result = settings_value(
+        "settings.CACHES['default']['BACKEND'], settings.CACHES['default']['LOCATION']",
+        SECRET_KEY="x",
+        REDIS_URL=REDIS_URL,
+    )
+
+    assert result.stdout == f"django.core.cache.backends.redis.RedisCache {REDIS_URL}\n"
+
+
+def test_settings_without_redis_url_keep_the_cache_in_memory():
+    result = settings_value("settings.CACHES['default']['BACKEND']", DEBUG="1")
+
+    assert result.stdout == "django.core.cache.backends.locmem.LocMemCache\n"
+
+
+def test_settings_refuse_an_unclear_proxy_address():
+    result = settings_value("settings.TRUSTED_PROXIES", FORWARDED_ALLOW_IPS="nginx")
+
+    assert "FORWARDED_ALLOW_IPS='nginx': use addresses or networks" in result.stderr
+
+
+def test_settings_read_the_proxies_gunicorn_believes():
+    result = settings_value("settings.TRUSTED_PROXIES", FORWARDED_ALLOW_IPS="10.0.0.2, ::1")
+
+    assert result.stdout == "['10.0.0.2', '::1']\n"
 
 
 def test_wsgi_without_secret_key_refuses_to_build_the_application():
@@ -63,10 +110,29 @@ def test_wsgi_without_secret_key_refuses_to_build_the_application():
     )
 
 
-def test_wsgi_with_secret_key_builds_the_application():
+def test_wsgi_with_secret_key_and_redis_builds_the_application():
     result = python(
-        "-c", "from boulmous_site.wsgi import application", SECRET_KEY="x", EMAIL_HOST="localhost"
+        "-c",
+        "from boulmous_site.wsgi import application",
+        SECRET_KEY="x",
+        EMAIL_HOST="localhost",
+        REDIS_URL=REDIS_URL,
     )
+
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_wsgi_without_redis_refuses_to_build_the_application():
+    result = python("-c", "import boulmous_site.wsgi", SECRET_KEY="x", EMAIL_HOST="localhost")
+
+    assert (result.returncode, result.stderr.splitlines()[-1]) == (
+        1,
+        f"django.core.exceptions.ImproperlyConfigured: {LOCAL_THROTTLES}: set REDIS_URL",
+    )
+
+
+def test_wsgi_debug_builds_the_application_without_redis():
+    result = python("-c", "from boulmous_site.wsgi import application", DEBUG="1")
 
     assert (result.returncode, result.stderr) == (0, "")
 

@@ -21,7 +21,7 @@ from django.db import connection
 from scoring.common.rights import COOKIE
 from scoring.engine import Rules
 from scoring.table import services
-from tests.conftest import scorer_cookie
+from tests.conftest import REDIS_URL, scorer_cookie
 from tests.factories import NAMES, hand_data
 
 pytestmark = [
@@ -59,6 +59,8 @@ def start(port):
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "SECRET_KEY": settings.SECRET_KEY,
         "DATABASE_URL": database_url(),
+        # One cache for both servers' throttles, as production requires.
+        "REDIS_URL": REDIS_URL,
         "SECURE_SSL_REDIRECT": "0",
         "EMAIL_HOST": "localhost",  # production mails through SMTP; nothing here sends any
         "SECURE_COOKIES": "0",

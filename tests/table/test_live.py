@@ -22,6 +22,7 @@ from scoring.table.pages.game import version_of
 from scoring.table.views.live_middleware import current_version, unchanged
 from tests.clubs.test_clubs import account, signed_in
 from tests.clubs.test_nights import PLAYERS, night_url, nine_present
+from tests.conftest import REDIS_URL
 from tests.factories import NAMES, hand_data
 
 pytestmark = pytest.mark.django_db
@@ -514,6 +515,10 @@ def test_early_answer_reconnects_after_the_database_closed_its_connection(game, 
 def test_wsgi_application_is_djangos_own_with_the_early_answer_after_its_security(settings):
     # wsgi.py refuses to serve without mail that is sent (pytest-django keeps mail in memory).
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    # With DEBUG off, wsgi.py builds the application only over a shared cache (E003).
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
     from boulmous_site import wsgi
 
     assert type(wsgi.application) is WSGIHandler

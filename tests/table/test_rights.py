@@ -253,10 +253,10 @@ def test_rematch_by_the_phone_that_started_the_game_is_its_own(client, game):
 def test_account_that_started_a_game_may_score_it_from_another_phone():
     User.objects.create_user("amina", password="a-long-pass-phrase")
     first, second = Client(), Client()
-    first.login(username="amina", password="a-long-pass-phrase")
+    first.post("/accounts/login/", {"username": "amina", "password": "a-long-pass-phrase"})
     first.post("/games/new", new_game_data())
     game = Game.objects.get()
-    second.login(username="amina", password="a-long-pass-phrase")
+    second.post("/accounts/login/", {"username": "amina", "password": "a-long-pass-phrase"})
 
     response = second.post(url(game, "hands"), hand_data(1))
 

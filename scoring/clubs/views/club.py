@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ...common import rights
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
+from ...common.throttles import CLUB_IMPORT, CLUB_JOIN, throttled
 from ...table.models import Summary
 from ...table.pages.home import game_summaries
 from ...table.views.share import qr_code
@@ -238,6 +239,7 @@ def invite_qr(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@throttled(CLUB_JOIN)
 def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
     """The invite link: an account says which of the club's players it is, or gives a new
     name; it is in at once, or when an admin confirms, as the club chose."""
@@ -350,6 +352,7 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@throttled(CLUB_IMPORT)
 @with_club(Action.RUN_CLUB)
 def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A club's records.jsonl, from paper or from another site: every game, or none."""

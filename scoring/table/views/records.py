@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest
+from ...common.throttles import GAME_IMPORT, throttled
 from ...engine import record_to_dict
 from .. import services
 from ..access import Access, with_game
@@ -30,6 +31,7 @@ def record_json(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRes
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@throttled(GAME_IMPORT)
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():

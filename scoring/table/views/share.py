@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ...common import rights
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action, Actor
+from ...common.throttles import SCORER_LINK_JOIN, throttled
 from .. import services
 from ..access import Access, with_game, writes_game
 from ..forms import JoinForm
@@ -57,6 +58,7 @@ def revoke_link(request: HtmxHttpRequest, gid: str, by: Actor, link_id: int) -> 
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@throttled(SCORER_LINK_JOIN)
 def join(request: HtmxHttpRequest, gid: str, secret: str) -> HttpResponse:
     """A scorer link opened on a phone: it asks what the phone is called, then gives it the
     right to score the game, until the link is revoked."""
