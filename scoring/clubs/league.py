@@ -36,6 +36,7 @@ from ..engine.league import (
 from ..table.models import Game, Hand, Seat, Summary
 from ..table.state import GameRows, GameState, record_of
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
+from .names import NAMED_COLUMNS, Named, shown_names
 
 
 def results_of(state: GameState, club: Club) -> list[ClubResult]:
@@ -272,17 +273,20 @@ class Line:
     amount: Decimal | None
 
 
-def season_standings(club: Club, season: Season) -> list[Line]:
+def season_standings(club: Club, season: Season, *, public: bool = False) -> list[Line]:
     """The season's standings, added up in the database from the counted games' rows:
-    three queries, whatever the number of games."""
+    three queries, whatever the number of games. The players are named as the public sees
+    them if ``public`` (scoring/clubs/names.py), else as the club's members do."""
     start, end = season_range(club, season)
     games = Q(finished_at__gte=start, finished_at__lt=end)
-    return standings_of(club, games, season.points)
+    return standings_of(club, games, season.points, public=public)
 
 
-def night_standings(night: Night) -> list[Line]:
+def night_standings(night: Night, *, public: bool = False) -> list[Line]:
     """A club night's ranking: its counted games, by the club's league points."""
-    return standings_of(night.club, Q(game__club_game__round__night=night), night.club.points)
+    return standings_of(
+        night.club, Q(game__club_game__round__night=night), night.club.points, public=public
+    )
 
 
 def _sum(statistic: Statistic, points: Sequence[int]) -> Aggregate:
@@ -301,7 +305,9 @@ def _sum(statistic: Statistic, points: Sequence[int]) -> Aggregate:
             return Sum(statistic.name)
 
 
-def standings_of(club: Club, games: Q, points: Sequence[int]) -> list[Line]:
+def standings_of(
+    club: Club, games: Q, points: Sequence[int], *, public: bool = False
+) -> list[Line]:
     """The standings of the club's counted games that ``games`` selects, with each player's
     rating after his last of them: three queries."""
     sums = (
@@ -315,19 +321,16 @@ def standings_of(club: Club, games: Q, points: Sequence[int]) -> list[Line]:
         )
     )
     lines = list(sums)
-    keys = [line["key"] for line in lines]
     ratings = {
         (key, at): Rating(mu, sigma)
         for key, at, mu, sigma in ClubResult.objects.filter(
             club=club, position__in={line["last"] for line in lines}
         ).values_list("key", "position", "mu", "sigma")
     }
-    members = {
-        key: (member_id, name)
-        for key, member_id, name in Member.objects.filter(club=club, key__in=keys).values_list(
-            "key", "id", "name"
-        )
-    }
+    # Every member: a public name is told apart from all the club's others.
+    named = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
+    names = shown_names(named, public=public)
+    members = {member.key: (member.pk, names[member.key]) for member in named}
     shown: dict[int, Line] = {}
     for line in lines:
         sums_of: dict[str, Any] = dict(line)

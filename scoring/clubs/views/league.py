@@ -11,6 +11,7 @@ from ...engine.league import standings_csv as csv_text
 from ..access import with_club
 from ..league import season_standings
 from ..models import Club, Member, Season
+from ..names import sees_full_names
 from ..pages.league import (
     counted_games,
     headings,
@@ -40,7 +41,7 @@ def _standings_page(
 ) -> HttpResponse:
     """The season's standings on screen, or on paper: the same figures."""
     found, seasons = _seasons(club, season)
-    rows = standing_rows(club, season_standings(club, found))
+    rows = standing_rows(club, season_standings(club, found, public=not sees_full_names(member)))
     context = {
         "club": club,
         "member": member,
@@ -69,7 +70,7 @@ def standings_csv(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
     found, _ = _seasons(club, season)
-    lines = season_standings(club, found)
+    lines = season_standings(club, found, public=not sees_full_names(member))
     response = HttpResponse(
         csv_text(line.standing for line in lines), content_type="text/csv; charset=utf-8"
     )
@@ -91,7 +92,7 @@ def standings_pdf(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
     found, _ = _seasons(club, season)
-    rows = standing_rows(club, season_standings(club, found))
+    rows = standing_rows(club, season_standings(club, found, public=not sees_full_names(member)))
     response = HttpResponse(
         pdf_of_standings(club, found, rows, counted_games(rows)), content_type="application/pdf"
     )
@@ -109,7 +110,7 @@ def player(
         "club": club,
         "member": member,
         "player": shown,
-        "stats": player_stats(club, shown),
+        "stats": player_stats(club, shown, public=not sees_full_names(member)),
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
     }
@@ -122,7 +123,8 @@ def records_jsonl(
     request: HtmxHttpRequest, club: Club, member: Member | None
 ) -> StreamingHttpResponse:
     response = StreamingHttpResponse(
-        records_lines(club), content_type="application/jsonl; charset=utf-8"
+        records_lines(club, public=not sees_full_names(member)),
+        content_type="application/jsonl; charset=utf-8",
     )
     _attachment(response, f"{club.slug}-records.jsonl")
     return response
