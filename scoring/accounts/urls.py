@@ -8,6 +8,9 @@ from . import views
 urlpatterns = [
     path("", views.account, name="account"),
     path("signup/", views.signup, name="signup"),
+    path("my-data.json", views.my_data, name="my_data"),
+    path("delete/", views.delete_account, name="delete_account"),
+    path("deleted/", views.account_deleted, name="account_deleted"),
     path("password_reset/", views.password_reset, name="password_reset"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -8,7 +8,9 @@ from django.views.decorators.http import require_safe
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
-from ..access import with_club
+from ...engine.names import first_name_and_initial
+from ..access import may_name_in_public, with_club
+from ..forms import PublicNameForm
 from ..league import season_standings
 from ..models import Club, Member, Season
 from ..names import sees_full_names
@@ -105,7 +107,23 @@ def standings_pdf(
 def player(
     request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
 ) -> HttpResponse:
-    shown = get_object_or_404(Member, club=club, pk=member_id)
+    return player_page(request, club, member, get_object_or_404(Member, club=club, pk=member_id))
+
+
+def player_page(
+    request: HtmxHttpRequest,
+    club: Club,
+    member: Member | None,
+    shown: Member,
+    *,
+    form: PublicNameForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """A player's page; with, for himself or an admin, how the public sees him."""
+    may_choose = may_name_in_public(club, member, shown)
+    if may_choose and form is None:
+        choice = PublicNameForm.SHORT if shown.short_in_public else PublicNameForm.FULL
+        form = PublicNameForm(initial={"shown": choice})
     context = {
         "club": club,
         "member": member,
@@ -113,8 +131,10 @@ def player(
         "stats": player_stats(club, shown, public=not sees_full_names(member)),
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
+        "name_form": form if may_choose else None,
+        "short_name": first_name_and_initial(shown.name),
     }
-    return render(request, "clubs/player.html", context)
+    return render(request, "clubs/player.html", context, status=status)
 
 
 @require_safe
