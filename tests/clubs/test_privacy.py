@@ -44,7 +44,7 @@ def user(name):
     return get_user_model().objects.create_user(name, f"{name}@example.com", "pw-" + name)
 
 
-def new_club(admin, *, public=True, slug="cafe"):
+def new_club(admin, *, public=True, slug="cafe", admin_name=PLAYERS[0]):
     club = club_services.create_club(
         name="Café des Sports" if slug == "cafe" else "Le Trèfle",
         slug=slug,
@@ -54,7 +54,7 @@ def new_club(admin, *, public=True, slug="cafe"):
         public=public,
         invite_admits=True,
         admin_user_id=admin.pk,
-        admin_name=PLAYERS[0],
+        admin_name=admin_name,
     )
     today = timezone.localdate()
     club_services.create_season(
