@@ -86,6 +86,19 @@ def _rename(club: Club, member: Member, name: str) -> None:
     member.name, member.key = name, new
 
 
+def _lock_games(members: Iterable[Member]) -> None:
+    """The club games these members sat in, locked in order, before their clubs: a hand
+    saved meanwhile (which locks its game, then its club) waits for the renaming, or the
+    renaming for it, and its league rows are never written under the old name."""
+    seated = Q()
+    for member in members:
+        seated |= Q(game__club_game__club=member.club_id, player__key=member.key)
+    if not seated:
+        return
+    ids = Seat.objects.filter(seated).values("game_id")
+    list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
+
+
 def _only_admin(club: Club, member: Member) -> bool:
     if member.role != Member.Role.ADMIN or member.user_id is None:
         return False
@@ -108,6 +121,7 @@ def remove_member(*, club: Club, member_id: int) -> Member:
     """An admin removes a member at his request: his account detached, his name made
     anonymous, his role that of a guest who sat in the club's games; his results stay.
     LastAdmin if he is the club's only admin with an account, and nothing changes."""
+    _lock_games(Member.objects.filter(club=club, pk=member_id))
     club = Club.objects.select_for_update().get(pk=club.pk)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if _only_admin(club, member):
@@ -122,6 +136,8 @@ def leave_clubs(user_id: int, anonymous: bool) -> None:
     order; AccountNeeded, naming them, if it is the only admin with an account of any;
     else each of its members detached, and renamed anonymously if he asked. Its claims
     end with it (the column empties itself)."""
+    if anonymous:
+        _lock_games(Member.objects.filter(user_id=user_id))
     club_ids = sorted(set(Member.objects.filter(user_id=user_id).values_list("club", flat=True)))
     clubs = list(Club.objects.select_for_update().filter(pk__in=club_ids).order_by("pk"))
     members = {member.club_id: member for member in Member.objects.filter(user_id=user_id)}
