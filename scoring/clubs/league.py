@@ -8,7 +8,7 @@ the games, and reads them. Nothing here scores a game per request.
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from itertools import groupby
@@ -89,6 +89,7 @@ def follow(state: GameState) -> None:
     club_game = club_game_of(game)
     if club_game is None:
         return
+    state = _as_seated(state)
     counted = state.result.finished
     if not counted and not ClubResult.objects.filter(game=game).exists():
         return
@@ -120,6 +121,23 @@ def follow(state: GameState) -> None:
     ClubResult.objects.filter(game=game).delete()
     ClubResult.objects.bulk_create(new)
     _move([row for row in later if before[row.pk] != (row.position, row.mu, row.sigma)])
+
+
+def _as_seated(state: GameState) -> GameState:
+    """The state with its seats' names as they now are (one query). A player renamed
+    meanwhile (scoring/clubs/privacy.py, which locks his games, then his club) may have
+    been read under his old name by a write that waited for his game's lock: PostgreSQL
+    hands it the locked game anew, not the seats it joined. His new name goes into the
+    summary and the league rows, never the old one."""
+    seated = tuple(
+        Seat.objects.filter(game=state.game)
+        .order_by("position")
+        .values_list("player__name", flat=True)
+    )
+    if seated == state.names:
+        return state
+    Summary.objects.filter(game=state.game).update(names=list(seated))
+    return replace(state, names=seated)
 
 
 def _move(rows: Sequence[ClubResult], batch: int = 200) -> None:

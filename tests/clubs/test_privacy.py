@@ -24,6 +24,7 @@ from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.engine.names import first_name_and_initial
 from scoring.table import services
 from scoring.table.models import Game, Summary
+from tests.clubs.test_races import at_once, racing
 
 pytestmark = pytest.mark.django_db
 
@@ -494,3 +495,69 @@ def test_member_privacy_actions_unknown_member_is_404(cafe, amina):
     ]
 
     assert answers == [404, 404, 404]
+
+
+# --- Races (PostgreSQL) ----------------------------------------------------------------------
+
+RACE_ROUNDS = 8
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_two_admins_deleting_their_accounts_at_once_leave_the_club_an_admin():
+    for round_ in range(RACE_ROUNDS):
+        first, second = user(f"amina{round_}"), user(f"bilal{round_}")
+        club = new_club(first, slug=f"cafe-{round_}")
+        club_services.add_member(club=club, name=PLAYERS[1], role=Member.Role.ADMIN)
+        Member.objects.filter(club=club, name=PLAYERS[1]).update(user=second)
+        phones = [signed_in(first), signed_in(second)]
+        forms = [
+            {"password": f"pw-{account.username}", "names": "anonymous"}
+            for account in (first, second)
+        ]
+
+        responses = at_once(
+            *(
+                lambda phone=phone, form=form: phone.post("/accounts/delete/", form)
+                for phone, form in zip(phones, forms, strict=True)
+            )
+        )
+
+        statuses = sorted(response.status_code for response in responses)
+        admins = club.members.filter(role=Member.Role.ADMIN, user__isnull=False).count()
+        assert (statuses, admins) == ([302, 422], 1)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_hand_saved_while_a_member_is_removed_leaves_the_league_as_a_rebuild_gives():
+    for round_ in range(RACE_ROUNDS):
+        admin = user(f"amina{round_}")
+        club = new_club(admin, slug=f"cafe-{round_}")
+        play(club, WON_BY_BILAL)
+        state = club_services.start_club_game(
+            club=club, names=PLAYERS, first_dealer=0, owner_id=None
+        )
+        for number, hand in enumerate(WON_BY_BILAL[:-1], start=1):
+            services.record_hand(
+                public_id=state.game.public_id, number=number, hand=hand, token=None
+            )
+        bilal = member(club, PLAYERS[1]).pk
+
+        at_once(
+            lambda club=club, bilal=bilal: remove_member(club=club, member_id=bilal),
+            lambda gid=state.game.public_id: services.record_hand(
+                public_id=gid, number=len(WON_BY_BILAL), hand=WON_BY_BILAL[-1], token=None
+            ),
+        )
+
+        kept = ratings(club)
+        names = set(ClubResult.objects.filter(club=club, seat=1).values_list("name", flat=True))
+        summary = Summary.objects.get(game=state.game).names[1]
+        league.rebuild(club)
+        assert (len(kept), names, summary, ratings(club) == kept) == (
+            8,
+            {"Player 1"},
+            "Player 1",
+            True,
+        )
