@@ -87,9 +87,10 @@ def _rename(club: Club, member: Member, name: str) -> None:
 
 
 def _lock_games(members: Iterable[Member]) -> None:
-    """The club games these members sat in, locked in order, before their clubs: a hand
-    saved meanwhile (which locks its game, then its club) waits for the renaming, or the
-    renaming for it, and its league rows are never written under the old name."""
+    """The club games these members sat in, locked in order, before their clubs (the order
+    a hand's write takes them in: its game, then its club): a hand saved meanwhile is
+    written before the renaming, which then renames it too, or after it, and then the
+    league reads the seats as they now are (``league._as_seated``)."""
     seated = Q()
     for member in members:
         seated |= Q(game__club_game__club=member.club_id, player__key=member.key)
