@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Value
@@ -106,3 +107,37 @@ class VerifiedPasswordResetForm(PasswordResetForm):
                 and same_address(email, row.address)
             ):
                 yield row.user
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting one's account: the password typed again, and how his past games name him."""
+
+    KEEP, ANONYMOUS = "keep", "anonymous"
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    names = forms.ChoiceField(
+        label=_("In the games you played"),
+        choices=[
+            (KEEP, _("Keep my player name in past games")),
+            (ANONYMOUS, _("Show me under an anonymous name (“Player 7”)")),
+        ],
+        initial=KEEP,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, user: AbstractBaseUser, *args: Any, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("This is not your password."), code="password")
+        return password
+
+    @property
+    def anonymous(self) -> bool:
+        return bool(self.cleaned_data["names"] == self.ANONYMOUS)

@@ -12,6 +12,9 @@ urlpatterns = [
     path("email/resend/", views.resend_link, name="email_resend"),
     path("email/sent/", views.email_sent, name="email_sent"),
     path("email/verify/<str:token>/", views.verify_email, name="email_verify"),
+    path("my-data.json", views.my_data, name="my_data"),
+    path("delete/", views.delete_account, name="delete_account"),
+    path("deleted/", views.account_deleted, name="account_deleted"),
     path("password_reset/", views.password_reset, name="password_reset"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -48,6 +48,14 @@ def club_may(action: Action, club: Club, member: Member | None) -> bool:
     return allows(action, role) or allows(action, Role.STRANGER)
 
 
+def may_name_in_public(club: Club, member: Member | None, shown: Member) -> bool:
+    """Whether this request's member may choose how the public sees ``shown``: himself (a
+    member of the club, not a guest), or whoever the policy lets
+    (Action.NAME_MEMBER_IN_PUBLIC: its admins)."""
+    himself = member is not None and member.pk == shown.pk and member.role != Member.Role.GUEST
+    return himself or club_may(Action.NAME_MEMBER_IN_PUBLIC, club, member)
+
+
 STARTERS = (Member.Role.ADMIN, Member.Role.SCORER)
 """The roles that may start the club's games (Action.SCORE_CLUB), and so keep the rights of
 the one who started one."""

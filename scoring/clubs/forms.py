@@ -169,6 +169,21 @@ class ClaimForm(forms.Form):
     decision = forms.ChoiceField(choices=[("accept", _("Accept")), ("refuse", _("Refuse"))])
 
 
+class PublicNameForm(forms.Form):
+    """How the public sees a member: by his full name, or by his first name and initial."""
+
+    FULL, SHORT = "full", "short"
+    shown = forms.ChoiceField(
+        label=_("Shown to the public as"),
+        choices=[(FULL, _("the full name")), (SHORT, _("first name and initial"))],
+        widget=forms.RadioSelect,
+    )
+
+    @property
+    def short(self) -> bool:
+        return bool(self.cleaned_data["shown"] == self.SHORT)
+
+
 class ClubJoinForm(forms.Form):
     """Someone who came through the invite link: one of the club's players who has no
     account yet, or a new name."""

@@ -8,7 +8,7 @@ the games, and reads them. Nothing here scores a game per request.
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from itertools import groupby
@@ -36,6 +36,7 @@ from ..engine.league import (
 from ..table.models import Game, Hand, Seat, Summary
 from ..table.state import GameRows, GameState, record_of
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
+from .names import NAMED_COLUMNS, Named, shown_names
 
 
 def results_of(state: GameState, club: Club) -> list[ClubResult]:
@@ -88,6 +89,7 @@ def follow(state: GameState) -> None:
     club_game = club_game_of(game)
     if club_game is None:
         return
+    state = _as_seated(state)
     counted = state.result.finished
     if not counted and not ClubResult.objects.filter(game=game).exists():
         return
@@ -119,6 +121,23 @@ def follow(state: GameState) -> None:
     ClubResult.objects.filter(game=game).delete()
     ClubResult.objects.bulk_create(new)
     _move([row for row in later if before[row.pk] != (row.position, row.mu, row.sigma)])
+
+
+def _as_seated(state: GameState) -> GameState:
+    """The state with its seats' names as they now are (one query). A player renamed
+    meanwhile (scoring/clubs/privacy.py, which locks his games, then his club) may have
+    been read under his old name by a write that waited for his game's lock: PostgreSQL
+    hands it the locked game anew, not the seats it joined. His new name goes into the
+    summary and the league rows, never the old one."""
+    seated = tuple(
+        Seat.objects.filter(game=state.game)
+        .order_by("position")
+        .values_list("player__name", flat=True)
+    )
+    if seated == state.names:
+        return state
+    Summary.objects.filter(game=state.game).update(names=list(seated))
+    return replace(state, names=seated)
 
 
 def _move(rows: Sequence[ClubResult], batch: int = 200) -> None:
@@ -272,17 +291,20 @@ class Line:
     amount: Decimal | None
 
 
-def season_standings(club: Club, season: Season) -> list[Line]:
+def season_standings(club: Club, season: Season, *, public: bool = False) -> list[Line]:
     """The season's standings, added up in the database from the counted games' rows:
-    three queries, whatever the number of games."""
+    three queries, whatever the number of games. The players are named as the public sees
+    them if ``public`` (scoring/clubs/names.py), else as the club's members do."""
     start, end = season_range(club, season)
     games = Q(finished_at__gte=start, finished_at__lt=end)
-    return standings_of(club, games, season.points)
+    return standings_of(club, games, season.points, public=public)
 
 
-def night_standings(night: Night) -> list[Line]:
+def night_standings(night: Night, *, public: bool = False) -> list[Line]:
     """A club night's ranking: its counted games, by the club's league points."""
-    return standings_of(night.club, Q(game__club_game__round__night=night), night.club.points)
+    return standings_of(
+        night.club, Q(game__club_game__round__night=night), night.club.points, public=public
+    )
 
 
 def _sum(statistic: Statistic, points: Sequence[int]) -> Aggregate:
@@ -301,7 +323,9 @@ def _sum(statistic: Statistic, points: Sequence[int]) -> Aggregate:
             return Sum(statistic.name)
 
 
-def standings_of(club: Club, games: Q, points: Sequence[int]) -> list[Line]:
+def standings_of(
+    club: Club, games: Q, points: Sequence[int], *, public: bool = False
+) -> list[Line]:
     """The standings of the club's counted games that ``games`` selects, with each player's
     rating after his last of them: three queries."""
     sums = (
@@ -315,19 +339,16 @@ def standings_of(club: Club, games: Q, points: Sequence[int]) -> list[Line]:
         )
     )
     lines = list(sums)
-    keys = [line["key"] for line in lines]
     ratings = {
         (key, at): Rating(mu, sigma)
         for key, at, mu, sigma in ClubResult.objects.filter(
             club=club, position__in={line["last"] for line in lines}
         ).values_list("key", "position", "mu", "sigma")
     }
-    members = {
-        key: (member_id, name)
-        for key, member_id, name in Member.objects.filter(club=club, key__in=keys).values_list(
-            "key", "id", "name"
-        )
-    }
+    # Every member: a public name is told apart from all the club's others.
+    named = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
+    names = shown_names(named, public=public)
+    members = {member.key: (member.pk, names[member.key]) for member in named}
     shown: dict[int, Line] = {}
     for line in lines:
         sums_of: dict[str, Any] = dict(line)

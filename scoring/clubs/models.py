@@ -71,6 +71,9 @@ class Member(models.Model):
     )
     """An account that says it is this player, until an admin confirms it."""
     joined_at = models.DateTimeField(default=timezone.now)
+    short_in_public = models.BooleanField(_("shown by first name and initial"), default=False)
+    """Shown to whoever is not of the club (public pages and exports) as ``Amina B.``, at his
+    request (scoring/clubs/names.py); the club's members still see his full name."""
 
     class Meta:
         ordering = ["name", "id"]

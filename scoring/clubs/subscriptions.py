@@ -5,10 +5,11 @@ from typing import Any
 
 from django.urls import reverse
 
+from ..accounts import hooks as accounts_hooks
 from ..table import hooks
 from ..table.models import Change, Game
 from ..table.state import GameState
-from . import access, league
+from . import access, league, privacy
 from .models import ClubGame
 
 
@@ -40,3 +41,8 @@ def subscribe() -> None:
     hooks.game_changed.connect(follow_game, sender=Game, dispatch_uid="clubs.follow_game")
     hooks.crumbs.append(club_crumb)
     access.subscribe()
+    # An account's data and deletion reach its memberships.
+    if privacy.account_part not in accounts_hooks.data_parts:
+        accounts_hooks.data_parts.append(privacy.account_part)
+    if privacy.leave_clubs not in accounts_hooks.leaving:
+        accounts_hooks.leaving.append(privacy.leave_clubs)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, games, league, nights
+from .views import club, games, league, nights, privacy
 
 urlpatterns = [
     # Clubs (issue 11): running a club, in views/club.py.
@@ -11,6 +11,22 @@ urlpatterns = [
     path("clubs/<slug:club>/members", club.members, name="club_members"),
     path("clubs/<slug:club>/members/<int:member_id>/role", club.member_role, name="member_role"),
     path("clubs/<slug:club>/members/<int:member_id>/claim", club.member_claim, name="member_claim"),
+    # Privacy (issue 18): a member's data, his removal, his name in public.
+    path(
+        "clubs/<slug:club>/members/<int:member_id>/data.json",
+        privacy.member_data,
+        name="member_data",
+    ),
+    path(
+        "clubs/<slug:club>/members/<int:member_id>/remove",
+        privacy.remove_member,
+        name="member_remove",
+    ),
+    path(
+        "clubs/<slug:club>/players/<int:member_id>/public-name",
+        privacy.public_name,
+        name="member_public_name",
+    ),
     path("clubs/<slug:club>/invite/new", club.new_invite, name="club_new_invite"),
     path("clubs/<slug:club>/invite.svg", club.invite_qr, name="club_invite_qr"),
     path("clubs/<slug:club>/join/<slug:secret>", club.join_club, name="join_club"),

@@ -61,6 +61,13 @@ class Action(StrEnum):
     """Start club games, organise club nights."""
     RUN_CLUB = "run a club"
     """Its settings, members, invites, seasons and imports."""
+    EXPORT_MEMBER_DATA = "download a member's data"
+    """All the club keeps about one of its players, as JSON: at his request."""
+    REMOVE_MEMBER = "remove a member"
+    """At his request: his account detached, his name made anonymous; his results stay."""
+    NAME_MEMBER_IN_PUBLIC = "choose how a member is shown to the public"
+    """By his full name, or by his first name and initial. A member may choose it for
+    himself too (scoring/clubs/views/privacy.py): that is who he is, not a role."""
 
 
 GAME_SCORERS = frozenset(
@@ -75,6 +82,9 @@ POLICY: dict[Action, frozenset[Role]] = {
     Action.SEE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER, Role.CLUB_MEMBER}),
     Action.SCORE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER}),
     Action.RUN_CLUB: frozenset({Role.CLUB_ADMIN}),
+    Action.EXPORT_MEMBER_DATA: frozenset({Role.CLUB_ADMIN}),
+    Action.REMOVE_MEMBER: frozenset({Role.CLUB_ADMIN}),
+    Action.NAME_MEMBER_IN_PUBLIC: frozenset({Role.CLUB_ADMIN}),
 }
 """Who may do what."""
 PUBLIC_CLUB_ACTIONS = frozenset({Action.SEE_CLUB})

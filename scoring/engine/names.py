@@ -164,3 +164,22 @@ def look_alike(names: Sequence[str], known: Iterable[str] = ()) -> tuple[str, st
         if name_key(other) != name_key(name):
             return name, other
     return None
+
+
+ARABIC_ARTICLE = "\u0627\u0644"
+"""ال, the Arabic article a family name often begins with: its initial says nothing."""
+
+
+def first_name_and_initial(name: str) -> str:
+    """How a player who asked for it is shown to the public: his first word and the first
+    letter of his last word, with a full stop (``Amina Belhaj`` is ``Amina B.``; ``Jean de
+    la Fontaine`` is ``Jean F.``; ``محمد بن علي`` is ``محمد ع.``). The last word is the
+    family name, whatever particles stand before it; an Arabic one's article (``ال``) is
+    skipped, so that ``العمري`` gives ``ع``. A name of one word stays as it is."""
+    words = name.split()
+    if len(words) < 2:
+        return name.strip()
+    last = words[-1]
+    if last.startswith(ARABIC_ARTICLE) and len(last) > len(ARABIC_ARTICLE):
+        last = last[len(ARABIC_ARTICLE) :]
+    return f"{words[0]} {last[0]}."

@@ -151,6 +151,7 @@ def club_pages(transactional_db):
         ("games, filtered", f"{base}/games/?q=a&status=won"),
         ("settings", f"{base}/settings"),
         ("members", f"{base}/members"),
+        ("member remove", f"{base}/members/{member.pk}/remove"),
         ("new season", f"{base}/seasons/new"),
         ("new club game", f"{base}/games/new"),
         ("club import", f"{base}/import"),

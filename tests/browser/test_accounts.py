@@ -176,6 +176,8 @@ def test_every_account_page_has_one_h1_and_no_axe_violation(phone, amina, lang):
     check("password change", "/accounts/password_change/")
     check("password change, errors", then=lambda: submit(page))
     check("password changed", "/accounts/password_change/done/")
+    check("delete account", "/accounts/delete/")
+    check("delete account, errors", then=lambda: submit(page))
 
     assert found == dict.fromkeys(found, ([], 1, (True, PHONE_WIDTH)))
-    assert len(found) == 23
+    assert len(found) == 25

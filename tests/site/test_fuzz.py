@@ -10,6 +10,7 @@ table as it was.
 import json
 from urllib.parse import quote, urlencode
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.core import mail
@@ -22,6 +23,8 @@ from hypothesis import strategies as st
 
 from scoring.accounts.models import AccountEmail
 from scoring.accounts.verification import make_token
+from scoring.clubs import services as club_services
+from scoring.clubs.models import Club, Member
 from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
@@ -585,7 +588,6 @@ def test_other_methods_never_fail(db, table, url, method, data):
 
 # --- Accounts: signing up, one's email address, its link, a password reset ----------------
 
-PASSWORD = "felt-and-trumps-21"
 ADDRESSES = ("amina@example.com", "AMINA@EXAMPLE.COM", "bilal@example.com", "x@y", "İpek@örnek.tr")
 
 
@@ -708,3 +710,96 @@ def test_password_reset_form_never_fails(db, data):
 
     check_accounts(response, before, accepted=())
     assert {tuple(message.to) for message in mail.outbox} <= {("amina@example.com",)}
+
+
+# Privacy (issue 18): deleting one's account, a member's name in public, his removal.
+
+
+def privacy_setup() -> tuple[Client, Member, Member]:
+    """From empty tables: an account, admin of a club as Amina Belhaj, with a member Bilal
+    Chebbi; the account's phone signed in."""
+    empty_tables()
+    Club.objects.all().delete()
+    get_user_model().objects.all().delete()
+    amina = get_user_model().objects.create_user("amina", "", PASSWORD)
+    club = club_services.create_club(
+        name="Café",
+        slug="cafe",
+        time_zone="Europe/Paris",
+        rules=Rules(),
+        points=(3, 2, 1, 0),
+        public=True,
+        invite_admits=True,
+        admin_user_id=amina.pk,
+        admin_name="Amina Belhaj",
+    )
+    phone = Client()
+    phone.force_login(amina)
+    admin = Member.objects.get(club=club)
+    return phone, admin, club_services.add_member(club=club, name="Bilal Chebbi")
+
+
+def people() -> dict[str, list[dict]]:
+    """Every account and member, to tell whether a request changed one."""
+    return {
+        model.__name__: list(model.objects.order_by("pk").values())
+        for model in (get_user_model(), Member)
+    }
+
+
+def check_people(response, before: dict[str, list[dict]], accepted: tuple[int, ...]) -> None:
+    event(f"status {response.status_code}")
+    assert response.status_code < 500
+    if response.status_code not in accepted:
+        assert people() == before
+
+
+DELETE_FIELDS = {"password": field(PASSWORD), "names": field("keep", "anonymous")}
+
+
+@fuzz
+@given(
+    data=st.one_of(
+        form_data(DELETE_FIELDS),
+        changed(st.just({"password": PASSWORD, "names": "anonymous"}), DELETE_FIELDS),
+    )
+)
+def test_delete_account_form_never_fails(db, data):
+    phone, _, _ = privacy_setup()
+    before = people()
+
+    response = phone.post("/accounts/delete/", data)
+
+    check_people(response, before, accepted=(302,))
+
+
+@fuzz
+@given(
+    data=form_data({"shown": field("full", "short")}),
+    whom=st.one_of(st.sampled_from(["admin", "member"]), SEGMENT),
+)
+def test_public_name_form_never_fails(db, data, whom):
+    phone, admin, member = privacy_setup()
+    target = {"admin": admin.pk, "member": member.pk}.get(whom, quote(whom, safe=""))
+    before = people()
+
+    response = phone.post(f"/clubs/cafe/players/{target}/public-name", data)
+
+    check_people(response, before, accepted=(302,))
+
+
+@fuzz
+@given(
+    data=form_data({}),
+    whom=st.one_of(st.sampled_from(["admin", "member"]), SEGMENT),
+    method=st.sampled_from(["get", "post"]),
+)
+def test_remove_member_and_member_data_never_fail(db, data, whom, method):
+    phone, admin, member = privacy_setup()
+    target = {"admin": admin.pk, "member": member.pk}.get(whom, quote(whom, safe=""))
+    before = people()
+
+    removed = getattr(phone, method)(f"/clubs/cafe/members/{target}/remove", data)
+    check_people(removed, before, accepted=(302,))
+    downloaded = phone.get(f"/clubs/cafe/members/{target}/data.json", data)
+    check_people(downloaded, before if removed.status_code != 302 else people(), accepted=())

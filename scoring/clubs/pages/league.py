@@ -34,6 +34,7 @@ from ...table.models import Game
 from ...table.state import exported, load_games
 from ..league import Line, season_of
 from ..models import Club, ClubResult, Member, Season
+from ..names import NAMED_COLUMNS, Named, club_names, shown_names
 
 CHUNK = 200
 """Games read at a time for records.jsonl (three queries each): memory stays flat."""
@@ -252,6 +253,8 @@ class PlayerStats(Counts):
     """A player's statistics over all the club's counted games: each of the registry's
     (``stats.wins``, ``stats.made_percent``), and what only his page shows."""
 
+    name: str
+    """His name, as the one who asks is shown it."""
     counts: Mapping[str, int]
     by_bid: Sequence[ContractLine]
     by_trump: Sequence[ContractLine]
@@ -325,9 +328,10 @@ class _Other(NamedTuple):
     total: int
 
 
-def player_stats(club: Club, member: Member) -> PlayerStats:
+def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerStats:
     """A member's statistics over all the club's counted games, in three queries: his rows,
-    the others' rows at his tables, and the club's names."""
+    the others' rows at his tables, and the club's names (as the public sees them if
+    ``public``)."""
     counted, core = [statistic.name for statistic in COUNTED], len(_SEAT_COLUMNS)
     mine = [
         _Seat._make([*values[:core], dict(zip(counted, values[core:], strict=True))])
@@ -347,15 +351,13 @@ def player_stats(club: Club, member: Member) -> PlayerStats:
     ):
         other = _Other(*values)
         tables.setdefault(other.game_id, []).append(other)
-    members = {
-        key: (member_id, name)
-        for key, member_id, name in Member.objects.filter(club=club).values_list(
-            "key", "id", "name"
-        )
-    }
+    named = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
+    names = shown_names(named, public=public)
+    members = {one.key: (one.pk, names[one.key]) for one in named}
     contracts = [(bid, trump, bool(ok)) for row in mine for bid, trump, ok in row.contracts]
     amounts = [row.amount for row in mine if row.amount is not None]
     return PlayerStats(
+        name=names[member.key],
         counts={
             statistic.name: sum(figure(statistic, row, club.points) for row in mine)
             for statistic in STATISTICS
@@ -495,10 +497,11 @@ def _chart(ratings: Sequence[Rating]) -> RatingChart | None:
 # The club's records.
 
 
-def records_lines(club: Club, *, chunk: int = CHUNK) -> Iterator[str]:
+def records_lines(club: Club, *, chunk: int = CHUNK, public: bool = False) -> Iterator[str]:
     """``records.jsonl``: each counted game of the club, in the order they finished, as a
     ``boulmous/1`` record on one line, with its descriptive keys and the players as the
-    club shows them. Games are read ``chunk`` at a time; the order is fixed at the start."""
+    club shows them (to the public if ``public``: scoring/clubs/names.py). Games are read
+    ``chunk`` at a time; the order is fixed at the start."""
     order = list(
         ClubResult.objects.filter(club=club, seat=0)
         .order_by("position")
@@ -507,7 +510,7 @@ def records_lines(club: Club, *, chunk: int = CHUNK) -> Iterator[str]:
     if not order:
         return
     seasons = list(Season.objects.filter(club=club))
-    names = dict(Member.objects.filter(club=club).values_list("key", "name"))
+    names = club_names(club.pk, public=public)
     for first in range(0, len(order), chunk):
         ids = order[first : first + chunk]
         states = {state.game.pk: state for state in load_games(Game.objects.filter(pk__in=ids))}

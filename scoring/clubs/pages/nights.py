@@ -3,14 +3,16 @@ table sheet and cards, and the night's ranking. Laid out from the rows the servi
 (rounds as drawn, each table's game summary); nothing here draws or scores.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
 from ...engine import SEATS
+from ...engine.names import name_key
 from ...table.models import Game, ScorerLink, Summary
 from ..models import Attendance, Member, Night, Round, Season
+from ..names import Named, shown_names
 
 
 @dataclass(frozen=True)
@@ -119,9 +121,13 @@ class NightState:
         return self.present >= SEATS
 
 
-def _table(game: Game, link: ScorerLink | None = None) -> Table:
+def _table(
+    game: Game, link: ScorerLink | None = None, shown: Mapping[str, str] | None = None
+) -> Table:
     summary: Summary = game.summary
-    names = list(summary.names)
+    names = [
+        shown.get(name_key(name), name) if shown is not None else name for name in summary.names
+    ]
     table = game.club_game.table
     assert table is not None  # a round's games are numbered
     return Table(
@@ -137,8 +143,15 @@ def _table(game: Game, link: ScorerLink | None = None) -> Table:
     )
 
 
-def round_state(round: Round, names: dict[int, str], *, with_links: bool = False) -> RoundState:
-    """A round's tables from their games and summaries (one query; two with the links)."""
+def round_state(
+    round: Round,
+    names: dict[int, str],
+    *,
+    with_links: bool = False,
+    shown: Mapping[str, str] | None = None,
+) -> RoundState:
+    """A round's tables from their games and summaries (one query; two with the links); the
+    players by id in ``names``, and at the tables by key in ``shown`` (None: as seated)."""
     games = (
         Game.objects.filter(club_game__round=round)
         .select_related("summary", "club_game")
@@ -148,35 +161,48 @@ def round_state(round: Round, names: dict[int, str], *, with_links: bool = False
         links = ScorerLink.objects.filter(revoked_at=None).order_by("created_at", "id")
         games = games.prefetch_related(Prefetch("scorer_links", queryset=links))
     tables = [
-        _table(game, next(iter(game.scorer_links.all()), None) if with_links else None)
+        _table(game, next(iter(game.scorer_links.all()), None) if with_links else None, shown)
         for game in games
     ]
     return RoundState(round, tables, [names.get(pk, "?") for pk in round.sitting_out])
 
 
-def night_state(night: Night) -> NightState:
+def _shown(members: Iterable[Member], public: bool) -> dict[str, str]:
+    """The members' names by key, as the public or the club's members see them."""
+    named = (Named(one.pk, one.key, one.name, one.short_in_public) for one in members)
+    return shown_names(named, public=public)
+
+
+def night_state(night: Night, *, public: bool = False) -> NightState:
     """The night page's facts in four queries: its rounds, the last round's games with their
-    summaries, the club's players, and who is present."""
+    summaries, the club's players, and who is present; the players named as the public sees
+    them if ``public``."""
     rounds = list(night.round_set.all())
     members = list(Member.objects.filter(club=night.club_id).order_by("name", "id"))
-    names = {member.pk: member.name for member in members}
+    shown = _shown(members, public)
+    names = {member.pk: shown[member.key] for member in members}
     present = set(
         Attendance.objects.filter(night=night, present=True).values_list("member_id", flat=True)
     )
     players = sorted(
         (
-            Player(member.pk, member.name, member.role == Member.Role.GUEST, member.pk in present)
+            Player(
+                member.pk, names[member.pk], member.role == Member.Role.GUEST, member.pk in present
+            )
             for member in members
         ),
         key=lambda player: (player.guest, player.name.casefold(), player.member_id),
     )
-    current = round_state(rounds[-1], names) if rounds else None
+    current = round_state(rounds[-1], names, shown=shown) if rounds else None
     return NightState(night, rounds, current, players)
 
 
-def club_names(night: Night) -> dict[int, str]:
-    """The club's players by id: one query."""
-    return dict(Member.objects.filter(club=night.club_id).values_list("pk", "name"))
+def club_names(night: Night, *, public: bool = False) -> tuple[dict[int, str], dict[str, str]]:
+    """The club's players by id, and by key, as the public sees them if ``public``: one
+    query."""
+    members = list(Member.objects.filter(club=night.club_id))
+    shown = _shown(members, public)
+    return {member.pk: shown[member.key] for member in members}, shown
 
 
 def season_of_night(night: Night) -> Season | None:

@@ -6,6 +6,7 @@ runs, never by hiding a button.
 """
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest
+from ...common.names import name_key
 from ...common.rights import Action
 from ...common.throttles import CLUB_IMPORT, CLUB_JOIN, throttled
 from ...table.models import Summary
@@ -40,6 +42,7 @@ from ..forms import (
     look_alike_message,
 )
 from ..models import Club, Member
+from ..names import Named, sees_full_names, shown_names
 
 RECENT_GAMES = 20
 
@@ -106,15 +109,31 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         .order_by("-changed_at")[:RECENT_GAMES]
     )
     players = list(club.members.all())
+    shown = shown_names(
+        (Named(one.pk, one.key, one.name, one.short_in_public) for one in players),
+        public=not sees_full_names(member),
+    )
+    games = [
+        replace(
+            game,
+            scores=[(shown.get(name_key(name), name), total) for name, total in game.scores],
+            winner=shown.get(name_key(game.winner), game.winner) if game.winner else None,
+        )
+        for game in game_summaries(recent)
+    ]
     context = {
         "club": club,
         "member": member,
         "can_score": club_may(Action.SCORE_CLUB, club, member),
         "is_admin": club_may(Action.RUN_CLUB, club, member),
         "seasons": club.seasons.all(),
-        "games": game_summaries(recent),
-        "members": [player for player in players if player.role != Member.Role.GUEST],
-        "guests": [player for player in players if player.role == Member.Role.GUEST],
+        "games": games,
+        "members": [
+            (player, shown[player.key]) for player in players if player.role != Member.Role.GUEST
+        ],
+        "guests": [
+            (player, shown[player.key]) for player in players if player.role == Member.Role.GUEST
+        ],
     }
     return render(request, "clubs/club.html", context)
 

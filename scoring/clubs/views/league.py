@@ -8,9 +8,12 @@ from django.views.decorators.http import require_safe
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
-from ..access import with_club
+from ...engine.names import first_name_and_initial
+from ..access import may_name_in_public, with_club
+from ..forms import PublicNameForm
 from ..league import season_standings
 from ..models import Club, Member, Season
+from ..names import sees_full_names
 from ..pages.league import (
     counted_games,
     headings,
@@ -40,7 +43,7 @@ def _standings_page(
 ) -> HttpResponse:
     """The season's standings on screen, or on paper: the same figures."""
     found, seasons = _seasons(club, season)
-    rows = standing_rows(club, season_standings(club, found))
+    rows = standing_rows(club, season_standings(club, found, public=not sees_full_names(member)))
     context = {
         "club": club,
         "member": member,
@@ -69,7 +72,7 @@ def standings_csv(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
     found, _ = _seasons(club, season)
-    lines = season_standings(club, found)
+    lines = season_standings(club, found, public=not sees_full_names(member))
     response = HttpResponse(
         csv_text(line.standing for line in lines), content_type="text/csv; charset=utf-8"
     )
@@ -91,7 +94,7 @@ def standings_pdf(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
     found, _ = _seasons(club, season)
-    rows = standing_rows(club, season_standings(club, found))
+    rows = standing_rows(club, season_standings(club, found, public=not sees_full_names(member)))
     response = HttpResponse(
         pdf_of_standings(club, found, rows, counted_games(rows)), content_type="application/pdf"
     )
@@ -104,16 +107,34 @@ def standings_pdf(
 def player(
     request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
 ) -> HttpResponse:
-    shown = get_object_or_404(Member, club=club, pk=member_id)
+    return player_page(request, club, member, get_object_or_404(Member, club=club, pk=member_id))
+
+
+def player_page(
+    request: HtmxHttpRequest,
+    club: Club,
+    member: Member | None,
+    shown: Member,
+    *,
+    form: PublicNameForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """A player's page; with, for himself or an admin, how the public sees him."""
+    may_choose = may_name_in_public(club, member, shown)
+    if may_choose and form is None:
+        choice = PublicNameForm.SHORT if shown.short_in_public else PublicNameForm.FULL
+        form = PublicNameForm(initial={"shown": choice})
     context = {
         "club": club,
         "member": member,
         "player": shown,
-        "stats": player_stats(club, shown),
+        "stats": player_stats(club, shown, public=not sees_full_names(member)),
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
+        "name_form": form if may_choose else None,
+        "short_name": first_name_and_initial(shown.name),
     }
-    return render(request, "clubs/player.html", context)
+    return render(request, "clubs/player.html", context, status=status)
 
 
 @require_safe
@@ -122,7 +143,8 @@ def records_jsonl(
     request: HtmxHttpRequest, club: Club, member: Member | None
 ) -> StreamingHttpResponse:
     response = StreamingHttpResponse(
-        records_lines(club), content_type="application/jsonl; charset=utf-8"
+        records_lines(club, public=not sees_full_names(member)),
+        content_type="application/jsonl; charset=utf-8",
     )
     _attachment(response, f"{club.slug}-records.jsonl")
     return response

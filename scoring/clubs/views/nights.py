@@ -30,6 +30,7 @@ from ..access import club_may, with_club
 from ..forms import CheckInForm, NightForm, look_alike_message
 from ..league import night_standings
 from ..models import Attendance, Club, Member, Night, Round
+from ..names import sees_full_names
 from ..pages.league import standing_rows
 from ..pages.nights import NightState, club_names, night_state, round_state, season_of_night
 
@@ -91,7 +92,7 @@ def _night_page(
         unchanged_response["ETag"] = etag(version)
         patch_vary_headers(unchanged_response, ["HX-Request"])
         return unchanged_response
-    state = night_state(night)
+    state = night_state(night, public=not sees_full_names(member))
     if form is None and organiser:
         form = _check_in_form(state)
     context: dict[str, Any] = {
@@ -293,7 +294,8 @@ def sheet(
 ) -> HttpResponse:
     """The round's table sheet, to print: each table's players by seat, who sits out."""
     found = _night(club, night)
-    drawn = round_state(_round(found, number), club_names(found))
+    names, shown = club_names(found, public=not sees_full_names(member))
+    drawn = round_state(_round(found, number), names, shown=shown)
     context = {"club": club, "night": found, "round": drawn}
     return render(request, "clubs/night_sheet.html", context)
 
@@ -330,7 +332,7 @@ def ranking(
 ) -> HttpResponse:
     """The night's ranking: league points by the club's scheme, then wins, then points."""
     found = _night(club, night)
-    rows = standing_rows(club, night_standings(found))
+    rows = standing_rows(club, night_standings(found, public=not sees_full_names(member)))
     context = {
         "club": club,
         "night": found,

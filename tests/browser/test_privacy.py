@@ -1,0 +1,98 @@
+"""Privacy on a 360x640 phone, in English and Arabic: deleting one's account by taps, and a
+member choosing to be shown to the public by his first name and initial; each page passes
+axe and keeps to the phone's width.
+
+Screenshots of each step go to /tmp/privacy-*.png.
+"""
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from scoring.clubs.models import Member
+from tests.browser.phone import PHONE_WIDTH, scroll_width
+from tests.browser.test_accessibility import report
+from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "felt-and-trumps-21"
+
+
+@pytest.fixture
+def cafe(transactional_db):
+    """A public club whose admins are Amina Belhaj (account amina) and Bilal Chebbi
+    (account bilal), with a game played."""
+    amina = User.objects.create_user("amina", "", PASSWORD)
+    bilal = User.objects.create_user("bilal", "", PASSWORD)
+    club = new_club(amina)
+    play(club, WON_BY_BILAL, owner=amina)
+    Member.objects.filter(club=club, name=PLAYERS[1]).update(user=bilal, role=Member.Role.ADMIN)
+    return club
+
+
+def log_in(page, username):
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+
+
+def seen(page, name):
+    """axe's findings, the h1 count and the page's width; a screenshot."""
+    page.screenshot(path=f"/tmp/privacy-{name}.png", full_page=True)
+    return (*report(page), scroll_width(page))
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_delete_account_by_taps_anonymous_name(phone, live_server, cafe, lang):
+    page = phone(lang)
+    log_in(page, "amina")
+    page.goto("/accounts/")
+    account = seen(page, f"account-{lang}")
+
+    page.locator("a[href='/accounts/delete/']").first.click()
+    asked = seen(page, f"delete-{lang}")
+    page.locator("input[name=names][value=anonymous]").check()
+    page.fill("#id_password", "not-my-password")
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+    refused = seen(page, f"delete-refused-{lang}")
+    expect(page.get_by_role("alert")).to_be_visible()
+    page.locator("input[name=names][value=anonymous]").check()
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+    done = seen(page, f"deleted-{lang}")
+
+    expect(page).to_have_url(f"{live_server.url}/accounts/deleted/")
+    assert {"account": account, "asked": asked, "refused": refused, "done": done} == dict.fromkeys(
+        ["account", "asked", "refused", "done"], ([], 1, PHONE_WIDTH)
+    )
+    assert User.objects.filter(username="amina").exists() is False
+    assert Member.objects.get(club=cafe, role="admin", user=None).name == "Player 1"
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_member_chooses_first_name_and_initial_by_taps(phone, cafe, lang):
+    player = Member.objects.get(club=cafe, name=PLAYERS[0])
+    page = phone(lang)
+    log_in(page, "amina")
+    page.goto(f"/clubs/cafe/players/{player.pk}/")
+    offered = seen(page, f"public-name-{lang}")
+
+    page.locator("input[name=shown][value=short]").check()
+    with page.expect_navigation():
+        page.locator("section.public-name button[type=submit]").click()
+    stranger = phone(lang, scorer=False)
+    stranger.goto("/clubs/cafe/seasons/now/")
+    public = seen(stranger, f"public-season-{lang}")
+    public_text = stranger.locator("main").inner_text()
+    page.goto("/clubs/cafe/seasons/now/")
+
+    assert (offered, public) == (([], 1, PHONE_WIDTH), ([], 1, PHONE_WIDTH))
+    assert ("Amina B." in public_text, "Amina Belhaj" in public_text) == (True, False)
+    assert "Amina Belhaj" in page.locator("main").inner_text()
+    player.refresh_from_db()
+    assert player.short_in_public is True

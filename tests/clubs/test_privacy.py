@@ -1,0 +1,563 @@
+"""A club's part of privacy (docs/privacy.md): a member shown to the public by his first
+name and initial, on every public page and export, while the club's members see his full
+name; an admin downloading a member's data and removing him at his request, ratings
+unmoved; and who may do each."""
+
+import csv
+import io
+import json
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+from pypdf import PdfReader
+
+from scoring.clubs import league
+from scoring.clubs import services as club_services
+from scoring.clubs.models import ClubResult, Member
+from scoring.clubs.names import Named, shown_names
+from scoring.clubs.privacy import anonymous_name, remove_member
+from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine.names import first_name_and_initial
+from scoring.table import services
+from scoring.table.models import Game, Summary
+from tests.clubs.test_races import at_once, racing
+
+pytestmark = pytest.mark.django_db
+
+H, S, C = Trump.HEARTS, Trump.SPADES, Trump.CLUBS
+PLAYERS = ("Amina Belhaj", "Bilal Chebbi", "Chafik Daoud", "Dalila")
+WON_BY_BILAL = (
+    Hand(Contract(1, 4, H), (1, 4, 1, 0)),
+    Hand(Contract(0, 6, S), (6, 0, 0, 0)),
+    Hand(Contract(1, 5, C), (0, 5, 1, 0)),
+    Hand(Contract(1, 5, C), (0, 5, 0, 1)),
+    Hand(Contract(1, 5, H), (1, 5, 0, 0)),
+    Hand(Contract(1, 5, H), (1, 5, 0, 0)),
+)
+WON_BY_AMINA = tuple(Hand(Contract(0, 5, S), (5, 1, 0, 0)) for _ in range(5))
+
+
+def user(name):
+    return get_user_model().objects.create_user(name, f"{name}@example.com", "pw-" + name)
+
+
+def new_club(admin, *, public=True, slug="cafe", admin_name=PLAYERS[0]):
+    club = club_services.create_club(
+        name="Café des Sports" if slug == "cafe" else "Le Trèfle",
+        slug=slug,
+        time_zone="Europe/Paris",
+        rules=Rules(stake=Decimal("0.50"), currency="EUR"),
+        points=(3, 2, 1, 0),
+        public=public,
+        invite_admits=True,
+        admin_user_id=admin.pk,
+        admin_name=admin_name,
+    )
+    today = timezone.localdate()
+    club_services.create_season(
+        club=club,
+        name="This season",
+        slug="now",
+        first_day=today - timedelta(days=30),
+        last_day=today + timedelta(days=30),
+        points=(3, 2, 1, 0),
+    )
+    return club
+
+
+def play(club, hands, names=PLAYERS, owner=None):
+    state = club_services.start_club_game(
+        club=club, names=names, first_dealer=0, owner_id=owner.pk if owner else None
+    )
+    for number, hand in enumerate(hands, start=1):
+        state = services.record_hand(
+            public_id=state.game.public_id, number=number, hand=hand, token=None
+        )
+    assert state.result.finished
+    return state.game
+
+
+def ratings(club):
+    """Every stored result: who, where, and the rating after it, to the last digit."""
+    return list(
+        ClubResult.objects.filter(club=club)
+        .order_by("position", "seat")
+        .values_list("game_id", "seat", "position", "rank", "mu", "sigma")
+    )
+
+
+def member(club, name):
+    return Member.objects.get(club=club, name=name)
+
+
+@pytest.fixture
+def amina(db):
+    return user("amina")
+
+
+@pytest.fixture
+def bilal(db):
+    return user("bilal")
+
+
+@pytest.fixture
+def cafe(amina, bilal):
+    """A public club: Amina Belhaj its admin (account amina), Bilal Chebbi a member
+    (account bilal), two games played."""
+    club = new_club(amina)
+    play(club, WON_BY_BILAL, owner=amina)
+    play(club, WON_BY_AMINA, owner=amina)
+    Member.objects.filter(club=club, name=PLAYERS[1]).update(user=bilal, role=Member.Role.MEMBER)
+    return club
+
+
+def signed_in(account):
+    client = Client()
+    client.force_login(account)
+    return client
+
+
+# --- First name and initial: the rule --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Amina Belhaj", "Amina B."),
+        ("Dalila", "Dalila"),
+        ("Jean de la Fontaine", "Jean F."),
+        ("Jean-Luc Dupont-Moretti", "Jean-Luc D."),
+        ("محمد بن علي", "محمد ع."),
+        ("عبد الله العمري", "عبد ع."),
+        ("  Amina   Belhaj ", "Amina B."),
+        ("Élodie Éluard", "Élodie É."),
+    ],
+)
+def test_first_name_and_initial_of_a_name_gives_the_documented_form(name, shown):
+    assert first_name_and_initial(name) == shown
+
+
+def test_shown_names_two_alike_short_names_are_numbered_in_joining_order():
+    members = [
+        Named(1, "amina belhaj", "Amina Belhaj", True),
+        Named(2, "amina bouzid", "Amina Bouzid", True),
+        Named(3, "amina b.", "Amina B.", False),
+        Named(4, "dalila", "Dalila", False),
+    ]
+
+    assert shown_names(members, public=True) == {
+        "amina belhaj": "Amina B. (2)",
+        "amina bouzid": "Amina B. (3)",
+        "amina b.": "Amina B.",
+        "dalila": "Dalila",
+    }
+    assert shown_names(members, public=False) == {
+        "amina belhaj": "Amina Belhaj",
+        "amina bouzid": "Amina Bouzid",
+        "amina b.": "Amina B.",
+        "dalila": "Dalila",
+    }
+
+
+# --- First name and initial: every public page and export -----------------------------------
+
+
+@pytest.fixture
+def short_amina(cafe):
+    Member.objects.filter(club=cafe, name=PLAYERS[0]).update(short_in_public=True)
+    return cafe
+
+
+def public_and_member_views(club, path, member_account):
+    """The same address as a stranger, a signed-in account of no club, and a member get it."""
+    outsider = get_user_model().objects.filter(username="outsider").first() or user("outsider")
+    return (
+        Client().get(path),
+        signed_in(outsider).get(path),
+        signed_in(member_account).get(path),
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/clubs/cafe/",
+        "/clubs/cafe/seasons/now/",
+        "/clubs/cafe/seasons/now/print",
+        "/clubs/cafe/players/{bilal}/",
+        "/clubs/cafe/players/{amina}/",
+    ],
+)
+def test_public_pages_short_choice_show_first_name_and_initial_members_full(
+    short_amina, bilal, path
+):
+    club = short_amina
+    address = path.format(amina=member(club, PLAYERS[0]).pk, bilal=member(club, PLAYERS[1]).pk)
+
+    stranger, outsider, insider = public_and_member_views(club, address, bilal)
+
+    for response in (stranger, outsider):
+        html = response.content.decode()
+        assert (response.status_code, "Amina Belhaj" in html, "Amina B." in html) == (
+            200,
+            False,
+            True,
+        )
+    html = insider.content.decode()
+    assert (insider.status_code, "Amina Belhaj" in html) == (200, True)
+
+
+def test_standings_csv_short_choice_names_him_short_for_the_public_only(short_amina, bilal):
+    def players(response):
+        rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+        return sorted(row[1] for row in rows[1:])
+
+    stranger, outsider, insider = public_and_member_views(
+        short_amina, "/clubs/cafe/seasons/now/standings.csv", bilal
+    )
+
+    assert players(stranger) == players(outsider) == sorted(["Amina B.", *PLAYERS[1:]])
+    assert players(insider) == sorted(PLAYERS)
+
+
+def test_records_jsonl_short_choice_changes_only_the_names_for_the_public(short_amina, bilal):
+    stranger, _, insider = public_and_member_views(short_amina, "/clubs/cafe/records.jsonl", bilal)
+
+    public = [json.loads(line) for line in b"".join(stranger.streaming_content).splitlines()]
+    full = [json.loads(line) for line in b"".join(insider.streaming_content).splitlines()]
+    assert [record["players"] for record in public] == [["Amina B.", *PLAYERS[1:]]] * 2
+    assert [record["players"] for record in full] == [list(PLAYERS)] * 2
+    for record in full:
+        record["players"][0] = "Amina B."
+    assert public == full
+
+
+def test_standings_pdf_short_choice_names_him_short_for_the_public(short_amina, bilal):
+    stranger, _, insider = public_and_member_views(
+        short_amina, "/clubs/cafe/seasons/now/standings.pdf", bilal
+    )
+
+    def text(response):
+        return "".join(
+            page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages
+        )
+
+    assert ("Amina Belhaj" in text(stranger), "Amina B." in text(stranger)) == (False, True)
+    assert "Amina Belhaj" in text(insider)
+
+
+def test_night_pages_short_choice_names_him_short_for_the_public(short_amina, amina, bilal):
+    club = short_amina
+    night = club_services.create_night(club=club, date=timezone.localdate(), place="", rounds=1)
+    ids = list(Member.objects.filter(club=club).values_list("pk", flat=True))
+    club_services.check_in(night_id=night.pk, member_ids=ids, guests=[])
+    club_services.draw_round(night_id=night.pk, owner_id=amina.pk)
+    table = Game.objects.get(club_game__round__night=night)
+    for number, hand in enumerate(WON_BY_BILAL, start=1):
+        services.record_hand(public_id=table.public_id, number=number, hand=hand, token=None)
+    for path in (f"/clubs/cafe/nights/{night.pk}/", f"/clubs/cafe/nights/{night.pk}/ranking"):
+        stranger, _, insider = public_and_member_views(club, path, bilal)
+        assert ("Amina Belhaj" in stranger.content.decode(), stranger.status_code) == (False, 200)
+        assert "Amina Belhaj" in insider.content.decode()
+
+
+# --- Choosing it -----------------------------------------------------------------------------
+
+
+def test_public_name_member_chooses_for_himself(cafe, bilal):
+    shown = member(cafe, PLAYERS[1])
+
+    response = signed_in(bilal).post(
+        f"/clubs/cafe/players/{shown.pk}/public-name", {"shown": "short"}
+    )
+
+    shown.refresh_from_db()
+    assert (response.status_code, shown.short_in_public) == (302, True)
+    html = Client().get("/clubs/cafe/seasons/now/").content.decode()
+    assert ("Bilal C." in html, "Bilal Chebbi" in html) == (True, False)
+
+
+def test_public_name_admin_chooses_for_a_member_on_request(cafe, amina):
+    shown = member(cafe, PLAYERS[2])
+
+    response = signed_in(amina).post(
+        f"/clubs/cafe/players/{shown.pk}/public-name", {"shown": "short"}
+    )
+
+    shown.refresh_from_db()
+    assert (response.status_code, shown.short_in_public) == (302, True)
+
+
+def test_public_name_another_member_is_refused_and_nothing_changes(cafe, bilal):
+    other = member(cafe, PLAYERS[0])
+
+    response = signed_in(bilal).post(
+        f"/clubs/cafe/players/{other.pk}/public-name", {"shown": "short"}
+    )
+
+    other.refresh_from_db()
+    assert (response.status_code, other.short_in_public) == (403, False)
+
+
+def test_public_name_stranger_is_refused(cafe):
+    other = member(cafe, PLAYERS[1])
+
+    signed_out = Client().post(f"/clubs/cafe/players/{other.pk}/public-name", {"shown": "short"})
+    outsider = signed_in(user("outsider")).post(
+        f"/clubs/cafe/players/{other.pk}/public-name", {"shown": "short"}
+    )
+
+    other.refresh_from_db()
+    assert (signed_out.status_code, outsider.status_code, other.short_in_public) == (
+        403,
+        403,
+        False,
+    )
+
+
+def test_public_name_bad_choice_says_so_on_the_page_and_changes_nothing(cafe, bilal):
+    shown = member(cafe, PLAYERS[1])
+
+    response = signed_in(bilal).post(
+        f"/clubs/cafe/players/{shown.pk}/public-name", {"shown": "nickname"}
+    )
+
+    shown.refresh_from_db()
+    html = response.content.decode()
+    assert (response.status_code, shown.short_in_public) == (422, False)
+    assert 'class="field-errors" role="alert"' in html
+
+
+def test_player_page_offers_the_choice_to_himself_and_admins_only(cafe, amina, bilal):
+    page = f"/clubs/cafe/players/{member(cafe, PLAYERS[1]).pk}/"
+    other = f"/clubs/cafe/players/{member(cafe, PLAYERS[2]).pk}/"
+
+    offered = [
+        "public-name" in client.get(path).content.decode()
+        for client, path in (
+            (signed_in(bilal), page),
+            (signed_in(bilal), other),
+            (signed_in(amina), other),
+            (Client(), page),
+        )
+    ]
+
+    assert offered == [True, False, True, False]
+
+
+# --- An admin downloads a member's data, and removes him, at his request --------------------
+
+
+def test_member_data_admin_gets_that_members_club_part_only(cafe, amina):
+    shown = member(cafe, PLAYERS[1])
+
+    response = signed_in(amina).get(f"/clubs/cafe/members/{shown.pk}/data.json")
+
+    data = json.loads(response.content)
+    assert (response.status_code, response["Content-Type"]) == (
+        200,
+        "application/json; charset=utf-8",
+    )
+    assert (data["format"], data["club"], data["name"], data["role"], data["account"]) == (
+        "boulmous-member-data/1",
+        "Café des Sports",
+        "Bilal Chebbi",
+        "member",
+        True,
+    )
+    assert [result["seat"] for result in data["results"]] == [1, 1]
+    assert [result["rank"] for result in data["results"]] == [1, 2]
+    assert [game["record"]["players"][1] for game in data["games"]] == ["Bilal Chebbi"] * 2
+    assert set(data) == {
+        "format",
+        "club",
+        "club_address",
+        "name",
+        "role",
+        "since",
+        "account",
+        "shown_to_the_public",
+        "results",
+        "games",
+    }
+    assert "bilal@example.com" not in response.content.decode()
+
+
+def test_remove_member_anonymises_him_everywhere_ratings_unmoved(cafe, amina, bilal):
+    before = ratings(cafe)
+    shown = member(cafe, PLAYERS[1])
+
+    response = signed_in(amina).post(f"/clubs/cafe/members/{shown.pk}/remove")
+
+    shown.refresh_from_db()
+    assert response.status_code == 302
+    assert (shown.name, shown.user_id, shown.role) == ("Player 1", None, "guest")
+    games = Game.objects.filter(club_game__club=cafe)
+    assert [list(g.seats.values_list("player__name", flat=True)) for g in games] == [
+        ["Amina Belhaj", "Player 1", "Chafik Daoud", "Dalila"]
+    ] * 2
+    assert [s.names[1] for s in Summary.objects.filter(game__in=games)] == ["Player 1"] * 2
+    record = Client().get(f"/games/{games[0].public_id}/record.json").json()
+    assert record["players"][1] == "Player 1"
+    assert set(ClubResult.objects.filter(club=cafe, seat=1).values_list("name", "key")) == {
+        ("Player 1", "player 1")
+    }
+    assert ratings(cafe) == before
+    league.rebuild(cafe)
+    assert ratings(cafe) == before
+    assert "Bilal Chebbi" not in signed_in(amina).get("/clubs/cafe/").content.decode()
+
+
+def test_remove_member_confirm_page_names_the_anonymous_name(cafe, amina):
+    shown = member(cafe, PLAYERS[1])
+
+    response = signed_in(amina).get(f"/clubs/cafe/members/{shown.pk}/remove")
+
+    assert (response.status_code, "Player 1" in response.content.decode()) == (200, True)
+    shown.refresh_from_db()
+    assert shown.name == "Bilal Chebbi"
+
+
+def test_anonymous_name_is_the_smallest_free_in_the_club(cafe):
+    club_services.add_member(club=cafe, name="Player 1")
+    club_services.add_member(club=cafe, name="player 3")
+
+    first = remove_member(club=cafe, member_id=member(cafe, PLAYERS[1]).pk)
+    second = remove_member(club=cafe, member_id=member(cafe, PLAYERS[2]).pk)
+
+    assert (first.name, second.name, anonymous_name(cafe)) == ("Player 2", "Player 4", "Player 5")
+
+
+def test_remove_member_only_admin_with_account_is_refused_and_nothing_changes(cafe, amina):
+    before = ratings(cafe)
+    shown = member(cafe, PLAYERS[0])
+
+    response = signed_in(amina).post(f"/clubs/cafe/members/{shown.pk}/remove")
+
+    shown.refresh_from_db()
+    assert (response.status_code, shown.name, shown.user_id) == (409, "Amina Belhaj", amina.pk)
+    assert "only admin" in response.content.decode()
+    assert ratings(cafe) == before
+
+
+def test_remove_member_in_one_club_leaves_his_other_club_alone(cafe, amina, bilal):
+    other = new_club(amina, slug="trefle")
+    play(other, WON_BY_BILAL)
+
+    remove_member(club=cafe, member_id=member(cafe, PLAYERS[1]).pk)
+
+    assert member(other, PLAYERS[1]).name == "Bilal Chebbi"
+    game = Game.objects.get(club_game__club=other)
+    assert list(game.seats.values_list("player__name", flat=True)) == list(PLAYERS)
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/clubs/cafe/members/{id}/data.json"),
+        ("get", "/clubs/cafe/members/{id}/remove"),
+        ("post", "/clubs/cafe/members/{id}/remove"),
+    ],
+)
+def test_member_privacy_actions_refused_to_all_but_admins(cafe, bilal, method, path):
+    shown = member(cafe, PLAYERS[2])
+    scorer = user("scorer")
+    club_services.add_member(club=cafe, name="Sami", role=Member.Role.SCORER)
+    Member.objects.filter(club=cafe, name="Sami").update(user=scorer)
+    address = path.format(id=shown.pk)
+
+    answers = [
+        getattr(client, method)(address).status_code
+        for client in (signed_in(bilal), signed_in(scorer), signed_in(user("outsider")))
+    ]
+    signed_out = getattr(Client(), method)(address)
+
+    shown.refresh_from_db()
+    assert answers == [403, 403, 403]
+    assert (signed_out.status_code, signed_out["Location"].startswith("/accounts/login/")) == (
+        302,
+        True,
+    )
+    assert (shown.name, shown.role) == ("Chafik Daoud", "guest")
+
+
+def test_member_privacy_actions_unknown_member_is_404(cafe, amina):
+    admin = signed_in(amina)
+
+    answers = [
+        admin.get("/clubs/cafe/members/999999/data.json").status_code,
+        admin.get("/clubs/cafe/members/999999/remove").status_code,
+        admin.post("/clubs/cafe/members/999999/remove").status_code,
+    ]
+
+    assert answers == [404, 404, 404]
+
+
+# --- Races (PostgreSQL) ----------------------------------------------------------------------
+
+RACE_ROUNDS = 8
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_two_admins_deleting_their_accounts_at_once_leave_the_club_an_admin():
+    for round_ in range(RACE_ROUNDS):
+        first, second = user(f"amina{round_}"), user(f"bilal{round_}")
+        club = new_club(first, slug=f"cafe-{round_}")
+        club_services.add_member(club=club, name=PLAYERS[1], role=Member.Role.ADMIN)
+        Member.objects.filter(club=club, name=PLAYERS[1]).update(user=second)
+        phones = [signed_in(first), signed_in(second)]
+        forms = [
+            {"password": f"pw-{account.username}", "names": "anonymous"}
+            for account in (first, second)
+        ]
+
+        responses = at_once(
+            *(
+                lambda phone=phone, form=form: phone.post("/accounts/delete/", form)
+                for phone, form in zip(phones, forms, strict=True)
+            )
+        )
+
+        statuses = sorted(response.status_code for response in responses)
+        admins = club.members.filter(role=Member.Role.ADMIN, user__isnull=False).count()
+        assert (statuses, admins) == ([302, 422], 1)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_hand_saved_while_a_member_is_removed_leaves_the_league_as_a_rebuild_gives():
+    for round_ in range(RACE_ROUNDS):
+        admin = user(f"amina{round_}")
+        club = new_club(admin, slug=f"cafe-{round_}")
+        play(club, WON_BY_BILAL)
+        state = club_services.start_club_game(
+            club=club, names=PLAYERS, first_dealer=0, owner_id=None
+        )
+        for number, hand in enumerate(WON_BY_BILAL[:-1], start=1):
+            services.record_hand(
+                public_id=state.game.public_id, number=number, hand=hand, token=None
+            )
+        bilal = member(club, PLAYERS[1]).pk
+
+        at_once(
+            lambda club=club, bilal=bilal: remove_member(club=club, member_id=bilal),
+            lambda gid=state.game.public_id: services.record_hand(
+                public_id=gid, number=len(WON_BY_BILAL), hand=WON_BY_BILAL[-1], token=None
+            ),
+        )
+
+        kept = ratings(club)
+        names = set(ClubResult.objects.filter(club=club, seat=1).values_list("name", flat=True))
+        summary = Summary.objects.get(game=state.game).names[1]
+        league.rebuild(club)
+        assert (len(kept), names, summary, ratings(club) == kept) == (
+            8,
+            {"Player 1"},
+            "Player 1",
+            True,
+        )
