@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -208,3 +209,22 @@ def test_club_and_player_pages_link_to_the_games(club, client):
 
     assert 'href="/clubs/cafe/games/"' in club_page
     assert f'href="/clubs/cafe/games/?player={omar.pk}"' in player_page
+
+
+def test_club_games_show_the_public_a_short_name_and_find_it_by_that_name_only(club, client):
+    admin = get_user_model().objects.get(username="amina")
+    players = ("Nour Haddad", "Bilal", "Chafik", "Dalila")
+    imported(club, admin, [won_by(0, players, JUNE + timedelta(days=2), "nour")])
+    Member.objects.filter(club=club, name="Nour Haddad").update(short_in_public=True)
+    type(club).objects.filter(pk=club.pk).update(public=True)
+    stranger = Client()
+
+    public = stranger.get("/clubs/cafe/games/").content.decode()
+    by_surname = stranger.get("/clubs/cafe/games/", {"q": "haddad"})
+    by_short_name = stranger.get("/clubs/cafe/games/", {"q": "nour h"})
+    as_member = client.get("/clubs/cafe/games/", {"q": "haddad"})
+
+    assert ("Nour H. <b>24</b>" in public, "Haddad" in public) == (True, False)
+    assert (listed(by_surname), [i for i, _ in listed(by_short_name)]) == ([], ids_of("nour"))
+    assert [public_id for public_id, _ in listed(as_member)] == ids_of("nour")
+    assert "Nour Haddad <b>24</b>" in as_member.content.decode()

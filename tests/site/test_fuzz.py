@@ -482,7 +482,10 @@ def test_import_text_never_fails(db, text, extra):
 def test_import_file_never_fails(db, content, name, text):
     make_game(1, finished=False)
     before = rows()
-    upload = SimpleUploadedFile(name or "record.json", content)
+    # What a browser's file name can be once Django's multipart parser has read it: its
+    # last part, and never empty, "." or "..".
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    upload = SimpleUploadedFile(name if name not in {"", ".", ".."} else "record.json", content)
 
     response = Client().post("/games/import", {"file": upload, "text": text})
 

@@ -50,12 +50,20 @@ def dated(club: Club) -> QuerySet[ClubGame]:
 
 
 def filtered(
-    club: Club, games: QuerySet[ClubGame], filters: Mapping[str, Any], seasons: Sequence[Season]
+    club: Club,
+    games: QuerySet[ClubGame],
+    filters: Mapping[str, Any],
+    seasons: Sequence[Season],
+    shown: Mapping[str, str],
 ) -> QuerySet[ClubGame]:
-    """``games`` narrowed by each filter given (the form's cleaned data)."""
+    """``games`` narrowed by each filter given (the form's cleaned data). A part of a name
+    is looked for in the names as this viewer is shown them (``shown``, by key: the public
+    cannot find a member by the surname it is not shown)."""
     if text := filters.get("q"):
+        part = name_key(text)
+        keys = [key for key, name in shown.items() if part in name_key(name)]
         games = games.filter(
-            Exists(Seat.objects.filter(game=OuterRef("game"), player__key__contains=name_key(text)))
+            Exists(Seat.objects.filter(game=OuterRef("game"), player__key__in=keys))
         )
     if slug := filters.get("season"):
         season = next((season for season in seasons if season.slug == slug), None)
@@ -78,7 +86,9 @@ def filtered(
     return games
 
 
-def games_page(games: QuerySet[ClubGame], number: str | int | None) -> Page[Any]:
+def games_page(
+    games: QuerySet[ClubGame], number: str | int | None, shown: Mapping[str, str]
+) -> Page[Any]:
     """One page of ``games``, newest first (a page out of range gives the last). The
     moment is the annotation of :func:`dated`, which the type checker cannot see."""
     ordered = games.order_by(F("moment").desc(), "-game_id").values(
@@ -93,12 +103,13 @@ def games_page(games: QuerySet[ClubGame], number: str | int | None) -> Page[Any]
         when=F("moment"),
     )
     page: Page[Any] = Paginator(ordered, PER_PAGE).get_page(number)
-    page.object_list = [_line(row) for row in page.object_list]
+    page.object_list = [_line(row, shown) for row in page.object_list]
     return page
 
 
-def _line(row: Mapping[str, Any]) -> GameLine:
-    names, winner = row["game__summary__names"], row["game__summary__winner"]
+def _line(row: Mapping[str, Any], shown: Mapping[str, str]) -> GameLine:
+    names = [shown.get(name_key(name), name) for name in row["game__summary__names"]]
+    winner = row["game__summary__winner"]
     return GameLine(
         public_id=row["game__public_id"],
         scores=list(zip(names, row["game__summary__totals"], strict=True)),

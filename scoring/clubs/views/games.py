@@ -12,6 +12,7 @@ from ...common.rights import Action
 from ..access import club_may, with_club
 from ..forms import GamesFilterForm
 from ..models import Club, Member
+from ..names import NAMED_COLUMNS, Named, sees_full_names, shown_names
 from ..pages.games import dated, filtered, games_page
 
 
@@ -19,7 +20,9 @@ from ..pages.games import dated, filtered, games_page
 @with_club(Action.SEE_CLUB)
 def club_games(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     seasons = list(club.seasons.all())
-    players = list(club.members.order_by("name").values_list("pk", "name"))
+    members = [Named(*row) for row in club.members.order_by("pk").values_list(*NAMED_COLUMNS)]
+    shown = shown_names(members, public=not sees_full_names(member))
+    players = sorted(((one.pk, shown[one.key]) for one in members), key=lambda pair: pair[1])
     nights = [
         (
             night.pk,
@@ -35,7 +38,8 @@ def club_games(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
     )
     valid = form.is_valid() if form.is_bound else True
     filters = form.cleaned_data if form.is_bound else {}
-    page = games_page(filtered(club, dated(club), filters, seasons), request.GET.get("page"))
+    games = filtered(club, dated(club), filters, seasons, shown)
+    page = games_page(games, request.GET.get("page"), shown)
     kept = {name: value for name, value in request.GET.items() if name != "page" and value}
     context = {
         "club": club,
