@@ -3,14 +3,18 @@
 
 from typing import Any
 
+from django.http import HttpRequest
 from django.urls import reverse
 
 from ..accounts import hooks as accounts_hooks
+from ..engine.names import name_key
 from ..table import hooks
 from ..table.models import Change, Game
 from ..table.state import GameState
 from . import access, league, privacy
+from .access import club_member
 from .models import ClubGame
+from .names import club_names, sees_full_names
 
 
 def follow_game(sender: type[Game], *, state: GameState, action: str, **kwargs: Any) -> None:
@@ -36,10 +40,24 @@ def club_crumb(game: Game) -> hooks.Crumb | None:
     return hooks.Crumb(reverse("club", args=[club.slug]), club.name)
 
 
+def public_names(
+    request: HttpRequest, game: Game, names: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """A club game's players as the request sees them: as the club shows them to the
+    public (scoring/clubs/names.py) unless the request is of the club."""
+    club_game = league.club_game_of(game)
+    if club_game is None or sees_full_names(club_member(request, club_game.club)):
+        return None
+    shown = club_names(club_game.club_id, public=True)
+    return tuple(shown.get(name_key(name), name) for name in names)
+
+
 def subscribe() -> None:
     hooks.loaded_with_game.append("club_game__club")
     hooks.game_changed.connect(follow_game, sender=Game, dispatch_uid="clubs.follow_game")
     hooks.crumbs.append(club_crumb)
+    if public_names not in hooks.names_shown:
+        hooks.names_shown.append(public_names)
     access.subscribe()
     # An account's data and deletion reach its memberships.
     if privacy.account_part not in accounts_hooks.data_parts:

@@ -6,7 +6,7 @@ his rights, and answer through :data:`KEPT_ACTIONS` the actions on their games t
 theirs to allow (a club game's rematch starts a club game)."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial, wraps
 from typing import Concatenate, ParamSpec, Protocol, cast
 
@@ -20,6 +20,7 @@ from ..common.http import HtmxHttpRequest
 from ..common.rights import FOR_OWNER, STARTED, Action, Actor, Role, first_allowed
 from . import hooks
 from .models import Game, ScorerLink
+from .state import GameState, load_game
 
 P = ParamSpec("P")
 
@@ -191,3 +192,15 @@ def writes_game(
         return wrapper
 
     return decorator
+
+
+def load_shown(request: HttpRequest, game: Game, *, can_score: bool) -> GameState:
+    """The game, for a page that shows it: its players as typed for those who score it,
+    else as the hooks say this request may see them (its record says the same names)."""
+    state = load_game(game)
+    if can_score:
+        return state
+    names = hooks.names_for(request, game, state.names)
+    if names == state.names:
+        return state
+    return replace(state, names=names, record=replace(state.record, players=names))

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.dispatch import Signal
+from django.http import HttpRequest
 
 if TYPE_CHECKING:
     from .models import Game
@@ -37,3 +38,16 @@ crumbs: list[Callable[["Game"], Crumb | None]] = []
 
 def crumb_of(game: "Game") -> Crumb | None:
     return next((crumb for find in crumbs if (crumb := find(game)) is not None), None)
+
+
+names_shown: list[Callable[[HttpRequest, "Game", tuple[str, ...]], tuple[str, ...] | None]] = []
+"""The players' names as a request that does not score the game may see them, where
+another context decides (clubs: a member shown to the public by first name and initial):
+the first that answers; the names as typed if none does."""
+
+
+def names_for(request: HttpRequest, game: "Game", names: tuple[str, ...]) -> tuple[str, ...]:
+    return next(
+        (shown for find in names_shown if (shown := find(request, game, names)) is not None),
+        names,
+    )

@@ -25,10 +25,9 @@ from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
-from ..access import may
+from ..access import load_shown, may
 from ..hooks import loaded_with_game
 from ..models import Game
-from ..state import load_game
 from .live_middleware import CACHE_CONTROL, current_version, etag, not_modified, unchanged
 from .table import game_context
 
@@ -47,7 +46,8 @@ def game_live(request: HtmxHttpRequest, gid: str) -> HttpResponse:
     # and the next ask gets it again, rather than never.
     game = get_object_or_404(Game.objects.select_related(*loaded_with_game), public_id=gid)
     can_score = may(request, Action.SCORE_GAME, gid, game)
-    context = game_context(request, load_game(game), can_score=can_score, version=version)
+    state = load_shown(request, game, can_score=can_score)
+    context = game_context(request, state, can_score=can_score, version=version)
     response = render(request, "table/game.html#live", context)
     response["ETag"] = etag(version)
     response["Cache-Control"] = CACHE_CONTROL

@@ -12,16 +12,16 @@ from ...common.http import HtmxHttpRequest
 from ...common.throttles import GAME_IMPORT, throttled
 from ...engine import record_to_dict
 from .. import services
-from ..access import Access, with_game
+from ..access import Access, load_shown, with_game
 from ..forms import ImportForm
 from ..models import Game
-from ..state import exported, load_game
+from ..state import exported
 
 
 @require_safe
 @with_game()
 def record_json(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    record = exported(load_game(game))
+    record = exported(load_shown(request, game, can_score=access.can_score))
     response = HttpResponse(
         json.dumps(record_to_dict(record), ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",

@@ -18,7 +18,7 @@ from ...common.rights import FOR_OWNER, STARTED, Action, Actor
 from ...common.words import shown
 from ...engine import Trump, trump_order
 from .. import services
-from ..access import Access, may_later, wants_json, with_game, writes_game
+from ..access import Access, load_shown, may_later, wants_json, with_game, writes_game
 from ..forms import HandForm, NewGameForm, hand_initial
 from ..hooks import crumb_of
 from ..models import Change, Game, Player, Summary
@@ -245,7 +245,8 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
 @require_safe
 @with_game()
 def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    return _game_page(request, load_game(game), can_score=access.can_score)
+    state = load_shown(request, game, can_score=access.can_score)
+    return _game_page(request, state, can_score=access.can_score)
 
 
 @require_POST
@@ -406,7 +407,7 @@ def resume(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
 @require_safe
 @with_game()
 def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    state = load_game(game)
+    state = load_shown(request, game, can_score=access.can_score)
     context = {
         "state": state,
         "sheet": score_sheet(state),
@@ -419,7 +420,7 @@ def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResp
 @require_safe
 @with_game()
 def settlement_pdf(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    state = load_game(game)
+    state = load_shown(request, game, can_score=access.can_score)
     pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="boulmous-{game.public_id}.pdf"'
