@@ -211,6 +211,41 @@ def test_public_pages_short_choice_show_first_name_and_initial_members_full(
     assert (insider.status_code, "Amina Belhaj" in html) == (200, True)
 
 
+@pytest.mark.parametrize("tail", ["", "settlement", "settlement.pdf", "record.json", "live"])
+def test_club_game_pages_short_choice_show_first_name_and_initial_members_full(
+    short_amina, bilal, tail
+):
+    game = Game.objects.filter(club_game__club=short_amina).order_by("pk").first()
+    path = f"/games/{game.public_id}/{tail}"
+
+    stranger, outsider, insider = public_and_member_views(short_amina, path, bilal)
+
+    def text(response):
+        if tail == "settlement.pdf":
+            return "".join(
+                page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages
+            )
+        if tail == "record.json":
+            return " ".join(json.loads(response.content)["players"])
+        return response.content.decode()
+
+    for response in (stranger, outsider):
+        assert (
+            response.status_code,
+            "Amina Belhaj" in text(response),
+            "Amina B." in text(response),
+        ) == (200, False, True)
+    assert (insider.status_code, "Amina Belhaj" in text(insider)) == (200, True)
+
+
+def test_club_game_page_scorer_sees_the_names_as_typed(short_amina, amina):
+    game = Game.objects.filter(club_game__club=short_amina).order_by("pk").first()
+
+    html = signed_in(amina).get(f"/games/{game.public_id}/").content.decode()
+
+    assert "Amina Belhaj" in html
+
+
 def test_standings_csv_short_choice_names_him_short_for_the_public_only(short_amina, bilal):
     def players(response):
         rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
