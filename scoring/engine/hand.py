@@ -33,6 +33,15 @@ class FailedTaker(Enum):
 
 def check_tricks(tricks: object) -> tuple[int, ...]:
     """Tricks won by seat: four integers from 0 to 6 adding up to 6."""
+    # Asked three times a hand (read, kept, scored): four plain ints adding up to 6 pass at
+    # once; anything else goes through the checks below, which say what is wrong.
+    if (
+        isinstance(tricks, list | tuple)
+        and len(tricks) == SEATS
+        and all(type(count) is int and count >= 0 for count in tricks)
+        and sum(tricks) == TRICKS_PER_HAND
+    ):
+        return tuple(tricks)
     if not isinstance(tricks, list | tuple) or len(tricks) != SEATS:
         raise RulesError(gettext_noop("tricks: four numbers expected, one per seat"))
     counted: list[int] = []

@@ -273,16 +273,19 @@ def placings(result: GameResult) -> tuple[Placing, ...]:
         if contract is not None and hand.score is not None:
             contracts[contract.taker].append((contract.bid, contract.trump.value, hand.score.made))
     units = settle(result).units
+    # Each counted over the hands once, for the four seats.
+    ranks, boites = result.ranks, result.boites
+    boulmous_made, boulmous_missed = result.boulmous_made, result.boulmous_missed
     return tuple(
         placing_of(
             SeatFacts(
                 seat=seat,
-                rank=result.ranks[seat],
+                rank=ranks[seat],
                 total=result.totals[seat],
                 won=seat == result.winner,
-                boites=result.boites[seat],
-                boulmous_made=result.boulmous_made[seat],
-                boulmous_missed=result.boulmous_missed[seat],
+                boites=boites[seat],
+                boulmous_made=boulmous_made[seat],
+                boulmous_missed=boulmous_missed[seat],
                 units=units[seat],
                 contracts=tuple(contracts[seat]),
             )
