@@ -266,7 +266,7 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
     imported."""
     # Each counted game: when it finished, its record id (the order), and its rows, as
     # stored (ClubResult) or new (their fields' values).
-    games: list[tuple[datetime, str, list[ClubResult] | list[dict[str, Any]]]] = []
+    games: list[tuple[datetime, str, Sequence[ClubResult | dict[str, Any]]]] = []
     for one in imported:
         if one.result.finished and one.last_recorded_at is not None:
             values = _result_values(club, one.record.players, one.result, one.last_recorded_at)
@@ -293,10 +293,7 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
     )
     for position, ((_, _, rows), ratings) in enumerate(zip(games, after, strict=True)):
         for row, rating in zip(rows, ratings, strict=True):
-            if isinstance(row, dict):
-                row["position"], row["mu"], row["sigma"] = position, rating.mu, rating.sigma
-            else:
-                row.position, row.mu, row.sigma = position, rating.mu, rating.sigma
+            _set(row, position=position, mu=rating.mu, sigma=rating.sigma)
     fields = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]
     insert_rows(
         ClubResult,
@@ -314,6 +311,14 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
 
 def _field(row: ClubResult | dict[str, Any], name: str) -> Any:
     return row[name] if isinstance(row, dict) else getattr(row, name)
+
+
+def _set(row: ClubResult | dict[str, Any], **values: Any) -> None:
+    if isinstance(row, dict):
+        row.update(values)
+        return
+    for name, value in values.items():
+        setattr(row, name, value)
 
 
 def _game(row: ClubResult) -> int:
