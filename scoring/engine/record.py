@@ -405,7 +405,8 @@ def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> 
     if not isinstance(item, dict):
         add(gettext_noop("a JSON object is expected"))
         return None
-    for key in sorted(set(item) - _HAND_KEYS, key=str):
+    unknown = item.keys() - _HAND_KEYS
+    for key in sorted(unknown, key=str) if unknown else ():
         add(gettext_noop("unknown key {key!r}"), key=key)
     if "dealer" in item:
         given = check(lambda: check_seat(item["dealer"]))
