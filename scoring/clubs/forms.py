@@ -2,14 +2,12 @@
 whether each value is legal, and never re-implement a rule."""
 
 import io
-import math
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
-from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import ProhibitNullCharactersValidator
 from django.utils.formats import number_format
@@ -24,6 +22,7 @@ from ..common.forms import (
     SeatsFields,
     TextField,
     clean_name,
+    form_megabytes,
     rules_error,
 )
 from ..engine import (
@@ -266,10 +265,10 @@ class ClubImportForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         text = self.fields["text"]
-        # What Django takes of a form's fields (DATA_UPLOAD_MAX_MEMORY_SIZE), said as the
-        # site is set up; more is refused before the form sees it.
+        # What Django takes of a form's fields, as the site is set up: more is refused
+        # before the form sees it (a 400 that says so: boulmous_site/urls.py).
         text.help_text = str(text.help_text) % {
-            "paste": number_format(math.floor(settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 1e5) / 10),
+            "paste": form_megabytes(),
             "file": number_format(self.MAX_BYTES // 1_000_000),
             "lines": number_format(self.MAX_LINES, force_grouping=True),
         }
