@@ -56,10 +56,19 @@ def _results(
 
 
 def _result_values(
-    club: Club, names: Sequence[str], result: GameResult, finished_at: datetime
+    club: Club,
+    names: Sequence[str],
+    result: GameResult,
+    finished_at: datetime,
+    keys: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The fields of a won club game's rows, but its club and game: a bulk import writes
-    them as values, without making a model object of each."""
+    them as values, without making a model object of each. ``keys`` keeps each name's
+    :func:`name_key` from one game to the next."""
+    keys = {} if keys is None else keys
+    for name in names:
+        if name not in keys:
+            keys[name] = name_key(name)
     rules = result.rules
     in_club_money = rules.currency == club.currency
     return [
@@ -67,7 +76,7 @@ def _result_values(
             "seat": placing.seat,
             "position": 0,
             "finished_at": finished_at,
-            "key": name_key(name),
+            "key": keys[name],
             "name": name,
             "rank": placing.rank,
             "total": placing.total,
@@ -267,9 +276,12 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
     # Each counted game: when it finished, its record id (the order), and its rows, as
     # stored (ClubResult) or new (their fields' values).
     games: list[tuple[datetime, str, Sequence[ClubResult | dict[str, Any]]]] = []
+    keys: dict[str, str] = {}  # a club's few names, each compared once
     for one in imported:
         if one.result.finished and one.last_recorded_at is not None:
-            values = _result_values(club, one.record.players, one.result, one.last_recorded_at)
+            values = _result_values(
+                club, one.record.players, one.result, one.last_recorded_at, keys
+            )
             for seat in values:
                 seat["club_id"], seat["game_id"] = club.pk, one.game.pk
             games.append((one.last_recorded_at, one.game.record_id, values))

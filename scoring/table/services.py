@@ -37,6 +37,7 @@ from .state import (
     HAND_COLUMNS,
     SUMMARY_COLUMNS,
     GameState,
+    column_values,
     columns,
     load_game,
     lock_game,
@@ -606,5 +607,4 @@ def _hand_rows(one: Imported) -> Iterator[tuple[Any, ...]]:
     started, last = one.game.created_at, len(one.record.hands)
     for number, hand in enumerate(one.record.hands, start=1):
         recorded_at = one.last_recorded_at if number == last else started
-        fields = columns(hand)
-        yield (one.game.pk, number, recorded_at, None, *(fields[name] for name in HAND_COLUMNS))
+        yield (one.game.pk, number, recorded_at, None, *column_values(hand))

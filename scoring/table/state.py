@@ -214,20 +214,24 @@ def columns(hand: EngineHand) -> dict[str, Any]:
     A contract given by its auction keeps the calls, not the taker and bid they
     give; a hand played card by card keeps the cards, not the tricks they give.
     """
-    fields: dict[str, Any] = dict.fromkeys(HAND_COLUMNS)
-    fields["trump"] = ""
-    if hand.contract is None:
-        return fields
-    fields["trump"] = hand.contract.trump.value
+    return dict(zip(HAND_COLUMNS, column_values(hand), strict=True))
+
+
+def column_values(hand: EngineHand) -> tuple[Any, ...]:
+    """:func:`columns`' values, in the order of :data:`HAND_COLUMNS`: what a bulk import
+    writes, a quarter of a million hands at a time."""
+    contract = hand.contract
+    if contract is None:
+        return (None, None, None, None, None, "")
     if hand.calls is not None:
-        fields["calls"] = [format_call(call) for call in hand.calls]
+        taker, bid, calls = None, None, [format_call(call) for call in hand.calls]
     else:
-        fields.update(taker=hand.contract.taker, bid=hand.contract.bid)
+        taker, bid, calls = contract.taker, contract.bid, None
     if hand.plays is not None:
-        fields["plays"] = [[str(card) for card in trick] for trick in hand.plays]
+        tricks, plays = None, [[str(card) for card in trick] for trick in hand.plays]
     else:
-        fields["tricks"] = list(hand.tricks or ())
-    return fields
+        tricks, plays = list(hand.tricks or ()), None
+    return (taker, bid, tricks, calls, plays, contract.trump.value)
 
 
 def snapshot(hand: EngineHand) -> dict[str, Any]:
