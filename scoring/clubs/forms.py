@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from ..common.bulk import collector_paused
 from ..common.forms import (
     MAX_NAME,
     NameField,
@@ -276,6 +277,10 @@ class ClubImportForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean() returns cleaned_data
+        with collector_paused():
+            return self._clean_lines(data)
+
+    def _clean_lines(self, data: dict[str, Any]) -> dict[str, Any]:
         count = 0
         for _line in self._lines(data):
             count += 1

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..common.bulk import insert_rows
+from ..common.bulk import collector_paused, insert_rows
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import SEATS, GameResult, Record, Rules
@@ -311,6 +311,18 @@ def import_club_records(
     :func:`import_record` writes it, and the league follows once, from those results
     (:func:`league.follow_import`). ``lines`` are the records' line numbers in their file,
     for the refusals (1, 2, 3… unless given). Returns the number of games imported."""
+    with collector_paused():
+        return _import_club_records(club, records, owner_id, by, results, lines)
+
+
+def _import_club_records(
+    club: Club,
+    records: Sequence[Record],
+    owner_id: int | None,
+    by: Actor,
+    results: Sequence[GameResult] | None,
+    lines: Sequence[int] | None,
+) -> int:
     Club.objects.select_for_update().get(pk=club.pk)
     numbers = list(lines) if lines is not None else list(range(1, len(records) + 1))
     ids = [record.about.id for record in records if record.about.id]

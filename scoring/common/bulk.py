@@ -6,8 +6,10 @@ through ``COPY`` instead (psycopg 3 sends them as one stream, adapting each valu
 another database gets them through ``bulk_create``, as before.
 """
 
+import gc
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, models
@@ -15,6 +17,24 @@ from django.db import connection, models
 BATCH = 1000
 """Objects per INSERT of ``bulk_create``: within SQLite's limit on the parameters of a
 statement."""
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while an import reads or writes.
+
+    An import keeps every record it reads, and the engine's result for it, until the last
+    row is written: hundreds of thousands of objects, which each collection would walk
+    through again (a quarter of the time of reading 20,000 games). They hold no cycle to
+    collect, and what they leave is freed as ever by reference counting; the collector
+    runs again afterwards, whatever happens."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def insert_rows(

@@ -1,6 +1,7 @@
 """A club's import at its limits: the lines read one at a time, the refusals before the
 rest is read, and rows written in bulk as a single import writes them."""
 
+import gc
 import io
 import json
 from dataclasses import replace
@@ -251,3 +252,23 @@ def test_import_records_through_the_page_league_equals_a_rebuild(amina, club):
 
     assert results(club) == imported
     assert ClubResult.objects.filter(club=club).count() == 4 * 5
+
+
+def test_import_collector_runs_again_after_an_import_and_after_a_refusal(amina, club):
+    browser = signed_in(amina)
+    browser.post("/clubs/sfax/import", {"text": record_line("g1")})
+    after_import = gc.isenabled()
+
+    refused = browser.post("/clubs/sfax/import", {"text": record_line("g1") + "\nnot json"})
+
+    assert (after_import, refused.status_code, gc.isenabled()) == (True, 422, True)
+
+
+def test_import_service_refusal_leaves_the_collector_running(club):
+    records = some_records()
+    club_services.import_club_records(club=club, records=records[:1], owner_id=None)
+
+    with pytest.raises(club_services.AlreadyInClub):
+        club_services.import_club_records(club=club, records=records[:1], owner_id=None)
+
+    assert gc.isenabled()
