@@ -67,3 +67,28 @@ def insert_rows(
                     if row[index] is not None:
                         row[index] = json.dumps(row[index])
             copy.write_row(row)
+
+
+def insert_objects(objects: Sequence[models.Model]) -> None:
+    """Insert new objects of one model, and give them their primary keys: on PostgreSQL,
+    keys drawn from the table's own sequence, then the rows copied (:func:`insert_rows`);
+    elsewhere through ``bulk_create``, which reads them back. The objects are then as
+    ``bulk_create`` leaves them: saved."""
+    if not objects:
+        return
+    model = type(objects[0])
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_create(objects, batch_size=BATCH)
+        return
+    options = model._meta
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [options.db_table, options.pk.column, len(objects)],
+        )
+        keys = [key for (key,) in cursor.fetchall()]
+    for instance, key in zip(objects, keys, strict=True):
+        instance.pk = key
+        instance._state.adding, instance._state.db = False, connection.alias
+    fields = [field.attname for field in options.concrete_fields]
+    insert_rows(model, fields, ([getattr(one, name) for name in fields] for one in objects))

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..common.bulk import insert_rows
+from ..common.bulk import insert_objects, insert_rows
 from ..common.names import name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import (
@@ -533,8 +533,8 @@ def import_many(
     the caller's transaction; nothing is announced, the caller (a club's import) rebuilding
     what follows from these games once, after the last.
 
-    Only the games are inserted as objects (their ids are needed); the rows that point to
-    them go as values (:func:`~scoring.common.bulk.insert_rows`), none made a model object."""
+    Only the games are made model objects (their ids are needed: :func:`insert_objects`);
+    the rows that point to them go as values (:func:`~scoring.common.bulk.insert_rows`)."""
     ids = [record.about.id for record in records if record.about.id]
     first: dict[str, str] = {}
     for record in records:
@@ -549,7 +549,7 @@ def import_many(
             game.record_id = record.about.id
         used.add(game.record_id)
         games.append(game)
-    Game.objects.bulk_create(games, batch_size=BATCH)
+    insert_objects(games)
     imported = [
         Imported(
             game,
