@@ -1,7 +1,10 @@
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseServerError
 from django.middleware.csrf import get_token
 from django.template import loader
 from django.urls import include, path
+
+from scoring.common.forms import form_megabytes
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
@@ -25,4 +28,20 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return HttpResponseServerError(page)
 
 
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 400 page, rendered as the 500 page is; for a form that sent more text than
+    Django reads (DATA_UPLOAD_MAX_MEMORY_SIZE: a club's records pasted rather than chosen as
+    a file), it says how much it reads and what to do instead."""
+    page = loader.get_template("400.html").render(
+        {
+            "request": request,
+            "csrf_token": get_token(request),
+            "too_big": isinstance(exception, RequestDataTooBig),
+            "megabytes": form_megabytes(),
+        }
+    )
+    return HttpResponseBadRequest(page)
+
+
+handler400 = bad_request
 handler500 = server_error

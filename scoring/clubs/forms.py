@@ -1,17 +1,21 @@
 """All input goes through these forms: they turn it into engine values, asking the engine
 whether each value is legal, and never re-implement a rule."""
 
-from collections.abc import Sequence
+import io
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
-from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.files.uploadedfile import UploadedFile
+from django.core.validators import ProhibitNullCharactersValidator
+from django.utils.formats import number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from ..common.bulk import collector_paused
 from ..common.forms import (
     MAX_NAME,
     NameField,
@@ -19,10 +23,12 @@ from ..common.forms import (
     SeatsFields,
     TextField,
     clean_name,
+    form_megabytes,
     rules_error,
 )
 from ..engine import (
     SEATS,
+    GameResult,
     Record,
     RulesError,
 )
@@ -247,10 +253,21 @@ class ClubGameForm(SeatsFields):
 
 class ClubImportForm(forms.Form):
     """A club's ``records.jsonl``: one ``boulmous/1`` record a line, each read and checked as
-    a single record is (:class:`ImportForm`); every line's problems are said with its number."""
+    a single record is (:meth:`ImportForm.read`); every line's problems are said with its
+    number.
+
+    The lines are read one at a time, from the uploaded file where there is one: first
+    counted, so that a file over the limit is refused before any line is parsed and without
+    reading past the line over it; then parsed, each kept with the engine's result for it
+    (``records``, ``results``, and the ``lines`` they are on), so that the import scores
+    none again."""
 
     text = forms.CharField(
         label=_("Paste the records, one a line"),
+        help_text=_(
+            "Up to %(paste)s MB pasted; a larger file, up to %(file)s MB and %(lines)s games, "
+            "is chosen below."
+        ),
         required=False,
         strip=False,
         widget=forms.Textarea(attrs={"rows": 8}),
@@ -261,35 +278,57 @@ class ClubImportForm(forms.Form):
     MAX_LINES = 20_000
     MAX_PROBLEMS = 20
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        text = self.fields["text"]
+        # What Django takes of a form's fields, as the site is set up: more is refused
+        # before the form sees it (a 400 that says so: boulmous_site/urls.py).
+        text.help_text = str(text.help_text) % {
+            "paste": form_megabytes(),
+            "file": number_format(self.MAX_BYTES // 1_000_000),
+            "lines": number_format(self.MAX_LINES, force_grouping=True),
+        }
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean() returns cleaned_data
-        text = self._text(data)
+        with collector_paused():
+            return self._clean_lines(data)
+
+    def _clean_lines(self, data: dict[str, Any]) -> dict[str, Any]:
+        count = 0
+        for _line in self._lines(data):
+            count += 1
+            if count > self.MAX_LINES:  # the lines after it are not read
+                raise forms.ValidationError(
+                    gettext("This site imports up to %(max)s games at once.")
+                    % {"max": self.MAX_LINES}
+                )
+        if not count:
+            raise forms.ValidationError(gettext("Paste the records or choose a file."))
         records: list[Record] = []
+        results: list[GameResult] = []
+        numbers: list[int] = []
         problems: list[str] = []
         bad_lines: list[int] = []
         shown: set[int] = set()
         """The lines whose problems are said: past the limit, the others are counted."""
         seen: dict[str, int] = {}
         """Each record's id, and the line it is on."""
-        lines = [(number, line) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
-        if not lines:
-            raise forms.ValidationError(gettext("Paste the records or choose a file."))
-        if len(lines) > self.MAX_LINES:
-            raise forms.ValidationError(
-                gettext("This site imports up to %(max)s games at once.") % {"max": self.MAX_LINES}
-            )
-        for number, line in lines:
+        for number, line in self._lines(data):
             found = self._line(line)
-            if isinstance(found, Record) and found.about.id and found.about.id in seen:
+            if isinstance(found, tuple) and found[0].about.id and found[0].about.id in seen:
                 found = [
                     gettext("the id %(id)s is on line %(other)s too")
-                    % {"id": found.about.id, "other": seen[found.about.id]}
+                    % {"id": found[0].about.id, "other": seen[found[0].about.id]}
                 ]
-            if isinstance(found, Record):
-                if found.about.id:
-                    seen[found.about.id] = number
-                records.append(found)
+            if isinstance(found, tuple):
+                record, result = found
+                if record.about.id:
+                    seen[record.about.id] = number
+                records.append(record)
+                results.append(result)
+                numbers.append(number)
                 continue
             bad_lines.append(number)
             for problem in found:
@@ -311,33 +350,48 @@ class ClubImportForm(forms.Form):
                     % {"count": more}
                 )
             raise forms.ValidationError(problems)
-        data["records"] = records
+        data["records"], data["results"], data["lines"] = records, results, numbers
         return data
 
-    def _text(self, data: dict[str, Any]) -> str:
+    def _lines(self, data: dict[str, Any]) -> Iterator[tuple[int, str]]:
+        """The lines that are not blank, with their numbers, one at a time: from the file,
+        or else from the text pasted."""
         upload = data.get("file")
         if upload is None:
-            return str(data.get("text") or "")
-        if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError(gettext("The file is larger than 50 MB."))
-        try:
-            return str(upload.read().decode("utf-8-sig"))
-        except UnicodeDecodeError:
-            raise forms.ValidationError(gettext("The file is not UTF-8 text.")) from None
+            # Split at "\n" only, as a file is: a "\r" before it is taken off with the
+            # spaces around the record.
+            lines: Iterable[str] = io.StringIO(str(data.get("text") or ""), newline="\n")
+        else:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError(gettext("The file is larger than 50 MB."))
+            lines = self._decoded(upload)
+        for number, line in enumerate(lines, 1):
+            if line.strip():
+                yield number, line
 
     @staticmethod
-    def _line(line: str) -> Record | list[str]:
-        """The record on this line, or its problems, as a single record's import says them."""
-        single = ImportForm({"text": line.rstrip("\r")})
-        if single.is_valid():
-            record: Record = single.cleaned_data["record"]
-            return record
-        return [str(problem) for problem in single.errors.get(NON_FIELD_ERRORS, [])] + [
-            f"{name}: {problem}"
-            for name, problems in single.errors.items()
-            if name != NON_FIELD_ERRORS
-            for problem in problems
-        ]
+    def _decoded(upload: "UploadedFile[bytes]") -> Iterator[str]:
+        """The file's lines as text, read from its start one at a time; a byte order mark
+        before the first is left out."""
+        upload.seek(0)
+        # The file object itself: Django's File splits lines at "\r" too.
+        for index, raw in enumerate(upload.file or ()):
+            try:
+                yield raw.decode("utf-8-sig" if index == 0 else "utf-8")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(gettext("The file is not UTF-8 text.")) from None
+
+    @staticmethod
+    def _line(line: str) -> tuple[Record, GameResult] | list[str]:
+        """The record on this line and its result, or its problems, as a single record's
+        import says them (its text field first: spaces around it taken off, and no NUL)."""
+        text = line.strip()
+        if "\x00" in text:
+            return [f"text: {ProhibitNullCharactersValidator.message}"]
+        try:
+            return ImportForm.read(text)
+        except forms.ValidationError as error:
+            return [str(message) for message in error.messages]
 
 
 # Club nights (issue 12).

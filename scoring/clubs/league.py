@@ -19,8 +19,9 @@ from django.db import connection
 from django.db.models import Aggregate, Count, IntegerField, Max, Q, Sum, Value, When
 from django.db.models.expressions import Case
 
+from ..common.bulk import insert_rows
 from ..common.names import name_key
-from ..engine import amount
+from ..engine import GameResult, amount
 from ..engine.league import (
     COUNTED,
     COUNTS,
@@ -34,6 +35,7 @@ from ..engine.league import (
     replay,
 )
 from ..table.models import Game, Hand, Seat, Summary
+from ..table.services import Imported
 from ..table.state import GameRows, GameState, record_of
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, shown_names
@@ -41,28 +43,52 @@ from .names import NAMED_COLUMNS, Named, shown_names
 
 def results_of(state: GameState, club: Club) -> list[ClubResult]:
     """The rows of a won club game, ratings not yet set."""
-    rules = state.record.rules
-    in_club_money = rules.currency == club.currency
-    finished_at = state.hands[-1].recorded_at
+    return _results(club, state.game, state.names, state.result, state.hands[-1].recorded_at)
+
+
+def _results(
+    club: Club, game: Game, names: Sequence[str], result: GameResult, finished_at: datetime
+) -> list[ClubResult]:
+    """:func:`results_of` a game told by its row, its names and its result."""
     return [
-        ClubResult(
-            club=club,
-            game=state.game,
-            seat=placing.seat,
-            position=0,
-            finished_at=finished_at,
-            key=name_key(name),
-            name=name,
-            rank=placing.rank,
-            total=placing.total,
-            won=placing.won,
+        ClubResult(club=club, game=game, **values)
+        for values in _result_values(club, names, result, finished_at)
+    ]
+
+
+def _result_values(
+    club: Club,
+    names: Sequence[str],
+    result: GameResult,
+    finished_at: datetime,
+    keys: dict[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """The fields of a won club game's rows, but its club and game: a bulk import writes
+    them as values, without making a model object of each. ``keys`` keeps each name's
+    :func:`name_key` from one game to the next."""
+    keys = {} if keys is None else keys
+    for name in names:
+        if name not in keys:
+            keys[name] = name_key(name)
+    rules = result.rules
+    in_club_money = rules.currency == club.currency
+    return [
+        {
+            "seat": placing.seat,
+            "position": 0,
+            "finished_at": finished_at,
+            "key": keys[name],
+            "name": name,
+            "rank": placing.rank,
+            "total": placing.total,
+            "won": placing.won,
             **placing.counts,
-            contracts=[list(contract) for contract in placing.contracts],
-            amount=amount(placing.units, rules.stake, rules.currency) if in_club_money else None,
-            mu=0.0,
-            sigma=0.0,
-        )
-        for name, placing in zip(state.names, placings(state.result), strict=True)
+            "contracts": [list(contract) for contract in placing.contracts],
+            "amount": amount(placing.units, rules.stake, rules.currency) if in_club_money else None,
+            "mu": 0.0,
+            "sigma": 0.0,
+        }
+        for name, placing in zip(names, placings(result), strict=True)
     ]
 
 
@@ -257,6 +283,77 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
     ClubResult.objects.filter(club=club).delete()
     ClubResult.objects.bulk_create((row for rows in games for row in rows), batch_size=1000)
     return len(games)
+
+
+def follow_import(club: Club, imported: Sequence[Imported]) -> int:
+    """The results and ratings after a bulk import of these games into the club, as a full
+    recomputation (:func:`rebuild`) gives them, without reading back what the import wrote:
+    the won games' rows are made from the engine's results the import kept, and rated once
+    with the club's counted games already there, in the finishing order; the rows already
+    there whose place or rating moved are rewritten. Returns the number of counted games
+    imported."""
+    # Each counted game: when it finished, its record id (the order), and its rows, as
+    # stored (ClubResult) or new (their fields' values).
+    games: list[tuple[datetime, str, Sequence[ClubResult | dict[str, Any]]]] = []
+    keys: dict[str, str] = {}  # a club's few names, each compared once
+    for one in imported:
+        if one.result.finished and one.last_recorded_at is not None:
+            values = _result_values(
+                club, one.record.players, one.result, one.last_recorded_at, keys
+            )
+            for seat in values:
+                seat["club_id"], seat["game_id"] = club.pk, one.game.pk
+            games.append((one.last_recorded_at, one.game.record_id, values))
+    new = len(games)
+    old: list[ClubResult] = list(
+        ClubResult.objects.filter(club=club)
+        .order_by("position", "seat")
+        .only("game_id", "finished_at", "key", "rank", "position", "mu", "sigma")
+    )
+    record_id = dict(
+        Game.objects.filter(club_game__club=club, results__seat=0).values_list("pk", "record_id")
+    )
+    before = {row.pk: (row.position, row.mu, row.sigma) for row in old}
+    for game_id, group in groupby(old, key=_game):
+        stored = list(group)
+        games.append((stored[0].finished_at, record_id[game_id], stored))
+    games.sort(key=lambda game: (game[0], game[1]))
+    after = replay(
+        ([_field(row, "key") for row in rows], [_field(row, "rank") for row in rows])
+        for _, _, rows in games
+    )
+    for position, ((_, _, rows), ratings) in enumerate(zip(games, after, strict=True)):
+        for row, rating in zip(rows, ratings, strict=True):
+            _set(row, position=position, mu=rating.mu, sigma=rating.sigma)
+    fields = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]
+    insert_rows(
+        ClubResult,
+        fields,
+        (
+            [row[name] for name in fields]
+            for _, _, rows in games
+            for row in rows
+            if isinstance(row, dict)
+        ),
+    )
+    _move([row for row in old if before[row.pk] != (row.position, row.mu, row.sigma)])
+    return new
+
+
+def _field(row: ClubResult | dict[str, Any], name: str) -> Any:
+    return row[name] if isinstance(row, dict) else getattr(row, name)
+
+
+def _set(row: ClubResult | dict[str, Any], **values: Any) -> None:
+    if isinstance(row, dict):
+        row.update(values)
+        return
+    for name, value in values.items():
+        setattr(row, name, value)
+
+
+def _game(row: ClubResult) -> int:
+    return row.game_id
 
 
 _RULES = ("record_id", "first_dealer", "target", "failed_taker", "stake", "currency")

@@ -10,14 +10,14 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from ..common.bulk import collector_paused, insert_rows
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
-from ..engine import SEATS, Record, Rules
+from ..engine import SEATS, GameResult, Record, Rules
 from ..engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ..engine.draw import Round as DrawnRound
 from ..table.models import Game, Summary, rules_columns
 from ..table.services import (
-    BATCH,
     abandon_game,
     create_game,
     import_many,
@@ -294,22 +294,44 @@ def start_club_game(
 
 @transaction.atomic
 def import_club_records(
-    *, club: Club, records: Sequence[Record], owner_id: int | None, by: Actor = NOBODY
+    *,
+    club: Club,
+    records: Sequence[Record],
+    owner_id: int | None,
+    by: Actor = NOBODY,
+    results: Sequence[GameResult] | None = None,
+    lines: Sequence[int] | None = None,
 ) -> int:
     """Games from a club's ``records.jsonl``, all or none; their players become members.
 
-    Written in bulk, so that thousands of games take seconds: every record is scored by
-    the engine first (which refuses any hand the rules do not allow), then the games, their
-    seats, hands, history and summaries are inserted a batch at a time, each row as
-    :func:`import_record` writes it. The league is rebuilt once, after the last. Returns
-    the number of games imported."""
+    Written in bulk, so that twenty thousand games take seconds: every record is scored by
+    the engine first (which refuses any hand the rules do not allow; ``results``, when the
+    caller has them from reading the records, are the engine's already), then the games,
+    their seats, hands, history and summaries are inserted in bulk, each row as
+    :func:`import_record` writes it, and the league follows once, from those results
+    (:func:`league.follow_import`). ``lines`` are the records' line numbers in their file,
+    for the refusals (1, 2, 3… unless given). Returns the number of games imported."""
+    with collector_paused():
+        return _import_club_records(club, records, owner_id, by, results, lines)
+
+
+def _import_club_records(
+    club: Club,
+    records: Sequence[Record],
+    owner_id: int | None,
+    by: Actor,
+    results: Sequence[GameResult] | None,
+    lines: Sequence[int] | None,
+) -> int:
     Club.objects.select_for_update().get(pk=club.pk)
+    numbers = list(lines) if lines is not None else list(range(1, len(records) + 1))
     ids = [record.about.id for record in records if record.about.id]
     taken = record_ids(Game.objects.filter(club_game__club=club), ids)
-    for line, record in enumerate(records, start=1):
+    for line, record in zip(numbers, records, strict=True):
         if record.about.id in taken:
             raise AlreadyInClub(line, record.about.id or "")
-    results = [score(record) for record in records]
+    if results is None:
+        results = [score(record) for record in records]
     # The names as the club writes them, each new one a member, in the order they come.
     first: dict[str, str] = {}
     for record in records:
@@ -320,12 +342,12 @@ def import_club_records(
     except NameLooksLike as alike:
         line = next(
             line
-            for line, record in enumerate(records, start=1)
+            for line, record in zip(numbers, records, strict=True)
             if name_key(alike.name) in map(name_key, record.players)
         )
         raise NameLooksLike(alike.name, alike.like, line) from None
     shown = dict(zip(first, clubbed, strict=True))
-    games = import_many(
+    imported = import_many(
         records=[
             replace(record, players=tuple(shown[name_key(name)] for name in record.players))
             for record in records
@@ -335,10 +357,8 @@ def import_club_records(
         club_label=club.name,
         by=by,
     )
-    ClubGame.objects.bulk_create(
-        (ClubGame(game=game, club=club) for game in games), batch_size=BATCH
-    )
-    league.rebuild(club)
+    insert_rows(ClubGame, ("game_id", "club_id"), ((one.game.pk, club.pk) for one in imported))
+    league.follow_import(club, imported)
     return len(records)
 
 

@@ -1,10 +1,13 @@
 """All input goes through these forms: they turn it into engine values, asking the engine
 whether each value is legal, and never re-implement a rule."""
 
+import math
 from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -35,6 +38,13 @@ MAX_HANDS = 1000
 MAX_NAME = 40
 # The currencies a table is most likely to use first, then every other ISO 4217 code.
 COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
+
+
+def form_megabytes() -> str:
+    """How much text a form may send (Django's DATA_UPLOAD_MAX_MEMORY_SIZE, its files not
+    counted), in MB rounded down, as the reader writes numbers: what a page says of it."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return number_format(math.floor(limit / 100_000) / 10) if limit else "∞"
 
 
 def clean_name(name: str) -> str:

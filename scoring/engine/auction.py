@@ -69,9 +69,15 @@ def check_seat(seat: object) -> int:
     raise RulesError(gettext_noop("seat {seat!r} is not 0, 1, 2 or 3"), seat=seat)
 
 
+_SEATS_FROM = tuple(
+    tuple((first + offset) % SEATS for offset in range(SEATS)) for first in range(SEATS)
+)
+"""Every seat's :func:`seats_from`, worked out once: it is asked for every call."""
+
+
 def seats_from(first: int) -> tuple[int, ...]:
     """The four seats clockwise, ``first`` first: the order of play of a trick he leads."""
-    return tuple((first + offset) % SEATS for offset in range(SEATS))
+    return _SEATS_FROM[first % SEATS]
 
 
 def speaking_order(dealer: int) -> tuple[int, ...]:

@@ -143,6 +143,9 @@ class Trump(Enum):
     @classmethod
     def parse(cls, text: object, *, exact: bool = False) -> Trump:
         """``S H D C NT``: case and spaces are ignored unless ``exact``, as a game record wants."""
+        written = _TRUMPS_WRITTEN.get(text) if isinstance(text, str) else None
+        if written is not None:  # as the record writes it: every hand of a file
+            return written
         if isinstance(text, str):
             try:
                 trump = cls(text.strip().upper())
@@ -159,6 +162,7 @@ class Trump(Enum):
         raise RulesError(gettext_noop("trump {text!r} is not one of S H D C NT"), text=text)
 
 
+_TRUMPS_WRITTEN = {trump.value: trump for trump in Trump}
 _TRUMP_SUITS = {trump: None if trump is Trump.NO_TRUMP else Suit(trump.value) for trump in Trump}
 
 

@@ -254,6 +254,7 @@ def score_game(
             assert hand.tricks is not None  # Hand guarantees it
             score = score_hand(hand.contract, hand.tricks, rules.failed_taker)
             totals = [total + points for total, points in zip(totals, score.points, strict=True)]
+            # A void deal leaves the totals, and so the winner (none yet), as they were.
+            winner = winner_of(totals, rules.target)
         results.append(HandResult(number, dealer, hand, score, tuple(totals)))
-        winner = winner_of(totals, rules.target)
     return GameResult(first_dealer, rules, tuple(results), tuple(totals), winner)

@@ -33,6 +33,16 @@ class FailedTaker(Enum):
 
 def check_tricks(tricks: object) -> tuple[int, ...]:
     """Tricks won by seat: four integers from 0 to 6 adding up to 6."""
+    # Asked three times a hand (read, kept, scored): four plain ints adding up to 6 pass at
+    # once; anything else goes through the checks below, which say what is wrong.
+    if isinstance(tricks, list | tuple) and len(tricks) == SEATS:
+        first, second, third, fourth = tricks
+        if (
+            type(first) is type(second) is type(third) is type(fourth) is int
+            and min(tricks) >= 0
+            and first + second + third + fourth == TRICKS_PER_HAND
+        ):
+            return tricks if type(tricks) is tuple else tuple(tricks)
     if not isinstance(tricks, list | tuple) or len(tricks) != SEATS:
         raise RulesError(gettext_noop("tricks: four numbers expected, one per seat"))
     counted: list[int] = []

@@ -19,7 +19,7 @@ from openskill.models import PlackettLuce
 from .auction import SEATS
 from .errors import RulesError, gettext_noop
 from .game import GameResult
-from .settlement import settle
+from .settlement import breakdown_of
 from .sheets import csv_cell, csv_text
 
 DEFAULT_POINTS = (3, 2, 1, 0)
@@ -276,17 +276,21 @@ def placings(result: GameResult) -> tuple[Placing, ...]:
         contract = hand.hand.contract
         if contract is not None and hand.score is not None:
             contracts[contract.taker].append((contract.bid, contract.trump.value, hand.score.made))
-    units = settle(result).units
+    # The balances only: the transfers that would settle them are not kept.
+    units = [part.total for part in breakdown_of(result)]
+    # Each counted over the hands once, for the four seats.
+    ranks, boites = result.ranks, result.boites
+    boulmous_made, boulmous_missed = result.boulmous_made, result.boulmous_missed
     return tuple(
         placing_of(
             SeatFacts(
                 seat=seat,
-                rank=result.ranks[seat],
+                rank=ranks[seat],
                 total=result.totals[seat],
                 won=seat == result.winner,
-                boites=result.boites[seat],
-                boulmous_made=result.boulmous_made[seat],
-                boulmous_missed=result.boulmous_missed[seat],
+                boites=boites[seat],
+                boulmous_made=boulmous_made[seat],
+                boulmous_missed=boulmous_missed[seat],
                 units=units[seat],
                 contracts=tuple(contracts[seat]),
             )

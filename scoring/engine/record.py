@@ -185,6 +185,12 @@ def _refused(message: str, **params: Any) -> RecordError:
 
 def loads(text: str | bytes, *, limits: Limits = NO_LIMITS) -> Record:
     """Parse a record from JSON text, within ``limits`` (none by default)."""
+    return loads_scored(text, limits=limits)[0]
+
+
+def loads_scored(text: str | bytes, *, limits: Limits = NO_LIMITS) -> tuple[Record, GameResult]:
+    """:func:`loads`, with the record's score: reading a record scores it once, to find the
+    hands the rules refuse, and a caller that keeps the record need not score it again."""
     if limits.max_bytes is not None:
         size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
         if size > limits.max_bytes:
@@ -206,7 +212,7 @@ def loads(text: str | bytes, *, limits: Limits = NO_LIMITS) -> Record:
             gettext_noop("record: nested more than {limit} deep, deeper than this site reads"),
             limit=limits.max_depth,
         )
-    return parse_record(data, limits=limits)
+    return _parse_scored(data, limits)
 
 
 def parse_record(data: object, *, limits: Limits = NO_LIMITS) -> Record:
@@ -214,6 +220,10 @@ def parse_record(data: object, *, limits: Limits = NO_LIMITS) -> Record:
 
     Of ``limits``, ``max_hands`` and ``max_problems`` apply here.
     """
+    return _parse_scored(data, limits)[0]
+
+
+def _parse_scored(data: object, limits: Limits) -> tuple[Record, GameResult]:
     problems = _Problems(limits.max_problems)
     if not isinstance(data, dict):
         problems.add("record", gettext_noop("a JSON object is expected"))
@@ -232,10 +242,10 @@ def parse_record(data: object, *, limits: Limits = NO_LIMITS) -> Record:
     if problems.count or players is None or first_dealer is None or rules is None:
         raise problems.error(stopped=stopped)
     record = Record(players, first_dealer, rules, tuple(hands), about)
-    problems.check("", record.score)
-    if problems.count:
+    result = problems.check("", record.score)
+    if result is None:
         raise problems.error()
-    return record
+    return record, result
 
 
 def check_players(value: object) -> tuple[str, ...]:
@@ -395,7 +405,8 @@ def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> 
     if not isinstance(item, dict):
         add(gettext_noop("a JSON object is expected"))
         return None
-    for key in sorted(set(item) - _HAND_KEYS, key=str):
+    unknown = item.keys() - _HAND_KEYS
+    for key in sorted(unknown, key=str) if unknown else ():
         add(gettext_noop("unknown key {key!r}"), key=key)
     if "dealer" in item:
         given = check(lambda: check_seat(item["dealer"]))

@@ -56,7 +56,15 @@ class Settlement:
 
 
 def settle(game: GameResult) -> Settlement:
-    """The seed's money rules, in stakes.
+    """The seed's money rules, in stakes (:func:`breakdown_of`), and the fewest transfers
+    that settle them."""
+    breakdown = breakdown_of(game)
+    units = [part.total for part in breakdown]
+    return Settlement(game.rules.stake, game.rules.currency, breakdown, fewest_transfers(units))
+
+
+def breakdown_of(game: GameResult) -> tuple[Breakdown, ...]:
+    """Each player's balance in stakes, by the seed's money rules.
 
     A boulmous made: each other player pays the taker one stake at once; missed:
     the taker pays each other player one. The winner collects one stake from each
@@ -75,12 +83,10 @@ def settle(game: GameResult) -> Settlement:
             if seat != game.winner:
                 boites[seat] -= count
                 boites[game.winner] += count
-    breakdown = tuple(
+    return tuple(
         Breakdown(game=won[seat], boulmous=boulmous[seat], boites=boites[seat])
         for seat in range(SEATS)
     )
-    units = [part.total for part in breakdown]
-    return Settlement(game.rules.stake, game.rules.currency, breakdown, fewest_transfers(units))
 
 
 def boulmous_payments(hand: HandResult) -> tuple[int, ...]:

@@ -25,8 +25,10 @@ from ..engine import (
     SEATS,
     TRICKS_PER_HAND,
     Contract,
+    GameResult,
     Hand,
     Limits,
+    Record,
     RecordError,
     RulesError,
     TooManyProblems,
@@ -36,7 +38,7 @@ from ..engine import (
     dealer_of,
     fill_tricks,
     in_tricks,
-    loads,
+    loads_scored,
     parse_call,
     parse_cards,
     speaking_order,
@@ -310,10 +312,18 @@ class ImportForm(forms.Form):
             text = data.get("text") or ""
         if not text:
             raise forms.ValidationError(gettext("Paste a record or choose a file."))
+        data["record"], data["result"] = self.read(text)
+        return data
+
+    @classmethod
+    def read(cls, text: str | bytes) -> tuple[Record, GameResult]:
+        """The record in ``text`` with the engine's result for it, as this site keeps
+        records; or a ValidationError listing its problems. A club's import reads each of
+        its lines with it."""
         try:
-            record = loads(text, limits=self.LIMITS)
+            record, result = loads_scored(text, limits=cls.LIMITS)
         except RecordError as error:
-            raise forms.ValidationError(self._problems(error)) from None
+            raise forms.ValidationError(cls._problems(error)) from None
         # What the record allows but this site does not keep.
         if record.rules.target > MAX_TARGET:
             raise forms.ValidationError(
@@ -322,7 +332,7 @@ class ImportForm(forms.Form):
         # The engine read its names and text by the site's rule (engine/names.py): NFC, no
         # control or invisible character (no NUL, which PostgreSQL refuses, no lone
         # surrogate, which JSON can write and UTF-8 cannot), no two players alike.
-        for key, length in self.ABOUT_LENGTHS.items():
+        for key, length in cls.ABOUT_LENGTHS.items():
             value = getattr(record.about, key) or ""
             if len(value) > length:
                 raise forms.ValidationError(
@@ -335,8 +345,7 @@ class ImportForm(forms.Form):
                     gettext("Names have up to %(max)s printable characters: %(name)r.")
                     % {"max": MAX_NAME, "name": name}
                 )
-        data["record"] = record
-        return data
+        return record, result
 
     @staticmethod
     def _problems(error: RecordError) -> list[str]:

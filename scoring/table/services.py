@@ -8,7 +8,8 @@ player's feet (:class:`HandTaken`, :class:`GameClosed`).
 
 import random
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from ..common.bulk import insert_objects, insert_rows
 from ..common.names import name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import (
@@ -31,7 +33,19 @@ from ..engine import (
 from ..engine import Hand as EngineHand
 from .hooks import game_changed
 from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary, rules_columns
-from .state import GameState, columns, load_game, lock_game, score, snapshot, summary_of
+from .state import (
+    HAND_COLUMNS,
+    SUMMARY_COLUMNS,
+    GameState,
+    column_values,
+    columns,
+    load_game,
+    lock_game,
+    score,
+    snapshot,
+    summary_for,
+    summary_of,
+)
 
 
 class WriteRefused(Exception):
@@ -446,8 +460,8 @@ def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
 
 
 BATCH = 1000
-"""Rows per INSERT, and ids per ``IN (...)``, of a bulk import: within SQLite's limit on
-the parameters of a statement."""
+"""Ids per ``IN (...)`` of a bulk import, and rows per INSERT where it inserts objects:
+within SQLite's limit on the parameters of a statement."""
 
 
 def record_ids(games: QuerySet[Game], ids: Sequence[str]) -> set[str]:
@@ -478,21 +492,30 @@ def _imported_game(
     )
 
 
-def _imported_hands(game: Game, record: Record, result: GameResult) -> tuple[Hand, ...]:
-    """A record's hands as rows, as :func:`import_record` writes them: each recorded when
-    the game started, but the last hand of a won game, recorded when it finished."""
-    started = game.created_at
-    ended = _aware(record.about.finished_at) if result.finished else None
-    last = len(record.hands)
-    return tuple(
-        Hand(
-            game=game,
-            number=number,
-            recorded_at=ended if number == last and ended else started,
-            **columns(hand),
-        )
-        for number, hand in enumerate(record.hands, start=1)
-    )
+@dataclass(frozen=True)
+class Imported:
+    """A game of a bulk import, as written: its row, its players (as the record names them),
+    its record and the engine's result, and when its last hand was recorded (None without
+    hands)."""
+
+    game: Game
+    record: Record
+    result: GameResult
+    last_recorded_at: datetime | None
+
+
+_HAND_FIELDS = ("game_id", "number", "recorded_at", "token", *HAND_COLUMNS)
+_CHANGE_FIELDS = (
+    "game_id",
+    "at",
+    "action",
+    "by_user_id",
+    "by_device",
+    "hand_number",
+    "before",
+    "after",
+)
+_SUMMARY_FIELDS = ("game_id", "changed_at", *SUMMARY_COLUMNS)
 
 
 def import_many(
@@ -502,18 +525,22 @@ def import_many(
     owner_id: int | None,
     club_label: str,
     by: Actor = NOBODY,
-) -> list[Game]:
+) -> list[Imported]:
     """Many games from records already scored by the engine (``results``), in bulk, so that
     thousands take seconds: the games, their seats, hands, history and summaries inserted a
-    batch at a time, each row as :func:`import_record` writes it. Inside the caller's
-    transaction; nothing is announced, the caller (a club's import) rebuilding what follows
-    from these games once, after the last."""
+    batch at a time, each row as :func:`import_record` writes it: each hand recorded when
+    the game started, but the last hand of a won game, recorded when it finished. Inside
+    the caller's transaction; nothing is announced, the caller (a club's import) rebuilding
+    what follows from these games once, after the last.
+
+    Only the games are made model objects (their ids are needed: :func:`insert_objects`);
+    the rows that point to them go as values (:func:`~scoring.common.bulk.insert_rows`)."""
     ids = [record.about.id for record in records if record.about.id]
     first: dict[str, str] = {}
     for record in records:
         for name in record.players:
             first.setdefault(name_key(name), name)
-    players = {player.key: player for player in players_named(list(first.values()))}
+    players = {player.key: player.pk for player in players_named(list(first.values()))}
     used = record_ids(Game.objects.all(), ids)
     games: list[Game] = []
     for record, result in zip(records, results, strict=True):
@@ -522,33 +549,62 @@ def import_many(
             game.record_id = record.about.id
         used.add(game.record_id)
         games.append(game)
-    Game.objects.bulk_create(games, batch_size=BATCH)
-    seats: list[Seat] = []
-    hands: list[Hand] = []
-    summaries: list[Summary] = []
-    for game, record, result in zip(games, records, results, strict=True):
-        seats += (
-            Seat(game=game, position=position, player=players[name_key(name)])
-            for position, name in enumerate(record.players)
+    insert_objects(games)
+    imported = [
+        Imported(
+            game,
+            record,
+            result,
+            ((_aware(record.about.finished_at) if result.finished else None) or game.created_at)
+            if record.hands
+            else None,
         )
-        rows = _imported_hands(game, record, result)
-        hands += rows
-        state = GameState(game, record.players, rows, record, result)
-        changed = rows[-1].recorded_at if rows else game.created_at
-        summaries.append(Summary(game=game, changed_at=changed, **summary_of(state)))
-    Seat.objects.bulk_create(seats, batch_size=BATCH)
-    Hand.objects.bulk_create(hands, batch_size=BATCH)
-    Change.objects.bulk_create(
+        for game, record, result in zip(games, records, results, strict=True)
+    ]
+    insert_rows(
+        Seat,
+        ("game_id", "position", "player_id"),
         (
-            Change(
-                game=game,
-                action=Change.Action.IMPORTED,
-                by_user_id=by.user_id,
-                by_device=by.device,
-            )
+            (one.game.pk, position, players[name_key(name)])
+            for one in imported
+            for position, name in enumerate(one.record.players)
+        ),
+    )
+    insert_rows(Hand, _HAND_FIELDS, (row for one in imported for row in _hand_rows(one)))
+    now = timezone.now()
+    insert_rows(
+        Change,
+        _CHANGE_FIELDS,
+        (
+            (game.pk, now, Change.Action.IMPORTED.value, by.user_id, by.device, None, None, None)
             for game in games
         ),
-        batch_size=BATCH,
     )
-    Summary.objects.bulk_create(summaries, batch_size=BATCH)
-    return games
+    insert_rows(
+        Summary,
+        _SUMMARY_FIELDS,
+        (
+            (one.game.pk, one.last_recorded_at or one.game.created_at, *_summary_values(one))
+            for one in imported
+        ),
+    )
+    return imported
+
+
+def _summary_values(one: Imported) -> Iterator[Any]:
+    """The game's summary as the values of :data:`SUMMARY_COLUMNS`."""
+    fields = summary_for(
+        one.record.players,
+        one.result,
+        len(one.record.hands),
+        abandoned=one.game.abandoned_at is not None,
+    )
+    return (fields[name] for name in SUMMARY_COLUMNS)
+
+
+def _hand_rows(one: Imported) -> Iterator[tuple[Any, ...]]:
+    """A record's hands as the values of :data:`_HAND_FIELDS`."""
+    started, last = one.game.created_at, len(one.record.hands)
+    for number, hand in enumerate(one.record.hands, start=1):
+        recorded_at = one.last_recorded_at if number == last else started
+        yield (one.game.pk, number, recorded_at, None, *column_values(hand))

@@ -46,6 +46,16 @@ def test_check_tricks_accepts_four_counts_adding_up_to_six(tricks, expected):
     assert check_tricks(tricks) == expected
 
 
+class Count(int):
+    """A whole number that is not a plain int: read as one all the same."""
+
+
+def test_check_tricks_accepts_whole_numbers_of_another_int_type():
+    tricks = check_tricks([Count(3), 1, Count(1), 1])
+
+    assert (tricks, [type(count) for count in tricks]) == ((3, 1, 1, 1), [Count, int, Count, int])
+
+
 @pytest.mark.parametrize(
     ("tricks", "message"),
     [

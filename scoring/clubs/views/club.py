@@ -383,6 +383,8 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
                 records=form.cleaned_data["records"],
                 owner_id=_user_id(request),
                 by=request.actor,
+                results=form.cleaned_data["results"],
+                lines=form.cleaned_data["lines"],
             )
         except services.AlreadyInClub as already:
             form.add_error(

@@ -1,0 +1,274 @@
+"""A club's import at its limits: the lines read one at a time, the refusals before the
+rest is read, and rows written in bulk as a single import writes them."""
+
+import gc
+import io
+import json
+from dataclasses import replace
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import InMemoryUploadedFile, SimpleUploadedFile
+
+from scoring.clubs import league
+from scoring.clubs import services as club_services
+from scoring.clubs.forms import ClubImportForm
+from scoring.clubs.models import ClubResult
+from scoring.engine import record_to_dict
+from scoring.table import services
+from scoring.table.models import Change, Game, Hand, Seat, Summary
+from tests.clubs.test_clubs import account, errors, make_club, record_line, signed_in
+from tests.clubs.test_demo_club import results, some_records
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def amina():
+    return account("amina")
+
+
+@pytest.fixture
+def club(amina):
+    return make_club(amina)
+
+
+class ReadUpTo(io.BytesIO):
+    """An uploaded file's content that fails the test when a line past ``most`` is read,
+    or any at all with ``most`` 0."""
+
+    def __init__(self, content: bytes, most: int) -> None:
+        super().__init__(content)
+        self.most, self.lines_read = most, 0
+
+    def __next__(self) -> bytes:
+        self.lines_read += 1
+        assert self.lines_read <= self.most, "read past the limit"
+        return super().__next__()
+
+    def read(self, *args):
+        assert self.most, "read at all"
+        return super().read(*args)
+
+
+def upload_of(content: bytes, most: int, size: int | None = None) -> InMemoryUploadedFile:
+    guarded = ReadUpTo(content, most)
+    return InMemoryUploadedFile(
+        guarded, "file", "records.jsonl", "application/octet-stream", size or len(content), None
+    )
+
+
+def lines_of(*record_ids):
+    return "".join(record_line(record_id) + "\n" for record_id in record_ids).encode()
+
+
+def test_import_form_over_max_lines_is_refused_before_a_line_past_it_is_read(monkeypatch):
+    monkeypatch.setattr(ClubImportForm, "MAX_LINES", 3)
+    upload = upload_of(lines_of("g1", "g2", "g3", "g4", "g5", "g6"), most=4)
+
+    form = ClubImportForm({}, {"file": upload})
+
+    assert (form.is_valid(), form.errors["__all__"]) == (
+        False,
+        ["This site imports up to 3 games at once."],
+    )
+    assert upload.file.lines_read == 4
+
+
+def test_import_form_at_max_lines_is_read_whole(monkeypatch):
+    monkeypatch.setattr(ClubImportForm, "MAX_LINES", 3)
+    content = lines_of("g1") + b" \n" + lines_of("g2", "g3") + b"\n"  # blank lines not counted
+    upload = upload_of(content, most=100)
+
+    form = ClubImportForm({}, {"file": upload})
+
+    assert form.is_valid()
+    assert (
+        [record.about.id for record in form.cleaned_data["records"]],
+        form.cleaned_data["lines"],
+    ) == (["g1", "g2", "g3"], [1, 3, 4])
+
+
+def test_import_form_file_over_max_bytes_is_refused_unread():
+    upload = upload_of(lines_of("g1"), most=0, size=ClubImportForm.MAX_BYTES + 1)
+
+    form = ClubImportForm({}, {"file": upload})
+
+    assert form.errors["__all__"] == ["The file is larger than 50 MB."]
+    assert upload.file.lines_read == 0
+
+
+def test_import_records_over_20000_lines_is_refused_and_none_is_parsed(amina, club):
+    # Lines that are not records: had any been parsed, its problems would be said instead.
+    upload = SimpleUploadedFile("records.jsonl", b"not a record\n" * 20_001)
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"file": upload})
+
+    assert (response.status_code, errors(response)) == (
+        422,
+        ["This site imports up to 20000 games at once."],
+    )
+    assert Game.objects.count() == 0
+
+
+def test_import_form_keeps_each_record_with_the_engine_s_result():
+    form = ClubImportForm({"text": record_line("g1") + "\n" + record_line("g2", taker=2)})
+
+    assert form.is_valid()
+    records, results = form.cleaned_data["records"], form.cleaned_data["results"]
+    assert results == [record.score() for record in records]
+
+
+def test_import_records_file_with_a_byte_order_mark_and_crlf_says_lines_as_numbered(amina, club):
+    content = "\ufeff" + record_line("g1") + "\r\n\r\n" + "not json\r\n" + record_line("g3")
+    upload = SimpleUploadedFile("records.jsonl", content.encode())
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"file": upload})
+
+    assert (response.status_code, [line.split(":")[0] for line in errors(response)]) == (
+        422,
+        ["line 3"],
+    )
+
+
+def test_import_records_file_not_utf8_is_refused(amina, club):
+    upload = SimpleUploadedFile("records.jsonl", lines_of("g1") + b"\xff\xfe\n")
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"file": upload})
+
+    assert (response.status_code, errors(response)) == (422, ["The file is not UTF-8 text."])
+    assert Game.objects.count() == 0
+
+
+def test_import_records_file_with_a_nul_says_so_by_line(amina, club):
+    upload = SimpleUploadedFile("records.jsonl", lines_of("g1") + b'{"format": "\x00"}\n')
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"file": upload})
+
+    assert (response.status_code, errors(response)) == (
+        422,
+        ["line 2: text: Null characters are not allowed."],
+    )
+
+
+def test_import_records_already_in_the_club_is_said_by_its_line_in_the_file(amina, club):
+    browser = signed_in(amina)
+    browser.post("/clubs/sfax/import", {"text": record_line("g1")})
+
+    response = browser.post(
+        "/clubs/sfax/import", {"text": "\n".join([record_line("g2"), "", record_line("g1")])}
+    )
+
+    assert (response.status_code, errors(response)) == (
+        422,
+        ["line 3: the game g1 is in the club already"],
+    )
+
+
+def test_import_records_pasted_over_django_s_limit_is_a_400_that_says_it(amina, club):
+    text = record_line("g1") + "\n" + " " * settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"text": text})
+
+    assert response.status_code == 400
+    assert (
+        "What was sent is more text than this site reads from a form: 2.6 MB at most. To "
+        "import a club's records, go back and choose their file rather than pasting them."
+    ) in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_import_page_says_the_limits(amina, club):
+    page = signed_in(amina).get("/clubs/sfax/import").content.decode()
+
+    assert (
+        "Up to 2.6 MB pasted; a larger file, up to 50 MB and 20,000 games, is chosen below."
+    ) in page
+
+
+def test_import_page_says_the_limits_in_french(amina, club):
+    browser = signed_in(amina)
+
+    page = browser.get("/clubs/sfax/import", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert ("2,6" in page, "20\u00a0000" in page) == (True, True)
+
+
+def test_import_records_rows_are_those_a_single_import_writes(club):
+    records = some_records()
+
+    club_services.import_club_records(club=club, records=records, owner_id=None)
+    shown = dict(club.members.values_list("key", "name"))
+    for record in records:  # the same games, one by one, outside the club, named as in it
+        named = tuple(shown[name.casefold()] for name in record.players)
+        services.import_record(record=replace(record, players=named))
+
+    def rows(game):
+        seats = list(Seat.objects.filter(game=game).values_list("position", "player__name"))
+        hands = list(
+            Hand.objects.filter(game=game).values_list(
+                "number",
+                "taker",
+                "bid",
+                "trump",
+                "tricks",
+                "calls",
+                "plays",
+                "token",
+                "recorded_at",
+            )
+        )
+        summary = Summary.objects.filter(game=game).values_list(
+            "names", "totals", "leaders", "status", "hands", "winner", "changed_at"
+        )
+        changes = Change.objects.filter(game=game).values_list(
+            "action", "by_user", "by_device", "hand_number", "before", "after"
+        )
+        fields = ("first_dealer", "target", "stake", "place", "created_at", "abandoned_at")
+        return (
+            [getattr(game, name) for name in fields],
+            seats,
+            hands,
+            list(summary),
+            list(changes),
+        )
+
+    for record in records:
+        imported = Game.objects.get(club_game__club=club, record_id=record.about.id)
+        single = Game.objects.exclude(club_game__club=club).get(
+            created_at=record.about.started_at, seats__player__name=record.players[0]
+        )
+        assert rows(imported) == rows(single)
+
+
+def test_import_records_through_the_page_league_equals_a_rebuild(amina, club):
+    text = "\n".join(
+        json.dumps(record_to_dict(record), ensure_ascii=False) for record in some_records()
+    )
+    signed_in(amina).post("/clubs/sfax/import", {"text": text})
+    imported = results(club)
+
+    league.rebuild(club)
+
+    assert results(club) == imported
+    assert ClubResult.objects.filter(club=club).count() == 4 * 5
+
+
+def test_import_collector_runs_again_after_an_import_and_after_a_refusal(amina, club):
+    browser = signed_in(amina)
+    browser.post("/clubs/sfax/import", {"text": record_line("g1")})
+    after_import = gc.isenabled()
+
+    refused = browser.post("/clubs/sfax/import", {"text": record_line("g1") + "\nnot json"})
+
+    assert (after_import, refused.status_code, gc.isenabled()) == (True, 422, True)
+
+
+def test_import_service_refusal_leaves_the_collector_running(club):
+    records = some_records()
+    club_services.import_club_records(club=club, records=records[:1], owner_id=None)
+
+    with pytest.raises(club_services.AlreadyInClub):
+        club_services.import_club_records(club=club, records=records[:1], owner_id=None)
+
+    assert gc.isenabled()
