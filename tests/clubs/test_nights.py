@@ -477,15 +477,15 @@ def test_end_night_with_every_table_finished_asks_nothing(club, night, organiser
     assert (response.status_code, night.ended_at is not None) == (302, True)
 
 
-def test_night_page_buttons_ask_before_abandoning_tables(club, night, organiser):
+def test_night_page_buttons_post_without_confirming_so_the_server_asks(club, night, organiser):
     nine_present(club, night)
     organiser.post(night_url(night, "draw"))
 
     html = page(organiser.get(night_url(night)))
 
-    close_form = f'<form method="get" action="{night_url(night, "close")}">'
-    end_form = f'<form method="get" action="{night_url(night, "end")}">'
-    assert (close_form in html, end_form in html) == (True, True)
+    close_form = f'<form method="post" action="{night_url(night, "close")}">'
+    end_form = f'<form method="post" action="{night_url(night, "end")}">'
+    assert (close_form in html, end_form in html, 'name="confirm"' in html) == (True, True, False)
 
 
 def test_draw_is_not_offered_before_four_are_present(club, night, organiser):
