@@ -149,6 +149,10 @@ def start_gunicorn(port: int) -> subprocess.Popen:
         "SECURE_COOKIES": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
         "BIND": f"127.0.0.1:{port}",
+        # Production's checks: throttles counted in Redis (E003), mail through SMTP (E002;
+        # nothing here sends any).
+        "REDIS_URL": os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5"),
+        "EMAIL_HOST": "localhost",
     }
     command = [str(GUNICORN), "-c", "boulmous_site/gunicorn.py", "boulmous_site.wsgi"]
     server = subprocess.Popen(
