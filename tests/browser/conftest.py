@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
 from scoring.common.rights import COOKIE
 from tests.conftest import scorer_cookie
@@ -49,12 +48,6 @@ def browser():
         )
         yield browser
         browser.close()
-
-
-@pytest.fixture(scope="session")
-def _collected_static():
-    """Pages link hashed static files, as in production: collect them once."""
-    call_command("collectstatic", "--no-input", verbosity=0)
 
 
 def _whitenoise_only(handler):
