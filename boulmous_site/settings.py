@@ -111,6 +111,8 @@ INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
+    # "Bilal is now a scorer.": what an admin's action did, said on the next page.
+    "django.contrib.messages",
     # Before staticfiles: runserver leaves /static/ to WhiteNoise, as in production.
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
@@ -137,6 +139,7 @@ MIDDLEWARE = [
     # Pages are compressed here (CSRF tokens are masked per response, against BREACH).
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -161,6 +164,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
             ],
             "builtins": [
                 "django.templatetags.i18n",

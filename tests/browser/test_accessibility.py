@@ -142,6 +142,9 @@ def club_pages(transactional_db):
     club_services.check_in(night_id=night.pk, member_ids=ids, guests=["Élodie"])
     club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
     member = club.members.get(name="Bilal")
+    # A join waiting for an admin: on the club page and the members page.
+    newcomer = User.objects.create_user("nour")
+    club_services.join_club(club=club, user_id=newcomer.pk, member_id=None, name="Nour")
     base = "/clubs/port"
     nights = f"{base}/nights/{night.pk}"
     return [
@@ -149,6 +152,7 @@ def club_pages(transactional_db):
         ("new club", "/clubs/new"),
         ("club", f"{base}/"),
         ("games, filtered", f"{base}/games/?q=a&status=won"),
+        ("invite link replaced", f"{base}/join/not-the-link"),
         ("settings", f"{base}/settings"),
         ("members", f"{base}/members"),
         ("member remove", f"{base}/members/{member.pk}/remove"),

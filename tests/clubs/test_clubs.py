@@ -354,6 +354,69 @@ def test_join_claim_refused_by_an_admin_leaves_the_player_free(amina, club):
     assert (claim.user, claim.claimed_by) == (None, None)
 
 
+def test_join_waiting_shows_on_the_club_page_for_admins_only_and_is_decided_there(amina, club):
+    bilal, chafik = account("bilal"), account("chafik")
+    signed_in(bilal).post(join_url(club), {"name": "Bilal"})
+    Member.objects.filter(pk=club_services.add_member(club=club, name="Chafik").pk).update(
+        user=chafik
+    )
+    claim = club.members.get(name="Bilal")
+    admin = signed_in(amina)
+
+    shown = admin.get("/clubs/sfax/").content.decode()
+    to_a_member = signed_in(chafik).get("/clubs/sfax/").content.decode()
+    decided = admin.post(
+        f"/clubs/sfax/members/{claim.pk}/claim", {"decision": "accept", "back": "club"}
+    )
+    after = admin.get(decided.headers["Location"]).content.decode()
+
+    says = "The account <bdi>bilal</bdi> says it is <bdi>Bilal</bdi>."
+    assert (says in shown, f'action="/clubs/sfax/members/{claim.pk}/claim"' in shown) == (
+        True,
+        True,
+    )
+    assert says not in to_a_member
+    assert (decided.headers["Location"], "Bilal is in, with his account." in after) == (
+        "/clubs/sfax/",
+        True,
+    )
+    assert says not in after
+
+
+@pytest.mark.parametrize(
+    ("address", "data", "said"),
+    [
+        (
+            "/clubs/sfax/members",
+            {"name": "Nour", "role": "scorer"},
+            "Nour is a player of the club, as scorer.",
+        ),
+        (
+            "/clubs/sfax/invite/new",
+            {},
+            "A new invite link replaces the old one, which no longer works.",
+        ),
+    ],
+)
+def test_admin_action_says_what_it_did_on_the_next_page(amina, club, address, data, said):
+    admin = signed_in(amina)
+
+    response = admin.post(address, data, follow=True)
+
+    assert (response.status_code, said in response.content.decode()) == (200, True)
+    assert said not in admin.get("/clubs/sfax/members").content.decode()  # said once
+
+
+def test_role_change_says_the_new_role(amina, club):
+    nour = club_services.add_member(club=club, name="Nour")
+
+    response = signed_in(amina).post(
+        f"/clubs/sfax/members/{nour.pk}/role", {"role": "scorer"}, follow=True
+    )
+
+    assert "Nour is now scorer." in response.content.decode()
+
+
 def test_join_claims_an_existing_name(amina):
     club = make_club(amina, invite_admits=True)
     guest = club_services.add_member(club=club, name="Bilal", role=Member.Role.GUEST)

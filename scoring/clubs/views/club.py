@@ -9,6 +9,7 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db import IntegrityError
@@ -108,7 +109,7 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         .select_related("game")
         .order_by("-changed_at")[:RECENT_GAMES]
     )
-    players = list(club.members.all())
+    players = list(club.members.select_related("claimed_by"))
     shown = shown_names(
         (Named(one.pk, one.key, one.name, one.short_in_public) for one in players),
         public=not sees_full_names(member),
@@ -126,6 +127,10 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         "member": member,
         "can_score": club_may(Action.SCORE_CLUB, club, member),
         "is_admin": club_may(Action.RUN_CLUB, club, member),
+        # Joins waiting for an admin, decided here as on the members page.
+        "claims": [player for player in players if player.claimed_by_id is not None]
+        if club_may(Action.RUN_CLUB, club, member)
+        else [],
         "seasons": club.seasons.all(),
         "games": games,
         "members": [
@@ -153,6 +158,7 @@ def club_settings(request: HtmxHttpRequest, club: Club, member: Member | None) -
             public=data["public"],
             invite_admits=data["invite_admits"],
         )
+        messages.success(request, gettext("The club's settings are saved."))
         return redirect("club", club=club.slug)
     context = {"form": form, "club": club}
     return render(request, "clubs/club_form.html", context, status=422 if form.errors else 200)
@@ -190,7 +196,7 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
-            services.add_member(
+            added = services.add_member(
                 club=club, name=form.cleaned_data["name"], role=form.cleaned_data["role"]
             )
         except services.NameTaken:
@@ -198,6 +204,11 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
         except services.NameLooksLike as alike:
             form.add_error("name", look_alike_message(alike.name, alike.like))
         else:
+            messages.success(
+                request,
+                gettext("%(name)s is a player of the club, as %(role)s.")
+                % {"name": added.name, "role": added.get_role_display()},
+            )
             return redirect("club_members", club=club.slug)
     return _members_page(request, club, form, status=422)
 
@@ -218,6 +229,11 @@ def member_role(
     if changed.role != role:
         notice = gettext("The club keeps at least one admin with an account: %(name)s stays one.")
         return _members_page(request, club, notice=notice % {"name": changed.name}, status=409)
+    messages.success(
+        request,
+        gettext("%(name)s is now %(role)s.")
+        % {"name": changed.name, "role": changed.get_role_display()},
+    )
     return redirect("club_members", club=club.slug)
 
 
@@ -229,19 +245,31 @@ def member_claim(
     form = ClaimForm(request.POST)
     if not form.is_valid():
         return _members_page(request, club, notice=gettext("Accept or refuse."), status=422)
+    accept = form.cleaned_data["decision"] == "accept"
     try:
-        services.confirm_claim(
-            club=club, member_id=member_id, accept=form.cleaned_data["decision"] == "accept"
-        )
+        decided = services.confirm_claim(club=club, member_id=member_id, accept=accept)
     except Member.DoesNotExist:
         raise Http404 from None
-    return redirect("club_members", club=club.slug)
+    if accept and decided.user_id is not None:
+        messages.success(
+            request, gettext("%(name)s is in, with his account.") % {"name": decided.name}
+        )
+    elif not accept:
+        messages.success(
+            request, gettext("The claim on %(name)s is refused.") % {"name": decided.name}
+        )
+    # Decided from the club page, where admins see the claims too, or from the members page.
+    back = "club" if request.POST.get("back") == "club" else "club_members"
+    return redirect(back, club=club.slug)
 
 
 @require_POST
 @with_club(Action.RUN_CLUB)
 def new_invite(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     services.new_invite(club=club)
+    messages.success(
+        request, gettext("A new invite link replaces the old one, which no longer works.")
+    )
     return redirect("club_members", club=club.slug)
 
 
@@ -329,6 +357,9 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
         except IntegrityError:  # the address is taken in this club
             form.add_error("slug", gettext("Another season of the club has this address."))
         else:
+            messages.success(
+                request, gettext("The season %(name)s is made.") % {"name": data["name"]}
+            )
             return redirect("club", club=club.slug)
     context = {"form": form, "club": club}
     return render(
