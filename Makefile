@@ -62,6 +62,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) tests/bench/bench_league.py
 	$(PY) tests/bench/bench_draw.py
 	$(PY) tests/bench/bench_import.py
+	$(PY) tests/bench/bench_throttles.py
 
 # 20 locust users for 60 s against gunicorn on 127.0.0.1:8001, over a PostgreSQL database
 # (boulmous_load) of 10,000 seeded games of 30 hands: seeded once, kept for re-runs. Prints

@@ -6,6 +6,9 @@ the throttles in Redis: BENCH_REDIS_URL, redis://127.0.0.1:6379/5 unless given, 
 empties) over a fresh SQLite database, on a free port of the loopback, and talks to it as
 nginx would (X-Forwarded-For). It prints the answers' statuses, counted in order, and how
 many requests a minute it made; gunicorn is stopped on the way out, whatever happens.
+Exits 1 when a throttle does not hold: more than 10 wrong passwords answered before the
+429, the right one then let in, or a form answered past its figure (LIMITS in
+scoring/common/throttles.py) or refused before it.
 """
 
 import http.client
@@ -74,6 +77,20 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def figures() -> dict[str, int]:
+    """Each throttled form's figure, as scoring/common/throttles.py declares it (read under
+    DEBUG, in this process only: the server has its own settings)."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boulmous_site.settings")
+    os.environ.setdefault("DEBUG", "1")
+    import django
+
+    django.setup()
+    from scoring.common.throttles import LIMITS
+
+    return {limit.name: limit.count for limit in LIMITS}
+
+
 def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="boulmous-throttles-"))
     port = free_port()
@@ -83,6 +100,7 @@ def main() -> int:
         "SECRET_KEY": secrets.token_urlsafe(50),
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
         "REDIS_URL": REDIS_URL,
+        "EMAIL_HOST": "localhost",  # production mails through SMTP (E002); nothing is sent
         "SECURE_SSL_REDIRECT": "0",
         "SECURE_COOKIES": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
@@ -123,6 +141,7 @@ def main() -> int:
         print(f"200 wrong passwords for one account: {runs(wrong)} ({200 / minutes:.0f} a minute)")
         retry = re.search(r"Try again in (\d+) minutes", page)
         print(f"then the right one: {right} ({retry.group(0) if retry else 'no retry said'})")
+        missed = right != 429 or held(wrong, most=10) is False
         forms = {
             "sign-up": ("/accounts/signup/", {"username": "bilal"}),
             "password-reset": ("/accounts/password_reset/", {"email": "x@example.com"}),
@@ -132,10 +151,22 @@ def main() -> int:
             browser = Browser(port)
             answers = [browser.post_form(path, data) for _ in range(100)]
             print(f"{name}, 100 posts: {runs(answers)}")
+            missed |= held(answers, exactly=figures()[name]) is False
     finally:
         server.terminate()
         server.wait(timeout=40)
-    return 0
+    if missed:
+        print("a throttle did not hold")
+    return 1 if missed else 0
+
+
+def held(answers: list[int], *, most: int | None = None, exactly: int | None = None) -> bool:
+    """Whether the answers are some not 429, then 429 only: at most ``most`` of them, or
+    ``exactly`` that many."""
+    before = next((index for index, status in enumerate(answers) if status == 429), len(answers))
+    if any(status != 429 for status in answers[before:]):
+        return False
+    return before <= most if most is not None else before == exactly
 
 
 if __name__ == "__main__":
