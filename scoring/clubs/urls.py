@@ -52,6 +52,16 @@ urlpatterns = [
         name="round_cards",
     ),
     path("clubs/<slug:club>/nights/<int:night>/ranking", nights.ranking, name="night_ranking"),
+    path(
+        "clubs/<slug:club>/nights/<int:night>/ranking.csv",
+        nights.ranking_csv,
+        name="night_ranking_csv",
+    ),
+    path(
+        "clubs/<slug:club>/nights/<int:night>/ranking.pdf",
+        nights.ranking_pdf,
+        name="night_ranking_pdf",
+    ),
     # The league (issue 11): standings, players, records, in views/league.py.
     path("clubs/<slug:club>/seasons/<slug:season>/", league.season, name="season"),
     path(

@@ -3,6 +3,8 @@ games, the organiser's live view, the table sheet and cards, closing rounds, and
 ranking. Rights are the server's: a member watches, a scorer or admin organises, and a table
 card's link hands the scoring of its one game to the phone that opens it."""
 
+import csv
+import io
 import re
 from datetime import date, timedelta
 from zoneinfo import ZoneInfo
@@ -10,12 +12,14 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pypdf import PdfReader
 
 from scoring.clubs import services as club_services
 from scoring.clubs.league import season_standings
 from scoring.clubs.models import Attendance, Member, Night, Round
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.engine.draw import MAX_PLAYERS
+from scoring.engine.league import CSV_HEADER
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink, Summary
 from tests.clubs.test_clubs import account, signed_in, with_role
@@ -691,3 +695,40 @@ def test_ranking_member_sees_it_before_any_game_finished(club, night):
 
     assert (response.status_code, response.context["rows"]) == (200, [])
     assert "No game of the night has finished yet." in page(response)
+
+
+def test_ranking_csv_and_pdf_give_the_ranking_of_the_page(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    for game in Game.objects.all():
+        win(game)
+    shown = [
+        (str(row.rank), row.player, str(row.games), str(row.league_points))
+        for row in organiser.get(night_url(night, "ranking")).context["rows"]
+    ]
+
+    sheet = organiser.get(night_url(night, "ranking.csv"))
+    printed = organiser.get(night_url(night, "ranking.pdf"))
+
+    rows = list(csv.reader(io.StringIO(sheet.content.decode())))
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(printed.content)).pages)
+    assert (rows[0], sheet["Content-Type"]) == (list(CSV_HEADER), "text/csv; charset=utf-8")
+    assert [(row[0], row[1], row[2], row[4]) for row in rows[1:]] == shown
+    assert (printed["Content-Type"], "2 games" in text) == ("application/pdf", True)
+    assert all(player in text for _, player, _, _ in shown)
+
+
+def test_ranking_csv_of_a_private_club_refuses_a_stranger(club, night):
+    response = signed_in(account("stranger")).get(night_url(night, "ranking.csv"))
+
+    assert response.status_code in (403, 404)
+
+
+def test_ranking_pdf_in_arabic_answers(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    win(Game.objects.first())
+
+    response = organiser.get(night_url(night, "ranking.pdf"), HTTP_ACCEPT_LANGUAGE="ar")
+
+    assert (response.status_code, response.content[:5]) == (200, b"%PDF-")

@@ -18,7 +18,7 @@ from ...table.pages.pdf import (
     minus,
     number,
 )
-from ..models import Club, Season
+from ..models import Club, Night, Season
 from .league import StandingRow, headings, rating_explained
 
 # A club season's standings: one A4 page for up to 40 players, more pages after that.
@@ -54,23 +54,39 @@ def _columns(with_money: bool) -> list[tuple[str, float]]:
 
 def standings_pdf(club: Club, season: Season, rows: Sequence[StandingRow], games: int) -> bytes:
     """The season's table to pin on the club's wall, in the current language."""
-    title = f"{club.name} · {season.name}"
-    pdf = a4(title, gettext("Standings"), timezone.now())
-    pdf.set_font(FAMILY, "B", 15)
-    pdf.multi_cell(WIDTH, 8, title, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    pdf.set_font(FAMILY, "", 9)
     days = gettext("%(first)s to %(last)s") % {
         "first": formats.date_format(season.first_day, "DATE_FORMAT"),
         "last": formats.date_format(season.last_day, "DATE_FORMAT"),
     }
+    return _standings(club, f"{club.name} · {season.name}", (days,), season.points, rows, games)
+
+
+def night_pdf(club: Club, night: Night, rows: Sequence[StandingRow], games: int) -> bytes:
+    """A club night's ranking, as the season's table is printed."""
+    when = gettext("Night of %(date)s") % {"date": formats.date_format(night.date, "DATE_FORMAT")}
+    return _standings(club, f"{club.name} · {when}", (night.place,), club.points, rows, games)
+
+
+def _standings(
+    club: Club,
+    title: str,
+    about: Sequence[str],
+    league_points: Sequence[int],
+    rows: Sequence[StandingRow],
+    games: int,
+) -> bytes:
+    pdf = a4(title, gettext("Standings"), timezone.now())
+    pdf.set_font(FAMILY, "B", 15)
+    pdf.multi_cell(WIDTH, 8, title, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(FAMILY, "", 9)
     counted = ngettext("%(counter)s game", "%(counter)s games", games) % {"counter": games}
     points = gettext("league points for ranks 1 to 4: %(points)s") % {
-        "points": ", ".join(str(value) for value in season.points)
+        "points": ", ".join(str(value) for value in league_points)
     }
     pdf.multi_cell(
         WIDTH,
         4.5,
-        " · ".join((days, counted, points)),
+        " · ".join((*(part for part in about if part), counted, points)),
         align=Align.L,
         new_x=XPos.LMARGIN,
         new_y=YPos.NEXT,

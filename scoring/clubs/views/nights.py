@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
+from ...engine.league import standings_csv as csv_text
 from ...table.models import Summary
 from ...table.views.live import etag, unchanged
 from ...table.views.share import qr_code
@@ -33,6 +34,7 @@ from ..models import Attendance, Club, Member, Night, Round
 from ..names import sees_full_names
 from ..pages.league import standing_rows
 from ..pages.nights import NightState, club_names, night_state, round_state, season_of_night
+from ..pages.pdf import night_pdf
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -341,3 +343,37 @@ def ranking(
         "season": season_of_night(found),
     }
     return render(request, "clubs/night_ranking.html", context)
+
+
+@require_safe
+@with_club(Action.SEE_CLUB)
+def ranking_csv(
+    request: HtmxHttpRequest, club: Club, member: Member | None, night: int
+) -> HttpResponse:
+    """The night's ranking in standings.csv's columns (league.md), ranked by the night."""
+    found = _night(club, night)
+    lines = night_standings(found, public=not sees_full_names(member))
+    response = HttpResponse(
+        csv_text(line.standing for line in lines), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="{club.slug}-night-{found.date.isoformat()}.csv"'
+    )
+    return response
+
+
+@require_safe
+@with_club(Action.SEE_CLUB)
+def ranking_pdf(
+    request: HtmxHttpRequest, club: Club, member: Member | None, night: int
+) -> HttpResponse:
+    found = _night(club, night)
+    rows = standing_rows(club, night_standings(found, public=not sees_full_names(member)))
+    response = HttpResponse(
+        night_pdf(club, found, rows, sum(row.games for row in rows) // 4),
+        content_type="application/pdf",
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="{club.slug}-night-{found.date.isoformat()}.pdf"'
+    )
+    return response
