@@ -397,6 +397,27 @@ def season_standings(club: Club, season: Season, *, public: bool = False) -> lis
     return standings_of(club, games, season.points, public=public)
 
 
+def all_time_standings(club: Club, *, public: bool = False) -> list[Line]:
+    """The club's standings over every counted game, by the club's league points: three
+    queries, as a season's."""
+    return standings_of(club, Q(), club.points, public=public)
+
+
+def season_winners(
+    club: Club, seasons: Sequence[Season], *, public: bool = False
+) -> dict[int, list[str]]:
+    """Each season's winners (its players ranked first, more than one on a tie), by the
+    season's id: a season's standings each, three queries a season."""
+    return {
+        season.pk: [
+            line.standing.player
+            for line in season_standings(club, season, public=public)
+            if line.standing.rank == 1
+        ]
+        for season in seasons
+    }
+
+
 def night_standings(night: Night, *, public: bool = False) -> list[Line]:
     """A club night's ranking: its counted games, by the club's league points."""
     return standings_of(

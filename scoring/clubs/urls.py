@@ -63,6 +63,7 @@ urlpatterns = [
         name="night_ranking_pdf",
     ),
     # The league (issue 11): standings, players, records, in views/league.py.
+    path("clubs/<slug:club>/standings/", league.all_time, name="all_time"),
     path("clubs/<slug:club>/seasons/<slug:season>/", league.season, name="season"),
     path(
         "clubs/<slug:club>/seasons/<slug:season>/standings.csv",

@@ -161,6 +161,7 @@ def club_pages(transactional_db):
         ("club import", f"{base}/import"),
         ("join", f"{base}/join/{club.invite_secret}"),
         ("season", f"{base}/seasons/autumn/"),
+        ("all-time standings", f"{base}/standings/"),
         ("standings print", f"{base}/seasons/autumn/print"),
         ("player", f"{base}/players/{member.pk}/"),
         ("new night", f"{base}/nights/new"),

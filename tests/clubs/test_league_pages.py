@@ -523,3 +523,61 @@ def test_season_queries_are_few_and_the_same_for_one_game_and_many(
         many = queries_of(client, path)
 
     assert many == one
+
+
+def test_all_time_standings_add_up_every_season_and_list_each_winner(admin, client):
+    club = new_club(admin)
+    club_services.create_season(
+        club=club,
+        name="2020",
+        slug="2020",
+        first_day=date(2020, 1, 1),
+        last_day=date(2020, 12, 31),
+        points=(3, 2, 1, 0),
+    )
+    players = ("Amina", "Bilal", "Chafik", "Dalila")
+    june = datetime(2020, 6, 15, 20, 0, tzinfo=UTC)
+    imported(
+        club,
+        admin,
+        [
+            won_by(1, players, june, "a"),
+            won_by(1, players, june + timedelta(days=1), "b"),
+            won_by(2, players, timezone.now() - timedelta(days=1), "c"),
+        ],
+    )
+    client.force_login(admin)
+
+    response = client.get("/clubs/cafe/standings/")
+
+    rows = [(row.player, row.games, row.wins) for row in response.context["rows"]]
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert rows[0] == ("Bilal", 3, 2)
+    assert sorted(rows) == [("Amina", 3, 0), ("Bilal", 3, 2), ("Chafik", 3, 1), ("Dalila", 3, 0)]
+    archive = [(season.slug, winners) for season, winners in response.context["archive"]]
+    assert sorted(archive) == [("2020", ["Bilal"]), ("now", ["Chafik"])]
+    club_page = client.get("/clubs/cafe/").content.decode()
+    assert ("won by Bilal" in html, 'href="/clubs/cafe/standings/"' in club_page) == (True, True)
+
+
+def test_all_time_standings_queries_grow_with_the_seasons_only(admin, client):
+    club = new_club(admin)
+    client.force_login(admin)
+    players = ("Amina", "Bilal", "Chafik", "Dalila")
+    imported(club, admin, [won_by(0, players, timezone.now() - timedelta(days=1), "x")])
+    with CaptureQueriesContext(connection) as few:
+        client.get("/clubs/cafe/standings/")
+    imported(
+        club,
+        admin,
+        [
+            won_by(n % 4, players, timezone.now() - timedelta(hours=n + 2), f"y{n}")
+            for n in range(6)
+        ],
+    )
+
+    with CaptureQueriesContext(connection) as more:
+        client.get("/clubs/cafe/standings/")
+
+    assert len(few) == len(more)

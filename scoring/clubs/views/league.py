@@ -11,7 +11,7 @@ from ...engine.league import standings_csv as csv_text
 from ...engine.names import first_name_and_initial
 from ..access import may_name_in_public, with_club
 from ..forms import PublicNameForm
-from ..league import season_standings
+from ..league import all_time_standings, season_standings, season_winners
 from ..models import Club, Member, Season
 from ..names import sees_full_names
 from ..pages.league import (
@@ -64,6 +64,27 @@ def season(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
     return _standings_page(request, club, member, season, "clubs/season.html")
+
+
+@require_safe
+@with_club(Action.SEE_CLUB)
+def all_time(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    """Every counted game of the club in one table, and the seasons with their winners."""
+    public = not sees_full_names(member)
+    rows = standing_rows(club, all_time_standings(club, public=public))
+    seasons = list(Season.objects.filter(club=club))
+    winners = season_winners(club, seasons, public=public)
+    context = {
+        "club": club,
+        "member": member,
+        "rows": rows,
+        "headings": headings(),
+        "games": counted_games(rows),
+        "with_money": bool(club.stake),
+        "rating_explained": rating_explained(),
+        "archive": [(season, winners[season.pk]) for season in seasons],
+    }
+    return render(request, "clubs/all_time.html", context)
 
 
 @require_safe
