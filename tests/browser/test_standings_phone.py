@@ -2,16 +2,11 @@
 games, league points and rating in view with no sideways scroll; the other columns one tap
 away; every column at once on a tablet."""
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
-from scoring.clubs import services as club_services
-from scoring.engine import Rules
 from scoring.engine.league import STATISTICS
 from tests.browser.phone import PHONE_WIDTH, TAP
-from tests.clubs.test_league_pages import GAME_A, GAME_B, play
+from tests.clubs.test_league_pages import GAME_A, GAME_B, new_club, play
 
 pytestmark = pytest.mark.browser
 
@@ -21,32 +16,13 @@ ON_PHONE = 3 + sum(statistic.on_phone for statistic in STATISTICS)
 
 @pytest.fixture
 def season(transactional_db):
+    """A public club's season of two games (tests/clubs/test_league_pages.py's)."""
     from django.contrib.auth.models import User
 
-    admin = User.objects.create_user("amina")
-    club = club_services.create_club(
-        name="Café des Sports",
-        slug="cafe",
-        time_zone="Europe/Paris",
-        rules=Rules(),
-        points=(3, 2, 1, 0),
-        public=True,
-        invite_admits=False,
-        admin_user_id=admin.pk,
-        admin_name="Amina",
-    )
-    today = timezone.localdate()
-    club_services.create_season(
-        club=club,
-        name="Autumn",
-        slug="autumn",
-        first_day=today - timedelta(days=30),
-        last_day=today + timedelta(days=30),
-        points=(3, 2, 1, 0),
-    )
+    club = new_club(User.objects.create_user("amina"), public=True)
     play(club, GAME_A)
     play(club, GAME_B)
-    return "/clubs/cafe/seasons/autumn/"
+    return "/clubs/cafe/seasons/now/"
 
 
 def shown_headings(page):
