@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from ..common.http import attachment
 from ..common.throttles import PASSWORD_RESET, SIGN_UP, throttled
 from . import services
 from .forms import (
@@ -192,7 +193,7 @@ def my_data(request: HttpRequest) -> HttpResponse:
         json.dumps(data, ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
     )
-    response["Content-Disposition"] = 'attachment; filename="boulmous-my-data.json"'
+    attachment(response, "boulmous-my-data.json")
     response["Cache-Control"] = "private, no-store"
     return response
 

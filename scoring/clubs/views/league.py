@@ -5,7 +5,7 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from ...common.http import HtmxHttpRequest
+from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
 from ...engine.names import first_name_and_initial
@@ -32,10 +32,6 @@ def _seasons(club: Club, slug: str) -> tuple[Season, list[Season]]:
     if found is None:
         raise Http404
     return found, seasons
-
-
-def _attachment(response: HttpResponse | StreamingHttpResponse, name: str) -> None:
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
 
 
 def _standings_page(
@@ -97,7 +93,7 @@ def standings_csv(
     response = HttpResponse(
         csv_text(line.standing for line in lines), content_type="text/csv; charset=utf-8"
     )
-    _attachment(response, f"{club.slug}-{found.slug}-standings.csv")
+    attachment(response, f"{club.slug}-{found.slug}-standings.csv")
     return response
 
 
@@ -119,7 +115,7 @@ def standings_pdf(
     response = HttpResponse(
         pdf_of_standings(club, found, rows, counted_games(rows)), content_type="application/pdf"
     )
-    _attachment(response, f"{club.slug}-{found.slug}-standings.pdf")
+    attachment(response, f"{club.slug}-{found.slug}-standings.pdf")
     return response
 
 
@@ -167,5 +163,5 @@ def records_jsonl(
         records_lines(club, public=not sees_full_names(member)),
         content_type="application/jsonl; charset=utf-8",
     )
-    _attachment(response, f"{club.slug}-records.jsonl")
+    attachment(response, f"{club.slug}-records.jsonl")
     return response

@@ -20,7 +20,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from ...common.http import HtmxHttpRequest
+from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
 from ...table.models import Summary
@@ -32,7 +32,7 @@ from ..forms import CheckInForm, NightForm, look_alike_message
 from ..league import night_standings
 from ..models import Attendance, Club, Member, Night, Round
 from ..names import sees_full_names
-from ..pages.league import standing_rows
+from ..pages.league import counted_games, standing_rows
 from ..pages.nights import NightState, club_names, night_state, round_state, season_of_night
 from ..pages.pdf import night_pdf
 
@@ -339,7 +339,7 @@ def ranking(
         "club": club,
         "night": found,
         "rows": rows,
-        "games": sum(row.games for row in rows) // 4,
+        "games": counted_games(rows),
         "season": season_of_night(found),
     }
     return render(request, "clubs/night_ranking.html", context)
@@ -356,9 +356,7 @@ def ranking_csv(
     response = HttpResponse(
         csv_text(line.standing for line in lines), content_type="text/csv; charset=utf-8"
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{club.slug}-night-{found.date.isoformat()}.csv"'
-    )
+    attachment(response, f"{club.slug}-night-{found.date.isoformat()}.csv")
     return response
 
 
@@ -370,10 +368,8 @@ def ranking_pdf(
     found = _night(club, night)
     rows = standing_rows(club, night_standings(found, public=not sees_full_names(member)))
     response = HttpResponse(
-        night_pdf(club, found, rows, sum(row.games for row in rows) // 4),
+        night_pdf(club, found, rows, counted_games(rows)),
         content_type="application/pdf",
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{club.slug}-night-{found.date.isoformat()}.pdf"'
-    )
+    attachment(response, f"{club.slug}-night-{found.date.isoformat()}.pdf")
     return response

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from ...common.http import HtmxHttpRequest
+from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
 from .. import privacy
 from ..access import may_name_in_public, with_club
@@ -35,9 +35,7 @@ def member_data(
         json.dumps(data, ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{club.slug}-member-{found.pk}-data.json"'
-    )
+    attachment(response, f"{club.slug}-member-{found.pk}-data.json")
     response["Cache-Control"] = "private, no-store"
     return response
 

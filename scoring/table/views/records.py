@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from ...common import rights
-from ...common.http import HtmxHttpRequest
+from ...common.http import HtmxHttpRequest, attachment
 from ...common.throttles import GAME_IMPORT, throttled
 from ...engine import record_to_dict
 from .. import services
@@ -26,7 +26,7 @@ def record_json(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRes
         json.dumps(record_to_dict(record), ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
     )
-    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.public_id}.json"'
+    attachment(response, f"boulmous-{game.public_id}.json")
     return response
 
 

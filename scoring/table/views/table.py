@@ -13,7 +13,7 @@ from django_htmx.http import retarget
 
 from ...common import rights
 from ...common.forms import rules_error
-from ...common.http import HtmxHttpRequest
+from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import FOR_OWNER, STARTED, Action, Actor
 from ...common.words import shown
 from ...engine import Trump, trump_order
@@ -423,5 +423,5 @@ def settlement_pdf(request: HtmxHttpRequest, game: Game, access: Access) -> Http
     state = load_shown(request, game, can_score=access.can_score)
     pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
     response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="boulmous-{game.public_id}.pdf"'
+    attachment(response, f"boulmous-{game.public_id}.pdf")
     return response
