@@ -494,6 +494,14 @@ class GamesFilterForm(forms.Form):
             assert isinstance(field, forms.ChoiceField)
             field.choices = [("", gettext("Any")), *choices]
 
+    MORE = ("season", "player", "night", "status", "since", "until")
+    """The filters behind "More filters": the name is the one in view on a phone."""
+
+    @property
+    def more_given(self) -> bool:
+        """Whether one of :attr:`MORE` was given, so that they are shown open."""
+        return self.is_bound and any(self.data.get(name) for name in self.MORE)
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         since, until = data.get("since"), data.get("until")

@@ -228,3 +228,11 @@ def test_club_games_show_the_public_a_short_name_and_find_it_by_that_name_only(c
     assert (listed(by_surname), [i for i, _ in listed(by_short_name)]) == ([], ids_of("nour"))
     assert [public_id for public_id, _ in listed(as_member)] == ids_of("nour")
     assert "Nour Haddad <b>24</b>" in as_member.content.decode()
+
+
+def test_club_games_more_filters_open_only_when_one_is_given(club, client):
+    by_name = client.get("/clubs/cafe/games/", {"q": "om"}).content.decode()
+    by_status = client.get("/clubs/cafe/games/", {"q": "", "status": "won"}).content.decode()
+
+    opened = '<details class="more-filters" open>'
+    assert (opened in by_name, opened in by_status) == (False, True)
