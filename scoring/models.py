@@ -5,6 +5,7 @@ from .accounts.models import AccountEmail
 from .clubs.models import (
     Attendance,
     Club,
+    ClubChange,
     ClubGame,
     ClubResult,
     Member,
@@ -33,6 +34,7 @@ __all__ = [
     "Attendance",
     "Change",
     "Club",
+    "ClubChange",
     "ClubGame",
     "ClubResult",
     "Game",

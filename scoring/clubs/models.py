@@ -233,6 +233,31 @@ class ClubResult(models.Model):
         ]
 
 
+class ClubChange(models.Model):
+    """The club's history: every change an admin makes to the club itself, its members,
+    seasons, nights and games, with who made it; what a change removes is kept here in
+    ``before`` (a deleted game as its ``boulmous/1`` record), so nothing is lost.
+
+    ``action`` is one of :data:`CLUB_ACTIONS` (scoring/clubs/history.py), kept free of
+    ``choices`` so that a new action needs no migration."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="changes")
+    at = models.DateTimeField(default=timezone.now)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    action = models.CharField(max_length=20)
+    subject = models.CharField(max_length=120, blank=True)
+    """What the change is about, as it was named when it was made: a member's name, a
+    season's, a night's date."""
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["club", "-at"], name="club_change_at")]
+
+
 def _statistic_field(statistic: Statistic) -> "models.Field[int, int]":
     if statistic.signed:
         return models.IntegerField(default=0)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, games, league, nights, privacy
+from .views import club, games, history, league, nights, privacy
 
 urlpatterns = [
     # Clubs (issue 11): running a club, in views/club.py.
@@ -8,6 +8,7 @@ urlpatterns = [
     path("clubs/new", club.new_club, name="new_club"),
     path("clubs/<slug:club>/", club.club_page, name="club"),
     path("clubs/<slug:club>/settings", club.club_settings, name="club_settings"),
+    path("clubs/<slug:club>/history", history.club_history, name="club_history"),
     path("clubs/<slug:club>/members", club.members, name="club_members"),
     path("clubs/<slug:club>/members/<int:member_id>/role", club.member_role, name="member_role"),
     path("clubs/<slug:club>/members/<int:member_id>/claim", club.member_claim, name="member_claim"),

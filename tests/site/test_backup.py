@@ -39,6 +39,7 @@ from django.utils import timezone
 from psycopg.sql import SQL, Identifier
 
 from scoring.accounts import services as accounts
+from scoring.clubs import history as club_history
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Night
 from scoring.common.rights import Actor
@@ -249,6 +250,10 @@ def populate() -> dict[str, Any]:
     club_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
     club_services.end_night(night_id=night.pk, by=organiser)  # round 2's tables abandoned
     ScorerLink.objects.filter(game=one).update(revoked_at=timezone.now())
+    # The club's own history: a line by an admin, with what it changed.
+    club_history.log(
+        club, organiser, "club_edited", "Sfax", before={"place": ""}, after={"place": "Café"}
+    )
     finished = timezone.now() - timedelta(days=2)
     club_services.import_club_game(
         club=club,

@@ -1,0 +1,55 @@
+"""The club's history: what each admin changed, in the club's own log (ClubChange).
+
+Every service that changes the club, its members, seasons, nights or games outside a table
+writes one line here, in its own transaction, through :func:`log`. The actions are declared
+once, in :data:`CLUB_ACTIONS`, with the words the history page says them in.
+"""
+
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from ..common.rights import Actor
+from .models import Club, ClubChange
+
+CLUB_ACTIONS: dict[str, Promise] = {
+    "club_edited": _("club settings changed"),
+    "member_renamed": _("player renamed"),
+    "members_merged": _("players merged"),
+    "member_removed": _("player removed"),
+    "member_retired": _("player retired"),
+    "member_returned": _("player back from retirement"),
+    "season_edited": _("season changed"),
+    "season_deleted": _("season deleted"),
+    "night_edited": _("night changed"),
+    "night_deleted": _("night deleted"),
+    "game_deleted": _("game deleted"),
+}
+"""Each action of the club's history, and how the page says it."""
+
+
+def log(
+    club: Club,
+    by: Actor,
+    action: str,
+    subject: str,
+    *,
+    before: Any = None,
+    after: Any = None,
+) -> ClubChange:
+    """One line of the club's history; call it inside the change's transaction."""
+    if action not in CLUB_ACTIONS:
+        raise ValueError(f"unknown club action {action!r}: declare it in CLUB_ACTIONS")
+    return ClubChange.objects.create(
+        club=club,
+        by_user_id=by.user_id,
+        action=action,
+        subject=subject[:120],
+        before=before,
+        after=after,
+    )
+
+
+def label(action: str) -> str:
+    return str(CLUB_ACTIONS.get(action, action))
