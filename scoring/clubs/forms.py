@@ -51,6 +51,24 @@ def look_alike_message(name: str, like: str) -> str:
     ) % {"name": name, "like": like}
 
 
+def already_message(line: int, record_id: str, same_as: int | None) -> str:
+    """What is said of a record whose game the club has already, or which the file gives
+    twice (services.AlreadyInClub)."""
+    if same_as is not None:
+        return gettext("line %(number)s: the same game as line %(first)s") % {
+            "number": line,
+            "first": same_as,
+        }
+    if record_id:
+        return gettext("line %(number)s: the game %(id)s is in the club already") % {
+            "number": line,
+            "id": record_id,
+        }
+    return gettext(
+        "line %(number)s: this game (the same players, hands and finish) is in the club already"
+    ) % {"number": line}
+
+
 def slug_of(name: str) -> str:
     """An address made of a name: Latin letters, digits and dashes (empty if none is left)."""
     return slugify(name)[:40].strip("-")

@@ -187,9 +187,20 @@ class ClubGame(models.Model):
     )
     table = models.PositiveSmallIntegerField(null=True, blank=True)
     """The table number in its night's round, from 1."""
+    source_id = models.CharField(max_length=64, blank=True, default="")
+    """The ``id`` its record came in with, when the game could not keep it as its own record
+    id (another club holds a game of that id): so that the same record imported again
+    into this club is known."""
+    fingerprint = models.CharField(max_length=64, blank=True, default="")
+    """For an imported game, its record's :func:`~scoring.engine.fingerprint` (players, hands,
+    finish): so that the same game without an ``id`` is known too."""
 
     class Meta:
-        indexes = [models.Index(fields=["club", "game"], name="club_game_club")]
+        indexes = [
+            models.Index(fields=["club", "game"], name="club_game_club"),
+            models.Index(fields=["club", "source_id"], name="club_game_source"),
+            models.Index(fields=["club", "fingerprint"], name="club_game_fingerprint"),
+        ]
 
 
 class ClubResult(models.Model):

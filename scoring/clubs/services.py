@@ -10,10 +10,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..common.bulk import collector_paused, insert_rows
+from ..common.bulk import collector_paused, insert_rows, values_found
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
-from ..engine import SEATS, GameResult, Record, Rules
+from ..engine import SEATS, GameResult, Record, Rules, fingerprint
 from ..engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ..engine.draw import Round as DrawnRound
 from ..table.models import Game, Summary, rules_columns
@@ -60,11 +60,13 @@ class SeasonOverlaps(Exception):
 
 
 class AlreadyInClub(Exception):
-    """A game of these records is in the club already (same ``id``)."""
+    """A game of these records is in the club already: by its ``id`` (``record_id``), or,
+    without one, by the same players, hands and finish (``record_id`` empty); or it is
+    given twice in the records, the first time on line ``same_as``."""
 
-    def __init__(self, line: int, record_id: str) -> None:
-        self.line, self.record_id = line, record_id
-        super().__init__(line, record_id)
+    def __init__(self, line: int, record_id: str, same_as: int | None = None) -> None:
+        self.line, self.record_id, self.same_as = line, record_id, same_as
+        super().__init__(line, record_id, same_as)
 
 
 def _new_member(club: Club, name: str, **fields: Any) -> Member:
@@ -325,11 +327,7 @@ def _import_club_records(
 ) -> int:
     Club.objects.select_for_update().get(pk=club.pk)
     numbers = list(lines) if lines is not None else list(range(1, len(records) + 1))
-    ids = [record.about.id for record in records if record.about.id]
-    taken = record_ids(Game.objects.filter(club_game__club=club), ids)
-    for line, record in zip(numbers, records, strict=True):
-        if record.about.id in taken:
-            raise AlreadyInClub(line, record.about.id or "")
+    fingerprints = _refuse_known(club, records, numbers)
     if results is None:
         results = [score(record) for record in records]
     # The names as the club writes them, each new one a member, in the order they come.
@@ -357,9 +355,53 @@ def _import_club_records(
         club_label=club.name,
         by=by,
     )
-    insert_rows(ClubGame, ("game_id", "club_id"), ((one.game.pk, club.pk) for one in imported))
+    insert_rows(
+        ClubGame,
+        ("game_id", "club_id", "source_id", "fingerprint"),
+        (
+            (one.game.pk, club.pk, _source_id(one.game, one.record), print_)
+            for one, print_ in zip(imported, fingerprints, strict=True)
+        ),
+    )
     league.follow_import(club, imported)
     return len(records)
+
+
+def _source_id(game: Game, record: Record) -> str:
+    """The record's ``id``, when the game could not keep it as its own record id."""
+    return record.about.id if record.about.id and record.about.id != game.record_id else ""
+
+
+def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int]) -> list[str]:
+    """Refuses the first record of a game the club has already (:class:`AlreadyInClub`): by
+    its ``id``, which one of the club's games holds as its record id or came in with, or,
+    for a record without one, by its :func:`~scoring.engine.fingerprint`; and a game given
+    twice in the records. Returns the records' fingerprints."""
+    ids = [record.about.id for record in records if record.about.id]
+    games = ClubGame.objects.filter(club=club)
+    taken = record_ids(Game.objects.filter(club_game__club=club), ids)
+    taken |= values_found(games, "source_id", ids)
+    fingerprints = [fingerprint(record) for record in records]
+    unnamed = [
+        print_ for print_, record in zip(fingerprints, records, strict=True) if not record.about.id
+    ]
+    known = values_found(games, "fingerprint", unnamed)
+    # The lines seen so far, by id and by fingerprint: a record with an id is the same
+    # game as an earlier one of that id; one without, as any earlier one of its facts.
+    seen: dict[str, int] = {}
+    for line, record, print_ in zip(numbers, records, fingerprints, strict=True):
+        record_id = record.about.id or ""
+        if record_id in taken:
+            raise AlreadyInClub(line, record_id)
+        if not record_id and print_ in known:
+            raise AlreadyInClub(line, "")
+        first = seen.get(f"id:{record_id}" if record_id else print_)
+        if first is not None:
+            raise AlreadyInClub(line, record_id, same_as=first)
+        seen.setdefault(print_, line)
+        if record_id:
+            seen[f"id:{record_id}"] = line
+    return fingerprints
 
 
 # Club nights: check-in, draws, rounds.
@@ -531,8 +573,16 @@ def import_club_game(
     *, club: Club, record: Record, owner_id: int | None = None, by: Actor = NOBODY
 ) -> GameState:
     """One game from a record, into the club: it counts in the league once won, its
-    results and ratings following at once."""
+    results and ratings following at once. Refused (:class:`AlreadyInClub`) when the club
+    has it already."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    (print_,) = _refuse_known(club, [record], [1])
     state = import_record(record=record, owner_id=owner_id, club_label=club.name, by=by)
-    ClubGame.objects.create(game=state.game, club=club)
+    ClubGame.objects.create(
+        game=state.game,
+        club=club,
+        source_id=_source_id(state.game, record),
+        fingerprint=print_,
+    )
     league.follow(state)
     return state

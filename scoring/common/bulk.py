@@ -19,6 +19,16 @@ BATCH = 1000
 statement."""
 
 
+def values_found(rows: "models.QuerySet[Any]", field: str, values: Sequence[str]) -> set[str]:
+    """Which of ``values`` the ``field`` of these rows holds, asked a batch at a time (an
+    import asks for thousands)."""
+    found: set[str] = set()
+    for start in range(0, len(values), BATCH):
+        batch = values[start : start + BATCH]
+        found.update(rows.filter(**{f"{field}__in": batch}).values_list(field, flat=True))
+    return found
+
+
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector paused while an import reads or writes.

@@ -8,11 +8,12 @@ reads what people type more loosely.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import partial
 from itertools import accumulate
 from typing import Any, TypeVar, cast
@@ -556,6 +557,22 @@ def hand_to_dict(hand: Hand) -> dict[str, Any]:
     if hand.plays is not None:
         data["plays"] = [[str(card) for card in trick] for trick in hand.plays]
     return data
+
+
+def fingerprint(record: Record) -> str:
+    """What makes two records the same game when neither names its ``id``: the players
+    (by their name keys, in seat order), the hands as the record writes them, and the
+    finish (in UTC; none when the record gives none). Hex SHA-256, 64 characters."""
+    finished = record.about.finished_at
+    if finished is not None and finished.tzinfo is not None:
+        finished = finished.astimezone(UTC)
+    facts = [
+        [name_key(name) for name in record.players],
+        [hand_to_dict(hand) for hand in record.hands],
+        finished.isoformat() if finished is not None else None,
+    ]
+    text = json.dumps(facts, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def dumps(record: Record) -> str:

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..common.bulk import insert_objects, insert_rows
+from ..common.bulk import insert_objects, insert_rows, values_found
 from ..common.names import name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import (
@@ -459,18 +459,9 @@ def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
         )
 
 
-BATCH = 1000
-"""Ids per ``IN (...)`` of a bulk import, and rows per INSERT where it inserts objects:
-within SQLite's limit on the parameters of a statement."""
-
-
 def record_ids(games: QuerySet[Game], ids: Sequence[str]) -> set[str]:
-    """Which of ``ids`` these games already have, asked a batch at a time."""
-    found: set[str] = set()
-    for start in range(0, len(ids), BATCH):
-        batch = ids[start : start + BATCH]
-        found.update(games.filter(record_id__in=batch).values_list("record_id", flat=True))
-    return found
+    """Which of ``ids`` these games already have."""
+    return values_found(games, "record_id", ids)
 
 
 def _imported_game(

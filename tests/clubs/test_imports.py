@@ -272,3 +272,80 @@ def test_import_service_refusal_leaves_the_collector_running(club):
         club_services.import_club_records(club=club, records=records[:1], owner_id=None)
 
     assert gc.isenabled()
+
+
+# --- The same game twice ------------------------------------------------------------------
+
+
+def unnamed_line(**extra):
+    """A record_line without an ``id``."""
+    record = json.loads(record_line("x", **extra))
+    del record["id"]
+    return json.dumps(record)
+
+
+def test_import_records_again_into_a_second_club_is_refused_by_id(amina, club):
+    other = make_club(amina, slug="tunis")
+    text = "\n".join([record_line("g1"), record_line("g2", taker=2)])
+    browser = signed_in(amina)
+    browser.post("/clubs/sfax/import", {"text": text})
+    browser.post("/clubs/tunis/import", {"text": text})  # ids g1, g2 are Sfax's games'
+
+    response = browser.post("/clubs/tunis/import", {"text": record_line("g2", taker=2)})
+
+    assert (response.status_code, errors(response), other.club_games.count()) == (
+        422,
+        ["line 1: the game g2 is in the club already"],
+        2,
+    )
+
+
+def test_import_records_without_id_known_by_players_hands_and_finish(amina, club):
+    browser = signed_in(amina)
+    browser.post("/clubs/sfax/import", {"text": unnamed_line()})
+
+    again = browser.post("/clubs/sfax/import", {"text": unnamed_line(place="Café")})
+    later = browser.post(
+        "/clubs/sfax/import", {"text": unnamed_line(finished_at="2025-03-01T20:00:01Z")}
+    )
+
+    assert (again.status_code, errors(again), later.status_code) == (
+        422,
+        ["line 1: this game (the same players, hands and finish) is in the club already"],
+        302,
+    )
+    assert club.club_games.count() == 2
+
+
+def test_import_records_same_game_twice_in_a_file_is_refused_by_its_second_line(amina, club):
+    text = "\n".join([record_line("g1", taker=2), unnamed_line(), unnamed_line()])
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"text": text})
+
+    assert (response.status_code, errors(response), club.club_games.count()) == (
+        422,
+        ["line 3: the same game as line 2"],
+        0,
+    )
+
+
+def test_import_records_same_id_twice_in_a_file_is_refused_by_its_second_line(amina, club):
+    text = "\n".join([record_line("g1"), record_line("g2"), record_line("g1", taker=2)])
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"text": text})
+
+    assert (response.status_code, errors(response)) == (422, ["line 3: the id g1 is on line 1 too"])
+
+
+def test_import_club_game_refuses_what_a_bulk_import_brought(amina, club):
+    other = make_club(amina, slug="tunis")
+    records = some_records()[:2]
+    club_services.import_club_records(club=club, records=records, owner_id=None)
+    club_services.import_club_records(club=other, records=records, owner_id=None)
+
+    with pytest.raises(club_services.AlreadyInClub) as refused:
+        club_services.import_club_game(club=other, record=records[1])
+
+    assert (refused.value.line, refused.value.record_id) == (1, records[1].about.id)
+    kept = other.club_games.values_list("source_id", flat=True)
+    assert sorted(kept) == sorted(record.about.id for record in records)

@@ -1,6 +1,7 @@
 """The boulmous/1 game record: parse, serialise, score (the folders in tests/data do the rest)."""
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 
@@ -23,6 +24,7 @@ from scoring.engine import (
     Trump,
     check_players,
     dumps,
+    fingerprint,
     hand_from_dict,
     hand_to_dict,
     loads,
@@ -829,3 +831,34 @@ def test_too_many_problems_is_a_record_error_of_the_problems_kept():
         5,
         True,
     )
+
+
+def _game(players=("Amina", "Bilal", "Chafik", "Dalila"), finished=None, tricks=(3, 1, 1, 1)):
+    return Record(
+        players=players,
+        hands=(Hand(Contract(0, 3, Trump.HEARTS), tricks=tricks),),
+        about=About(finished_at=finished),
+    )
+
+
+def test_fingerprint_same_for_same_players_hands_and_finish_whatever_the_id():
+    moment = datetime(2026, 11, 1, 21, 30, tzinfo=UTC)
+    paris = moment.astimezone(timezone(timedelta(hours=1)))
+    one = _game(finished=moment)
+    other = replace(_game(players=("AMINA", "bilal", "Chafik", "Dalila"), finished=paris))
+    other = replace(other, about=replace(other.about, id="elsewhere-7", place="Café"))
+
+    assert (fingerprint(one), len(fingerprint(one))) == (fingerprint(other), 64)
+
+
+def test_fingerprint_differs_by_players_hands_or_finish():
+    moment = datetime(2026, 11, 1, 21, 30, tzinfo=UTC)
+    base = fingerprint(_game(finished=moment))
+    others = {
+        fingerprint(_game(players=("Bilal", "Amina", "Chafik", "Dalila"), finished=moment)),
+        fingerprint(_game(finished=moment, tricks=(3, 2, 1, 0))),
+        fingerprint(_game(finished=moment + timedelta(seconds=1))),
+        fingerprint(_game(finished=None)),
+        fingerprint(_game(finished=moment.replace(tzinfo=None))),
+    }
+    assert (base in others, len(others)) == (False, 5)

@@ -40,6 +40,7 @@ from ..forms import (
     NewClubForm,
     RoleForm,
     SeasonForm,
+    already_message,
     look_alike_message,
 )
 from ..models import Club, Member
@@ -418,11 +419,7 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
                 lines=form.cleaned_data["lines"],
             )
         except services.AlreadyInClub as already:
-            form.add_error(
-                None,
-                gettext("line %(number)s: the game %(id)s is in the club already")
-                % {"number": already.line, "id": already.record_id},
-            )
+            form.add_error(None, already_message(already.line, already.record_id, already.same_as))
         except services.NameLooksLike as alike:
             form.add_error(
                 None,
