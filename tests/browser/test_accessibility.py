@@ -10,7 +10,9 @@ from decimal import Decimal
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from scoring.clubs import history as club_history
 from scoring.clubs import services as club_services
+from scoring.common.rights import Actor
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.factories import NAMES
@@ -145,6 +147,7 @@ def club_pages(transactional_db):
     # A join waiting for an admin: on the club page and the members page.
     newcomer = User.objects.create_user("nour")
     club_services.join_club(club=club, user_id=newcomer.pk, member_id=None, name="Nour")
+    club_history.log(club, Actor(user_id=admin.pk), "member_renamed", "Omarr")
     base = "/clubs/port"
     nights = f"{base}/nights/{night.pk}"
     return [
@@ -154,6 +157,7 @@ def club_pages(transactional_db):
         ("games, filtered", f"{base}/games/?q=a&status=won"),
         ("invite link replaced", f"{base}/join/not-the-link"),
         ("settings", f"{base}/settings"),
+        ("history", f"{base}/history"),
         ("members", f"{base}/members"),
         ("member remove", f"{base}/members/{member.pk}/remove"),
         ("new season", f"{base}/seasons/new"),
