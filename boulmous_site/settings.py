@@ -141,6 +141,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # The phone's time zone, from its cookie, for the times of games outside a club
+    # (scoring/common/clock.py).
+    "scoring.common.clock.PhoneZone",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -170,6 +173,8 @@ TEMPLATES = [
                 "django.templatetags.i18n",
                 "django.templatetags.static",
                 "template_partials.templatetags.partials",
+                # {{ moment|when }}, {{ day|day }}: every date and time, said one way.
+                "scoring.common.clock",
             ],
         },
     }
@@ -255,6 +260,7 @@ LANGUAGES = [("en", _("English")), ("fr", _("French")), ("ar", _("Arabic"))]
 LOCALE_PATHS = [BASE_DIR / "scoring" / "locale"]
 USE_I18N = True
 USE_TZ = True
+# The zone of a phone that has not said its own yet (scoring/common/clock.py).
 TIME_ZONE = "UTC"
 
 STATIC_URL = "static/"

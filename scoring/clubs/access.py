@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from ..common.http import HtmxHttpRequest
 from ..common.rights import PUBLIC_CLUB_ACTIONS, Action, Role, allows
@@ -136,7 +137,7 @@ def with_club(
 ]:
     """The club named in the address (one query), or a 404; and the request's member, who
     must be able to take the action the view ``need``s. Someone signed out who may not is
-    asked to sign in."""
+    asked to sign in. The view runs in the club's time zone."""
 
     def decorator(
         view: Callable[Concatenate[HtmxHttpRequest, Club, Member | None, P], HttpResponseBase],
@@ -151,7 +152,9 @@ def with_club(
                 if not request.user.is_authenticated:
                     return redirect_to_login(request.get_full_path())
                 raise PermissionDenied
-            return view(request, found, member, *args, **kwargs)
+            # Every time the club's pages show is in the club's zone (common/clock.py).
+            with timezone.override(found.time_zone):
+                return view(request, found, member, *args, **kwargs)
 
         return wrapper
 

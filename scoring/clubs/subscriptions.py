@@ -40,6 +40,12 @@ def club_crumb(game: Game) -> hooks.Crumb | None:
     return hooks.Crumb(reverse("club", args=[club.slug]), club.name)
 
 
+def club_zone(game: Game) -> str | None:
+    """A club game's times are its club's."""
+    club_game = league.club_game_of(game)
+    return None if club_game is None else club_game.club.time_zone
+
+
 def public_names(
     request: HttpRequest, game: Game, names: tuple[str, ...]
 ) -> tuple[str, ...] | None:
@@ -56,6 +62,8 @@ def subscribe() -> None:
     hooks.loaded_with_game.append("club_game__club")
     hooks.game_changed.connect(follow_game, sender=Game, dispatch_uid="clubs.follow_game")
     hooks.crumbs.append(club_crumb)
+    if club_zone not in hooks.time_zones:
+        hooks.time_zones.append(club_zone)
     if public_names not in hooks.names_shown:
         hooks.names_shown.append(public_names)
     access.subscribe()

@@ -6,10 +6,13 @@ way everywhere.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from babel.dates import format_skeleton, format_time, get_datetime_format
 from babel.numbers import format_currency
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, pgettext_lazy, to_locale
 from django.utils.translation import gettext_lazy as _
@@ -39,14 +42,45 @@ def contract_words(contract: Contract, names: Sequence[str]) -> str:
     return f"{names[contract.taker]} {contract.bid}{trump_symbol(contract.trump)}"
 
 
+def _locale() -> str:
+    """The current language as Babel's locale: Arabic as in Tunisia, in Western digits."""
+    language = get_language() or "en"
+    return {"ar": "ar_TN"}.get(language, to_locale(language))
+
+
 def format_money(amount: Decimal, currency: str) -> str:
     """``1,50 €`` in French, ``€1.50`` in English, ``1,500 TND`` with three decimals.
 
     Arabic is formatted as in Tunisia (``1,500 د.ت.``): Western digits, a decimal comma.
     """
-    language = get_language() or "en"
-    locale = {"ar": "ar_TN"}.get(language, to_locale(language))
-    return format_currency(amount, currency, locale=locale, numbering_system="latn")
+    return format_currency(amount, currency, locale=_locale(), numbering_system="latn")
+
+
+DAY_SKELETON = "yMMMd"
+"""A day: ``Jan 1, 2026``, ``1 janv. 2026``, ``1 جانفي 2026`` (Western digits, no
+direction marks)."""
+
+
+def say_day(day: date | datetime) -> str:
+    """A day, the one way pages and PDFs say it; a moment's day is its day in the current
+    time zone (scoring/common/clock.py)."""
+    if isinstance(day, datetime):
+        day = timezone.localdate(day)
+    return format_skeleton(DAY_SKELETON, day, locale=_locale())
+
+
+def say_moment(moment: datetime) -> str:
+    """A moment in the current time zone (scoring/common/clock.py), its day then its time
+    as the language joins them: ``Jan 1, 2026, 12:30 AM``, ``1 janv. 2026, 00:30``,
+    ``1 جانفي 2026، 12:30 ص``."""
+    local = timezone.localtime(moment)
+    locale = _locale()
+    return (
+        str(get_datetime_format("medium", locale=locale))
+        .replace("'", "")
+        .replace("{0}", format_time(local, "short", tzinfo=local.tzinfo, locale=locale))
+        .replace("{1}", format_skeleton(DAY_SKELETON, local.date(), locale=locale))
+    )
 
 
 def describe_hand(snapshot: dict[str, Any], names: Sequence[str]) -> str:

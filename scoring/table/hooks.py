@@ -51,3 +51,13 @@ def names_for(request: HttpRequest, game: "Game", names: tuple[str, ...]) -> tup
         (shown for find in names_shown if (shown := find(request, game, names)) is not None),
         names,
     )
+
+
+time_zones: list[Callable[["Game"], str | None]] = []
+"""The time zone a game's times are shown in, where another context decides (clubs: a club
+game's, its club's): the first that answers; the phone's if none does
+(scoring/common/clock.py)."""
+
+
+def zone_of(game: "Game") -> str | None:
+    return next((zone for find in time_zones if (zone := find(game)) is not None), None)

@@ -67,3 +67,18 @@ function saveFailed(event, message) {
 document.addEventListener("htmx:responseError", (event) => saveFailed(event, "failedServer"));
 document.addEventListener("htmx:sendError", (event) => saveFailed(event, "failedNetwork"));
 document.addEventListener("htmx:timeout", (event) => saveFailed(event, "failedNetwork"));
+
+// The phone's time zone, for the server to show the times of a game outside a club in
+// (scoring/common/clock.py): kept in the "tz" cookie, written again only when it changed.
+(() => {
+  let zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch {
+    return;
+  }
+  if (!/^[A-Za-z0-9_+\-/]{1,64}$/.test(zone)) return;
+  if (document.cookie.split("; ").includes(`tz=${zone}`)) return;
+  const secure = location.protocol === "https:" ? "; secure" : "";
+  document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax${secure}`;
+})();

@@ -79,17 +79,19 @@ def live_server(request, _collected_static):
 
 @pytest.fixture
 def phone(browser, live_server, made_games):
-    """phone(lang="en", javascript=True, scorer=True): a new page in a fresh 360x640 context.
+    """phone(lang="en", javascript=True, scorer=True, zone="UTC"): a new page in a fresh
+    360x640 context, its clock in time zone ``zone``.
 
     A scorer phone may score the games the test made before it opened it, as the phone
     that started them; ``scorer=False`` gives a phone that never saw them.
     """
     contexts = []
 
-    def open_phone(lang="en", *, javascript=True, scorer=True):
+    def open_phone(lang="en", *, javascript=True, scorer=True, zone="UTC"):
         context = browser.new_context(
             viewport=PHONE,
             locale=lang,
+            timezone_id=zone,
             extra_http_headers={"Accept-Language": lang},
             java_script_enabled=javascript,
             base_url=live_server.url,

@@ -7,7 +7,6 @@ from decimal import Decimal
 
 import pytest
 from django.utils import translation
-from django.utils.formats import date_format
 from pypdf import PdfReader
 
 from scoring.engine import Contract, Hand, Rules, Trump
@@ -150,7 +149,7 @@ def test_pdf_metadata_gives_title_and_game_date(client, won_game):
 
     created = won_game.created_at.astimezone(UTC)
     assert reader.metadata.creation_date.astimezone(UTC) == created.replace(microsecond=0)
-    assert reader.metadata.title == f"Boulmous · {date_format(created, 'DATE_FORMAT')}"
+    assert reader.metadata.title == f"Boulmous · {created:%b} {created.day}, {created.year}"
 
 
 def test_pdf_without_money_counts_in_stakes_on_one_page(client):

@@ -7,6 +7,7 @@ from django.utils.translation import gettext, ngettext
 from fpdf import FPDF
 from fpdf.enums import Align, XPos, YPos
 
+from ...common.words import say_day
 from ...table.pages.pdf import (
     BOTTOM,
     FAMILY,
@@ -55,15 +56,15 @@ def _columns(with_money: bool) -> list[tuple[str, float]]:
 def standings_pdf(club: Club, season: Season, rows: Sequence[StandingRow], games: int) -> bytes:
     """The season's table to pin on the club's wall, in the current language."""
     days = gettext("%(first)s to %(last)s") % {
-        "first": formats.date_format(season.first_day, "DATE_FORMAT"),
-        "last": formats.date_format(season.last_day, "DATE_FORMAT"),
+        "first": say_day(season.first_day),
+        "last": say_day(season.last_day),
     }
     return _standings(club, f"{club.name} · {season.name}", (days,), season.points, rows, games)
 
 
 def night_pdf(club: Club, night: Night, rows: Sequence[StandingRow], games: int) -> bytes:
     """A club night's ranking, as the season's table is printed."""
-    when = gettext("Night of %(date)s") % {"date": formats.date_format(night.date, "DATE_FORMAT")}
+    when = gettext("Night of %(date)s") % {"date": say_day(night.date)}
     return _standings(club, f"{club.name} · {when}", (night.place,), club.points, rows, games)
 
 

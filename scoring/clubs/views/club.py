@@ -26,7 +26,7 @@ from ...common.names import name_key
 from ...common.rights import Action
 from ...common.throttles import CLUB_IMPORT, CLUB_JOIN, throttled
 from ...table.models import Summary
-from ...table.pages.home import game_summaries
+from ...table.pages.home import game_summaries, summary_relations
 from ...table.views.share import qr_code
 from .. import services
 from ..access import club_may, club_member, with_club
@@ -107,7 +107,7 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
     """The club: its seasons, its records, its recent games and its players."""
     recent = (
         Summary.objects.filter(game__club_game__club=club)
-        .select_related("game")
+        .select_related(*summary_relations())
         .order_by("-changed_at")[:RECENT_GAMES]
     )
     players = list(club.members.select_related("claimed_by"))

@@ -4,11 +4,11 @@ from urllib.parse import urlencode
 
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.utils.formats import date_format
 from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
+from ...common.words import say_day
 from ..access import club_may, with_club
 from ..forms import GamesFilterForm
 from ..models import Club, Member
@@ -26,7 +26,7 @@ def club_games(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
     nights = [
         (
             night.pk,
-            date_format(night.date, "DATE_FORMAT") + (f" · {night.place}" if night.place else ""),
+            say_day(night.date) + (f" · {night.place}" if night.place else ""),
         )
         for night in club.nights.order_by("-date", "-pk")
     ]

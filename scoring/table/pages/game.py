@@ -1,11 +1,13 @@
 """What the game page shows, laid out from the engine's result: no rules here."""
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from ...common.words import contract_words, describe_hand, format_money, is_red, trump_symbol
@@ -20,6 +22,7 @@ from ...engine import (
     format_cards,
     settle,
 )
+from ..hooks import zone_of
 from ..models import Change, Game
 from ..state import GameState
 
@@ -30,6 +33,13 @@ def version_of(changed_at: datetime) -> str:
     """The version of a game the pages show and the live view compares: its summary's
     ``changed_at``, which every change of the game writes, as microseconds since 1970."""
     return str((changed_at - EPOCH) // timedelta(microseconds=1))
+
+
+def game_clock(game: Game) -> AbstractContextManager[object]:
+    """The game's times drawn in its zone: the one its context gives (a club game's club's,
+    hooks.time_zones), else the phone's, already current (scoring/common/clock.py)."""
+    zone = zone_of(game)
+    return timezone.override(zone) if zone else nullcontext()
 
 
 SEAT_COLOURS = ("#1f6feb", "#c2410c", "#15803d", "#7e22ce")

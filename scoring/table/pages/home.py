@@ -2,8 +2,12 @@
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
+from zoneinfo import ZoneInfo
 
+from django.utils import timezone
+
+from ..hooks import loaded_with_game, zone_of
 from ..models import Summary as SummaryRow
 
 
@@ -16,19 +20,34 @@ class Summary:
     """Won, or abandoned."""
     abandoned: bool
     winner: str | None
-    created_at: datetime
+    changed_at: datetime
+    """The game's last change: what the lists are ordered by, and show."""
+    zone: tzinfo
+    """The zone its times are shown in: its context's (a club's), else the phone's."""
+
+
+def summary_relations() -> list[str]:
+    """What a summary row is read with for :func:`game_summaries`: its game, and what the
+    hooks read of the game (its club, for its zone), in the same query."""
+    return ["game", *(f"game__{relation}" for relation in loaded_with_game)]
 
 
 def game_summaries(rows: Iterable[SummaryRow]) -> list[Summary]:
-    return [
-        Summary(
-            public_id=row.game.public_id,
-            scores=list(zip(row.names, row.totals, strict=True)),
-            hands=row.hands,
-            finished=row.status != SummaryRow.Status.PLAYING,
-            abandoned=row.status == SummaryRow.Status.ABANDONED,
-            winner=None if row.winner is None else row.names[row.winner],
-            created_at=row.game.created_at,
+    """The rows' games (read with :func:`summary_relations`), each in its zone."""
+    phone = timezone.get_current_timezone()
+    summaries = []
+    for row in rows:
+        zone = zone_of(row.game)
+        summaries.append(
+            Summary(
+                public_id=row.game.public_id,
+                scores=list(zip(row.names, row.totals, strict=True)),
+                hands=row.hands,
+                finished=row.status != SummaryRow.Status.PLAYING,
+                abandoned=row.status == SummaryRow.Status.ABANDONED,
+                winner=None if row.winner is None else row.names[row.winner],
+                changed_at=row.changed_at,
+                zone=ZoneInfo(zone) if zone else phone,
+            )
         )
-        for row in rows
-    ]
+    return summaries

@@ -11,11 +11,11 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from django.utils import formats, timezone
 from django.utils.translation import get_language, get_language_bidi, gettext, ngettext
 from fpdf import FPDF
 from fpdf.enums import Align, XPos, YPos
 
+from ...common.words import say_day
 from ...engine import FailedTaker
 from ..state import GameState
 from .game import PlayerLine, Row, Sheet
@@ -88,7 +88,7 @@ def a4(title: str, subject: str, created: datetime) -> FPDF:
 
 
 def _title(state: GameState) -> str:
-    date = formats.date_format(timezone.localtime(state.game.created_at), "DATE_FORMAT")
+    date = say_day(state.game.created_at)
     return f"{gettext('Boulmous')} · {date}"
 
 

@@ -28,7 +28,15 @@ from ...common.rights import Action
 from ..access import load_shown, may
 from ..hooks import loaded_with_game
 from ..models import Game
-from .live_middleware import CACHE_CONTROL, current_version, etag, not_modified, unchanged
+from ..pages.game import game_clock
+from .live_middleware import (
+    CACHE_CONTROL,
+    current_version,
+    etag,
+    not_modified,
+    shown_version,
+    unchanged,
+)
 from .table import game_context
 
 # etag and unchanged are also the night view's (views/nights.py).
@@ -40,16 +48,18 @@ def game_live(request: HtmxHttpRequest, gid: str) -> HttpResponse:
     version = current_version(gid)
     if version is None:
         raise Http404
-    if unchanged(request.META.get("HTTP_IF_NONE_MATCH", ""), version):
-        return not_modified(version)
+    shown = shown_version(version, request)
+    if unchanged(request.META.get("HTTP_IF_NONE_MATCH", ""), shown):
+        return not_modified(shown)
     # Read after the version: a change made meanwhile is drawn under the older version,
     # and the next ask gets it again, rather than never.
     game = get_object_or_404(Game.objects.select_related(*loaded_with_game), public_id=gid)
     can_score = may(request, Action.SCORE_GAME, gid, game)
     state = load_shown(request, game, can_score=can_score)
-    context = game_context(request, state, can_score=can_score, version=version)
-    response = render(request, "table/game.html#live", context)
-    response["ETag"] = etag(version)
+    with game_clock(game):
+        context = game_context(request, state, can_score=can_score, version=version)
+        response = render(request, "table/game.html#live", context)
+    response["ETag"] = etag(shown)
     response["Cache-Control"] = CACHE_CONTROL
     patch_vary_headers(response, ["Cookie"])
     return response

@@ -30,6 +30,7 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import Resolver404, resolve
 
+from ...common.clock import phone_zone
 from ..models import Summary
 from ..pages.game import version_of
 
@@ -42,6 +43,15 @@ the same (RFC 9110, 15.4.5)."""
 
 VIEW_NAME = "game_live"
 """The live view's name in scoring/urls.py, whose route gives the game's id."""
+
+
+def shown_version(version: str, request: HttpRequest) -> str:
+    """The version as a page drawn for this request shows it: a game's times are drawn in
+    the phone's time zone (scoring/common/clock.py), so a page drawn for another zone is
+    another representation, with another ETag (``1767225600000000@Asia/Tokyo``). A phone
+    that has not said its zone shows the version alone."""
+    zone = phone_zone(request)
+    return f"{version}@{zone.key}" if version and zone is not None else version
 
 
 def etag(version: str) -> str:
@@ -126,6 +136,9 @@ class LiveMiddleware:
             version = current_version(match.kwargs["gid"])
         except DatabaseError:
             return None  # the view meets it again, and Django answers as it does
-        if version is None or not unchanged(sent, version):
+        if version is None:
             return None
-        return not_modified(version)
+        shown = shown_version(version, request)
+        if not unchanged(sent, shown):
+            return None
+        return not_modified(shown)

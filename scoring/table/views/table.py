@@ -22,11 +22,12 @@ from ..access import Access, load_shown, may_later, wants_json, with_game, write
 from ..forms import HandForm, NewGameForm, hand_initial
 from ..hooks import crumb_of
 from ..models import Change, Game, Player, Summary
-from ..pages.game import replay_url, score_sheet, version_of
-from ..pages.home import game_summaries
+from ..pages.game import game_clock, replay_url, score_sheet, version_of
+from ..pages.home import game_summaries, summary_relations
 from ..pages.pdf import settlement_sheet_pdf
 from ..pages.settlement import settle_up
 from ..state import GameState, load_game
+from .live_middleware import shown_version
 
 HISTORY_LENGTH = 30
 LISTED = 30
@@ -53,7 +54,7 @@ def _own_games(request: HtmxHttpRequest) -> QuerySet[Game]:
 def home(request: HtmxHttpRequest) -> HttpResponse:
     summaries = game_summaries(
         Summary.objects.filter(game__in=_own_games(request))
-        .select_related("game")
+        .select_related(*summary_relations())
         .order_by("-changed_at")[:LISTED]
     )
     return render(
@@ -114,10 +115,11 @@ def _game_page(
     last hand in one line is.
     """
     template = "table/game.html#game" if request.htmx else "table/game.html"
-    context = game_context(request, state, form, can_score=can_score)
-    context["notice"] = notice
-    context["announce"] = context["sheet"].last if announce_last else announce
-    return render(request, template, context, status=status)
+    with game_clock(state.game):
+        context = game_context(request, state, form, can_score=can_score)
+        context["notice"] = notice
+        context["announce"] = context["sheet"].last if announce_last else announce
+        return render(request, template, context, status=status)
 
 
 def game_context(
@@ -131,7 +133,8 @@ def game_context(
     """What the game page, and the live view's fragments of it, are drawn from.
 
     The ``version`` the page shows is the one the live view (views/live.py) compares; when
-    not given, it is read with the history, in the same query. Whether the request may
+    not given, it is read with the history, in the same query. The page shows it as drawn
+    for this phone (``shown_version``: with the phone's time zone). Whether the request may
     share the game, or start its rematch, is asked only if the page offers it.
     """
     gid = state.game.public_id
@@ -146,7 +149,7 @@ def game_context(
         "can_score": can_score,
         "can_share": can_score and may_later(request, Action.SHARE_GAME, gid, state.game),
         "can_rematch": can_score and may_later(request, Action.REMATCH_GAME, gid, state.game),
-        "version": read if version is None else version,
+        "version": shown_version(read if version is None else version, request),
         "crumb": crumb_of(state.game),
     }
 
@@ -183,6 +186,7 @@ REFUSED = {
 
 
 def _written(
+    request: HtmxHttpRequest,
     state: GameState,
     status: str,
     hand: int | None,
@@ -202,7 +206,7 @@ def _written(
         "status": status,
         "hand": hand,
         "next_hand": None if state.ending.over else state.next_number,
-        "version": versions[0] if versions else "",
+        "version": shown_version(versions[0], request) if versions else "",
     }
     if errors is not None:
         answer["errors"] = errors
@@ -217,7 +221,9 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
     """A write the game no longer allows: a 409 with the game as it now stands."""
     if wants_json(request):
         status_word, code = REFUSED.get(type(refused), ("conflict", 409))
-        return _written(refused.state, status_word, getattr(refused, "number", None), code=code)
+        return _written(
+            request, refused.state, status_word, getattr(refused, "number", None), code=code
+        )
     status = 409
     if isinstance(refused, services.AlreadyRecorded):
         status = 200  # nothing wrong: the hand is there once
@@ -268,7 +274,7 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
             form.add_error(None, rules_error(broken.error))
         else:
             if wants_json(request):
-                return _written(state, "recorded", form.cleaned_data["number"], code=201)
+                return _written(request, state, "recorded", form.cleaned_data["number"], code=201)
             if not request.htmx:
                 return redirect("game", gid=gid)
             return _game_page(request, state, announce_last=True)
@@ -276,7 +282,7 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     form.name_seats(state.names)
     if wants_json(request):
         number = form.cleaned_data.get("number")
-        return _written(state, "invalid", number, code=400, errors=_form_errors(form))
+        return _written(request, state, "invalid", number, code=400, errors=_form_errors(form))
     if request.htmx:
         context = {"form": form, "state": state, "sheet": score_sheet(state)}
         response = render(request, "table/game.html#hand-form", context, status=422)
@@ -316,7 +322,7 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
                 form.add_error(None, message)
             else:
                 if wants_json(request):
-                    return _written(edited, "edited", number)
+                    return _written(request, edited, "edited", number)
                 return redirect("game", gid=gid)
     state = load_game(get_object_or_404(Game, public_id=gid))
     if not 1 <= number <= len(state.hands):
@@ -328,7 +334,7 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
     if request.method == "POST" and wants_json(request):
         ends_early = form.ends_at is not None  # to be sent again with discard_after_end
         status_word, code = ("ends_early", 409) if ends_early else ("invalid", 400)
-        return _written(state, status_word, number, code=code, errors=_form_errors(form))
+        return _written(request, state, status_word, number, code=code, errors=_form_errors(form))
     context = {
         "form": form,
         "state": state,
@@ -346,7 +352,7 @@ def undo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
     except services.WriteRefused as refused:
         return _refused(request, refused)
     if wants_json(request):
-        return _written(state, "undone", number)
+        return _written(request, state, "undone", number)
     if not request.htmx:
         return redirect("game", gid=gid)
     return _game_page(
@@ -362,7 +368,7 @@ def redo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
     except services.WriteRefused as refused:
         return _refused(request, refused)
     if wants_json(request):
-        return _written(state, "redone", number)
+        return _written(request, state, "redone", number)
     if not request.htmx:
         return redirect("game", gid=gid)
     return _game_page(request, state, announce_last=True)
@@ -414,14 +420,16 @@ def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResp
         "settle": settle_up(state),
         "can_score": access.can_score,
     }
-    return render(request, "table/settlement.html", context)
+    with game_clock(game):
+        return render(request, "table/settlement.html", context)
 
 
 @require_safe
 @with_game()
 def settlement_pdf(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     state = load_shown(request, game, can_score=access.can_score)
-    pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
+    with game_clock(game):
+        pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
     response = HttpResponse(pdf, content_type="application/pdf")
     attachment(response, f"boulmous-{game.public_id}.pdf")
     return response
