@@ -5,6 +5,7 @@ equal a full rebuild (and the independent computation of test_league); the club'
 keeps what went."""
 
 import json
+from collections import Counter
 from datetime import UTC, date, datetime
 
 import pytest
@@ -33,10 +34,12 @@ from tests.clubs.test_league import (
     check_league,
     imported,
     make_club,
+    play,
     start,
     stored_league,
     wins_for,
 )
+from tests.clubs.test_races import ROUNDS, at_once, racing, report
 
 pytestmark = pytest.mark.django_db
 
@@ -480,3 +483,53 @@ def test_club_settings_new_league_points_and_rules_leave_standings_right(club, a
         "target": 21,
         "points": [10, 5, 1, 0],
     }
+
+
+# --- races (PostgreSQL) -------------------------------------------------------------------
+
+
+def winning_hand(game):
+    """The hand form's POST data of the hand that wins the game for its first seat, after
+    two of :func:`wins_for`."""
+    return {
+        "number": 3,
+        "dealer": (game.first_dealer + 2) % 4,
+        "taker": 0,
+        "bid": 4,
+        "trump": "H",
+        "tricks_0": 4,
+        "tricks_1": 1,
+        "tricks_2": 1,
+    }
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("deleted", ["game-1", "playing"])
+def test_game_deleted_while_another_or_itself_is_won_leaves_the_league_as_a_rebuild(deleted):
+    outcomes = Counter()
+    for round_ in range(ROUNDS // 2):
+        club = make_club(slug=f"sfax-{round_}")
+        for number, when in enumerate([moment(1, 10), moment(2, 10), moment(2, 20)], start=1):
+            imported(club, FOUR, wins_for(number % 4), when, f"{round_}-game-{number}")
+        playing = start(club, OTHERS)
+        play(playing, wins_for(0)[:2])
+        admin = signed_in(get_user_model().objects.get(username=f"admin-sfax-{round_}"))
+        scorer = signed_in(get_user_model().objects.get(username=f"admin-sfax-{round_}"))
+        gone = playing if deleted == "playing" else game(f"{round_}-game-1")
+
+        deletion = f"/clubs/{club.slug}/games/{gone.public_id}/delete"
+        hand = (f"/games/{playing.public_id}/hands", winning_hand(playing))
+
+        responses = at_once(
+            lambda admin=admin, deletion=deletion: admin.post(deletion),
+            lambda scorer=scorer, hand=hand: scorer.post(*hand),
+        )
+
+        statuses = tuple(response.status_code for response in responses)
+        outcomes[statuses] += 1
+        stored = stored_league(club)
+        league.rebuild(club)
+        assert (statuses[0], stored) == (302, stored_league(club))
+        assert Game.objects.filter(pk=gone.pk).exists() is False
+    report(outcomes)
