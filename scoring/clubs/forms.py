@@ -264,6 +264,57 @@ class SeasonForm(PointsFields):
         return data
 
 
+def overlap_message(other: Any) -> str:
+    """What is said of days that overlap another season's."""
+    return gettext("These days overlap those of the season %(name)s.") % {"name": other.name}
+
+
+def address_taken_message() -> str:
+    return gettext("Another season of the club has this address.")
+
+
+class SeasonEditForm(SeasonForm):
+    """A season changed: as a new one, its days clear of the club's other seasons and its
+    address theirs by none. The refusals are said on the field they are about; the service
+    checks again, under the club's lock (:meth:`refuse` says its refusal the same way)."""
+
+    def __init__(self, *args: Any, others: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.others = list(others)
+
+    @classmethod
+    def initial_of(cls, season: Any) -> dict[str, Any]:
+        return {
+            "name": season.name,
+            "slug": season.slug,
+            "first_day": season.first_day,
+            "last_day": season.last_day,
+            **cls.points_initial(season.points),
+        }
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        first, last, slug = data.get("first_day"), data.get("last_day"), data.get("slug")
+        if first and last and not self.has_error("last_day"):
+            overlapping = [
+                other
+                for other in self.others
+                if other.first_day <= last and other.last_day >= first
+            ]
+            if overlapping:
+                self.refuse_overlap(min(overlapping, key=lambda other: other.first_day))
+        if slug and any(other.slug == slug for other in self.others):
+            self.add_error("slug", address_taken_message())
+        return data
+
+    def refuse_overlap(self, other: Any) -> None:
+        """Said on the day that falls in the other season, else (the days hold it) on the
+        last."""
+        first = self.cleaned_data.get("first_day")
+        inside = first is not None and other.first_day <= first <= other.last_day
+        self.add_error("first_day" if inside else "last_day", overlap_message(other))
+
+
 class ClubGameForm(SeatsFields):
     """A club game: four players by name (members, or guests), and the first dealer; the
     rules are the club's."""
@@ -431,6 +482,30 @@ class NightForm(forms.Form):
         max_value=MAX_ROUNDS,
         required=False,
     )
+
+
+class NightEditForm(NightForm):
+    """A night changed: never fewer rounds planned than it has drawn."""
+
+    def __init__(self, *args: Any, drawn: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.drawn = drawn
+
+    def clean_rounds(self) -> int | None:
+        rounds: int | None = self.cleaned_data.get("rounds")
+        if rounds is not None and rounds < self.drawn:
+            raise forms.ValidationError(rounds_drawn_message(self.drawn))
+        return rounds
+
+
+def rounds_drawn_message(drawn: int) -> str:
+    return ngettext(
+        "%(count)s round is drawn already: plan at least %(count)s, or leave empty to play "
+        "until we stop.",
+        "%(count)s rounds are drawn already: plan at least %(count)s, or leave empty to play "
+        "until we stop.",
+        drawn,
+    ) % {"count": drawn}
 
 
 class CheckInForm(forms.Form):

@@ -5,6 +5,8 @@ writes one line here, in its own transaction, through :func:`log`. The actions a
 once, in :data:`CLUB_ACTIONS`, with the words the history page says them in.
 """
 
+from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from django.utils.functional import Promise
@@ -53,3 +55,22 @@ def log(
 
 def label(action: str) -> str:
     return str(CLUB_ACTIONS.get(action, action))
+
+
+def as_json(value: Any) -> Any:
+    """A value as the history keeps it (JSON): a day, a moment or an amount as text."""
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):  # 0.5 and 0.5000 alike
+        return format(value.normalize(), "f")
+    return value
+
+
+def changed(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What differs between two states of a thing (empty if nothing does), before and after;
+    its ``id``, if it has one, kept in both, to find it again."""
+    keys = [key for key in before if before[key] != after.get(key)]
+    if not keys:
+        return {}, {}
+    kept = ["id", *keys] if "id" in before and "id" not in keys else keys
+    return {key: before[key] for key in kept}, {key: after.get(key) for key in kept}

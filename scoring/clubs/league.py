@@ -123,7 +123,7 @@ def follow(state: GameState) -> None:
     # Read once the club is locked: another game's change may have just renumbered these.
     old = list(ClubResult.objects.filter(game=game).order_by("seat"))
     new = results_of(state, club) if counted else []
-    start = old[0].position if old else None
+    start = place = old[0].position if old else None
     if new:
         place = _place(club, game, new[0].finished_at)
         if old and place == start and _same_outcome(old, new):
@@ -133,6 +133,24 @@ def follow(state: GameState) -> None:
             return
         start = place if start is None else min(start, place)
     assert start is not None  # old or new rows exist
+    assert place is not None
+    _rerate(club, game, start, new, place)
+
+
+def forget(club: Club, game: Game) -> None:
+    """Keep the club's results and ratings what a full recomputation gives once this game is
+    gone: its rows removed, the games after it renumbered and re-rated from its place.
+    Called inside the deletion's transaction, the game and the club locked, before the game
+    is deleted."""
+    old = list(ClubResult.objects.filter(game=game).order_by("seat").only("position"))
+    if old:
+        _rerate(club, game, old[0].position, [], old[0].position)
+
+
+def _rerate(club: Club, game: Game, start: int, new: list[ClubResult], place: int) -> None:
+    """The game's rows replaced by ``new`` (none: it no longer counts), put at ``place``,
+    and every counted game from ``start`` on re-rated; only the rows whose place or rating
+    moved are written."""
     later = list(
         ClubResult.objects.filter(club=club, position__gte=start)
         .exclude(game=game)
@@ -478,3 +496,11 @@ def standings_of(
         )
         shown[id(standing)] = Line(standing, member_id, line["amount"])
     return [shown[id(standing)] for standing in ranked(line.standing for line in shown.values())]
+
+
+def season_games(club: Club, season: Season) -> int:
+    """How many of the club's counted games fall in the season's days: one query."""
+    start, end = season_range(club, season)
+    return ClubResult.objects.filter(
+        club=club, seat=0, finished_at__gte=start, finished_at__lt=end
+    ).count()

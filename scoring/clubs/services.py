@@ -5,6 +5,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -26,7 +27,7 @@ from ..table.services import (
     record_ids,
 )
 from ..table.state import GameState, score
-from . import league
+from . import history, league
 from .models import Attendance, Club, ClubGame, Member, Night, Round, Season
 
 # The club: its members, its seasons, its games and its records.
@@ -126,9 +127,14 @@ def update_club(
     points: Sequence[int],
     public: bool,
     invite_admits: bool,
+    by: Actor = NOBODY,
 ) -> Club:
-    """The club's settings; games already played keep the rules they were played with."""
+    """The club's settings; games already played keep the rules they were played with. What
+    changed goes to the club's history, before and after. The standings follow at once:
+    they add up the results by the club's league points as they are, and a game counts in
+    the season of its day in the club's time zone as it is."""
     club = Club.objects.select_for_update().get(pk=club_id)
+    before = settings_of(club)
     club.name, club.time_zone, club.public, club.invite_admits = (
         name,
         time_zone,
@@ -139,7 +145,28 @@ def update_club(
         setattr(club, name, value)
     club.points = list(points)
     club.save()
+    was, now = history.changed(before, settings_of(club))
+    if was:
+        history.log(club, by, "club_edited", club.name, before=was, after=now)
     return club
+
+
+SETTINGS = (
+    "name",
+    "time_zone",
+    *rules_columns(Rules()),
+    "points",
+    "public",
+    "invite_admits",
+)
+"""The club's settings, as its history names them."""
+
+
+def settings_of(club: Club) -> dict[str, Any]:
+    """The club's settings as its history keeps them."""
+    values = {name: getattr(club, name) for name in SETTINGS}
+    values["stake"] = Decimal(values["stake"])  # 0 until read back from the database
+    return {name: history.as_json(value) for name, value in values.items()}
 
 
 @transaction.atomic

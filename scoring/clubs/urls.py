@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, games, history, league, nights, privacy
+from .views import club, edits, games, history, league, nights, privacy
 
 urlpatterns = [
     # Clubs (issue 11): running a club, in views/club.py.
@@ -34,6 +34,14 @@ urlpatterns = [
     path("clubs/<slug:club>/seasons/new", club.new_season, name="new_season"),
     path("clubs/<slug:club>/games/", games.club_games, name="club_games"),
     path("clubs/<slug:club>/games/new", club.new_club_game, name="new_club_game"),
+    # Edit and delete (issue 19), admins only: in views/edits.py.
+    path("clubs/<slug:club>/games/<slug:gid>/delete", edits.delete_game, name="club_game_delete"),
+    path("clubs/<slug:club>/seasons/<slug:season>/edit", edits.edit_season, name="season_edit"),
+    path(
+        "clubs/<slug:club>/seasons/<slug:season>/delete", edits.delete_season, name="season_delete"
+    ),
+    path("clubs/<slug:club>/nights/<int:night>/edit", edits.edit_night, name="night_edit"),
+    path("clubs/<slug:club>/nights/<int:night>/delete", edits.delete_night, name="night_delete"),
     path("clubs/<slug:club>/import", club.import_records, name="club_import"),
     # Club nights (issue 12): check-in, rounds, table sheets and cards, in views/nights.py.
     path("clubs/<slug:club>/nights/new", nights.new_night, name="new_night"),

@@ -158,6 +158,7 @@ def club_settings(request: HtmxHttpRequest, club: Club, member: Member | None) -
             points=data["league_points"],
             public=data["public"],
             invite_admits=data["invite_admits"],
+            by=request.actor,
         )
         messages.success(request, gettext("The club's settings are saved."))
         return redirect("club", club=club.slug)

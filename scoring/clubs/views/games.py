@@ -47,6 +47,7 @@ def club_games(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
         "form": form,
         "page": page,
         "can_score": club_may(Action.SCORE_CLUB, club, member),
+        "is_admin": club_may(Action.RUN_CLUB, club, member),
         "query": urlencode(kept),
     }
     return render(request, "clubs/club_games.html", context, status=200 if valid else 422)

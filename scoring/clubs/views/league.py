@@ -1,15 +1,19 @@
 """A club's league: a season's standings (page, CSV, print page, PDF), a player's page, and
 the club's records as JSON lines. Whoever may see the club may see these (Action.SEE_CLUB)."""
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.http import Http404, HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
 from ...engine.names import first_name_and_initial
-from ..access import may_name_in_public, with_club
+from ..access import club_may, may_name_in_public, with_club
+from ..edits import moved_season
 from ..forms import PublicNameForm
 from ..league import all_time_standings, season_standings, season_winners
 from ..models import Club, Member, Season
@@ -25,13 +29,48 @@ from ..pages.league import (
 from ..pages.pdf import standings_pdf as pdf_of_standings
 
 
+class SeasonMoved(Exception):
+    """The season named in the address has another one now."""
+
+    def __init__(self, slug: str) -> None:
+        self.slug = slug
+        super().__init__(slug)
+
+
 def _seasons(club: Club, slug: str) -> tuple[Season, list[Season]]:
-    """The season named in the address, and all the club's, newest first: one query."""
+    """The season named in the address, and all the club's, newest first: one query. An
+    address a season had before an admin changed it raises :class:`SeasonMoved`, to the
+    one it has now (the club's history says which); any other is a 404."""
     seasons = list(Season.objects.filter(club=club))
     found = next((season for season in seasons if season.slug == slug), None)
     if found is None:
-        raise Http404
+        moved = moved_season(club, slug)
+        if moved is None:
+            raise Http404
+        raise SeasonMoved(moved)
     return found, seasons
+
+
+SeasonView = Callable[[HtmxHttpRequest, Club, Member | None, str], HttpResponse]
+
+
+def follows_season(view: SeasonView) -> SeasonView:
+    """A season's page asked at an address it had before: redirected (302, as the old
+    address may be given to another season later) to the same page at its new one."""
+
+    @wraps(view)
+    def wrapper(
+        request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+    ) -> HttpResponse:
+        try:
+            return view(request, club, member, season)
+        except SeasonMoved as moved:
+            match = request.resolver_match
+            if match is None or match.url_name is None:
+                raise Http404 from None
+            return redirect(match.url_name, club=club.slug, season=moved.slug)
+
+    return wrapper
 
 
 def _standings_page(
@@ -50,12 +89,14 @@ def _standings_page(
         "games": counted_games(rows),
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
+        "is_admin": club_may(Action.RUN_CLUB, club, member),
     }
     return render(request, template, context)
 
 
 @require_safe
 @with_club(Action.SEE_CLUB)
+@follows_season
 def season(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
@@ -85,6 +126,7 @@ def all_time(request: HtmxHttpRequest, club: Club, member: Member | None) -> Htt
 
 @require_safe
 @with_club(Action.SEE_CLUB)
+@follows_season
 def standings_csv(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
@@ -99,6 +141,7 @@ def standings_csv(
 
 @require_safe
 @with_club(Action.SEE_CLUB)
+@follows_season
 def standings_print(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
@@ -107,6 +150,7 @@ def standings_print(
 
 @require_safe
 @with_club(Action.SEE_CLUB)
+@follows_season
 def standings_pdf(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:

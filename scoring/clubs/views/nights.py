@@ -103,6 +103,7 @@ def _night_page(
         "night": night,
         "state": state,
         "organiser": organiser,
+        "is_admin": not tables and club_may(Action.RUN_CLUB, club, member),
         "form": form,
         "notice": notice,
         "version": version,
