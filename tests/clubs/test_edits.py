@@ -198,7 +198,7 @@ def test_season_old_address_redirects_to_the_new_one(club, admin):
 def test_season_delete_page_says_what_goes_and_what_stays(club, admin):
     html = admin.get("/clubs/sfax/seasons/spring/delete").content.decode()
 
-    assert "Its standings page, from Feb. 1, 2025 to March 31, 2025, goes with it" in html
+    assert "Its standings page, from Feb 1, 2025 to Mar 31, 2025, goes with it" in html
     assert "Its 3 games stay: in the club's games, in the all-time standings" in html
 
 
