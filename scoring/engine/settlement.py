@@ -160,8 +160,8 @@ def _opposites(
     for seat in seats:
         if units[seat] > 0:
             creditors.setdefault(units[seat], []).append(seat)
-    for waiting in creditors.values():
-        waiting.reverse()  # pop() then gives the lowest seat first
+    for lowest_last in creditors.values():
+        lowest_last.reverse()  # pop() then gives the lowest seat first
     pairs: list[tuple[int, int]] = []
     for seat in seats:
         waiting = creditors.get(-units[seat])
