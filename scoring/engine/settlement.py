@@ -173,10 +173,16 @@ def _opposites(
 
 def _most_groups(seats: tuple[int, ...], units: Sequence[int]) -> list[tuple[int, ...]]:
     """The split of ``seats`` into the most groups whose balances cancel out, by dynamic
-    programming over the subsets of ``seats``: ``best[mask]`` is the most such groups a
-    split of ``mask`` into them and one remainder can have, that is one more than the best
-    of ``mask`` less one seat where ``mask`` itself adds up to zero. ``2**len(seats)``
-    subsets, each looked at from each of its seats."""
+    programming over the subsets of ``seats``.
+
+    ``best[mask]`` is the most disjoint groups adding up to zero that ``mask`` holds. Taking
+    a seat out of ``mask`` loses at most one of them, and keeps them all where some seat is
+    in none, so ``best[mask]`` is the best of ``mask`` less one seat, plus one where
+    ``mask`` itself adds up to zero. Then any seat will do (the groups of a mask adding up
+    to zero can cover it, and taking a seat out breaks one); otherwise the best less one
+    seat is at most one more than without its lowest seat, and the search stops there.
+    ``2**len(seats)`` subsets, each looked at from at most each of its seats.
+    """
     values = [units[seat] for seat in seats]
     size = 1 << len(seats)
     total = [0] * size
@@ -185,13 +191,19 @@ def _most_groups(seats: tuple[int, ...], units: Sequence[int]) -> list[tuple[int
         total[mask] = total[mask ^ low] + values[low.bit_length() - 1]
     best = [0] * size
     for mask in range(1, size):
-        most, rest = 0, mask
+        low = mask & -mask
+        most = best[mask ^ low]
+        if total[mask] == 0:
+            best[mask] = most + 1
+            continue
+        rest = mask ^ low
         while rest:
             low = rest & -rest
             if best[mask ^ low] > most:
-                most = best[mask ^ low]
+                most += 1
+                break
             rest ^= low
-        best[mask] = most + (total[mask] == 0)
+        best[mask] = most
     # Back from the whole: the masks adding up to zero along the way cut it into the groups.
     groups: list[tuple[int, ...]] = []
     mask, cut = size - 1, size - 1
