@@ -51,7 +51,7 @@ from .game import (
     winner_of,
 )
 from .hand import TRICKS_PER_HAND, FailedTaker, HandScore, check_tricks, fill_tricks, score_hand
-from .money import CURRENCIES, amount, decimals, parse_stake
+from .money import CURRENCIES, amount, decimals, from_minor, parse_stake, to_minor
 from .play import PlayedTrick, PlayOut, Revoke, parse_plays, play_out
 from .record import (
     FORMAT,
@@ -85,12 +85,14 @@ from .referee import (
     suit_name,
 )
 from .settlement import (
+    EXACT_LIMIT,
     Breakdown,
     Settlement,
     Transfer,
     boulmous_payments,
     fewest_transfers,
     settle,
+    settles_exactly,
 )
 
 __all__ = [
@@ -98,6 +100,7 @@ __all__ = [
     "CURRENCIES",
     "DECK",
     "DEFAULT_TARGET",
+    "EXACT_LIMIT",
     "FORMAT",
     "LOWEST_BID",
     "PASS",
@@ -152,6 +155,7 @@ __all__ = [
     "format_bid",
     "format_call",
     "format_cards",
+    "from_minor",
     "hand_from_dict",
     "hand_to_dict",
     "in_tricks",
@@ -176,9 +180,11 @@ __all__ = [
     "score_hand",
     "seats_from",
     "settle",
+    "settles_exactly",
     "speaking_order",
     "suit_name",
     "suit_order",
+    "to_minor",
     "trick_winner",
     "trump_order",
     "winner_of",

@@ -83,3 +83,23 @@ def amount(units: int, stake: Decimal, currency: str) -> Decimal:
 def format_amount(value: Decimal) -> str:
     """A plain decimal string (``-1.50``), as the record's output writes amounts."""
     return f"{value:f}"
+
+
+def to_minor(value: Decimal, currency: str) -> int:
+    """``value`` in the currency's smallest unit (cents for EUR, millimes for TND): money
+    settled in integers. A value with more decimals than the currency has is refused."""
+    places = decimals(currency)
+    minor = value.scaleb(places)
+    if minor != minor.to_integral_value():
+        raise RulesError(
+            gettext_noop("amount {value} has more decimals than {currency} uses ({digits})"),
+            value=format_amount(value),
+            currency=currency,
+            digits=places,
+        )
+    return int(minor)
+
+
+def from_minor(units: int, currency: str) -> Decimal:
+    """``units`` of the currency's smallest unit, to its decimals: 150 cents are 1.50."""
+    return amount(units, Decimal(1).scaleb(-decimals(currency)), currency)

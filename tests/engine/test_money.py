@@ -4,7 +4,15 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.engine import CURRENCIES, RulesError, amount, decimals, parse_stake
+from scoring.engine import (
+    CURRENCIES,
+    RulesError,
+    amount,
+    decimals,
+    from_minor,
+    parse_stake,
+    to_minor,
+)
 from scoring.engine.money import MAX_STAKE, check_currency, format_amount
 
 
@@ -135,3 +143,26 @@ def test_amount_is_units_times_stake_with_the_currencys_decimals(units, stake, c
 )
 def test_format_amount_writes_plain_decimals(value, text):
     assert format_amount(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "currency", "minor"),
+    [
+        (Decimal("1.50"), "EUR", 150),
+        (Decimal("-0.5000"), "EUR", -50),
+        (Decimal("2.125"), "TND", 2125),
+        (Decimal("300"), "JPY", 300),
+        (Decimal("0"), "EUR", 0),
+    ],
+)
+def test_amounts_in_the_smallest_unit_and_back(value, currency, minor):
+    assert (to_minor(value, currency), from_minor(minor, currency)) == (
+        minor,
+        value.quantize(Decimal(1).scaleb(-decimals(currency))),
+    )
+
+
+def test_an_amount_finer_than_the_currency_is_refused():
+    with pytest.raises(RulesError) as error:
+        to_minor(Decimal("1.005"), "EUR")
+    assert str(error.value) == "amount 1.005 has more decimals than EUR uses (2)"

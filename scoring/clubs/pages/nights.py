@@ -3,16 +3,30 @@ table sheet and cards, and the night's ranking. Laid out from the rows the servi
 (rounds as drawn, each table's game summary); nothing here draws or scores.
 """
 
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext, ngettext
 
-from ...engine import SEATS
+from ...common.words import format_money
+from ...engine import (
+    BOULMOUS,
+    SEATS,
+    amount,
+    fewest_transfers,
+    from_minor,
+    settles_exactly,
+    to_minor,
+)
 from ...engine.names import name_key
+from ...engine.settlement import breakdown_of
 from ...table.models import Game, ScorerLink, Summary
-from ..models import Attendance, Member, Night, Round, Season
-from ..names import Named, shown_names
+from ...table.state import load_games
+from ..models import Attendance, Club, ClubResult, Member, Night, Round, Season
+from ..names import NAMED_COLUMNS, Named, shown_names
 
 
 @dataclass(frozen=True)
@@ -210,3 +224,154 @@ def season_of_night(night: Night) -> Season | None:
     return Season.objects.filter(
         club=night.club_id, first_day__lte=night.date, last_day__gte=night.date
     ).first()
+
+
+# The night's money.
+
+
+@dataclass(frozen=True)
+class Balance:
+    """A player's money over all his tables of the night."""
+
+    player: str
+    member_id: int | None
+    value: Decimal
+    amount: str
+    """``value`` in the club's currency, as the language writes it."""
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    value: Decimal
+    amount: str
+
+
+@dataclass(frozen=True)
+class NightMoney:
+    """One settlement for the whole night: each player's balance (won games' money, and the
+    boulmous paid in games not won), and the payments that settle them all."""
+
+    currency: str
+    balances: Sequence[Balance]
+    """Largest winner first."""
+    payments: Sequence[Payment]
+    """By payer, then payee, as the sheet is read."""
+    fewest: bool
+    """The payments are the fewest possible (always, but for a very large night)."""
+    unfinished: int
+    """Games of the night not won in which a boulmous was paid: those payments count."""
+    elsewhere: int
+    """Games played in another currency than the club's, left out."""
+
+    @property
+    def about(self) -> str:
+        """What the payments are, as the page and the PDF say it."""
+        what = gettext(
+            "Each player's balance over all his tables of the night, and the payments that"
+            " settle them all."
+        )
+        if self.fewest:
+            return f"{what} {gettext('They are the fewest payments that do.')}"
+        return f"{what} " + gettext(
+            "For a night this large they may not be the fewest, but they are always fewer"
+            " than the players who owe or are owed."
+        )
+
+    @property
+    def notes(self) -> list[str]:
+        """The games whose money counts otherwise: not won, or in another currency."""
+        notes = []
+        if self.unfinished:
+            notes.append(
+                ngettext(
+                    "%(counter)s game of the night not won had a boulmous: as for any game"
+                    " not won, only its boulmous payments count.",
+                    "%(counter)s games of the night not won had a boulmous: as for any game"
+                    " not won, only their boulmous payments count.",
+                    self.unfinished,
+                )
+                % {"counter": self.unfinished}
+            )
+        if self.elsewhere:
+            notes.append(
+                ngettext(
+                    "%(counter)s game played in another currency is left out.",
+                    "%(counter)s games played in another currency are left out.",
+                    self.elsewhere,
+                )
+                % {"counter": self.elsewhere}
+            )
+        return notes
+
+
+def night_money(club: Club, night: Night, *, public: bool = False) -> NightMoney | None:
+    """The night's money, for a club that plays for stakes (else None), in three queries,
+    whatever the number of games: the night's results (ClubResult: each won game's money)
+    and the club's players; and, when some game of the night is not won but had a
+    boulmous, those games (three more queries, scored by the engine): as a single game's
+    settlement does, a game not won settles its boulmous payments alone. Balances are added
+    up in the currency's smallest unit and settled by the engine's fewest transfers."""
+    if not club.stake:
+        return None
+    currency = club.currency
+    minor: dict[str, int] = defaultdict(int)
+    names: dict[str, str] = {}
+    elsewhere: set[int] = set()
+    rows = ClubResult.objects.filter(club=club, game__club_game__round__night=night)
+    for game_id, key, name, value in rows.values_list("game_id", "key", "name", "amount"):
+        names.setdefault(key, name)
+        if value is None:
+            elsewhere.add(game_id)
+        else:
+            minor[key] += to_minor(value, currency)
+    unfinished = 0
+    not_won = (
+        Game.objects.filter(club_game__round__night=night, hands__bid=BOULMOUS)
+        .exclude(summary__status=Summary.Status.WON)
+        .distinct()
+        .order_by("pk")
+    )
+    for state in load_games(not_won):
+        rules = state.result.rules
+        if rules.currency != currency:
+            elsewhere.add(state.game.pk)
+            continue
+        unfinished += 1
+        for name, part in zip(state.names, breakdown_of(state.result), strict=True):
+            key = name_key(name)
+            names.setdefault(key, name)
+            minor[key] += to_minor(amount(part.boulmous, rules.stake, currency), currency)
+    members = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
+    shown = shown_names(members, public=public)
+    ids = {member.key: member.pk for member in members}
+    keys = sorted(minor)
+    transfers = fewest_transfers([minor[key] for key in keys])
+
+    def shown_name(key: str) -> str:
+        return shown.get(key, names[key])
+
+    def money(units: int) -> tuple[Decimal, str]:
+        value = from_minor(units, currency)
+        return value, format_money(value, currency)
+
+    balances = [
+        Balance(shown_name(key), ids.get(key), *money(minor[key]))
+        for key in sorted(keys, key=lambda key: (-minor[key], shown_name(key).casefold(), key))
+    ]
+    payments = sorted(
+        (
+            Payment(shown_name(keys[one.payer]), shown_name(keys[one.payee]), *money(one.units))
+            for one in transfers
+        ),
+        key=lambda payment: (payment.payer.casefold(), payment.payee.casefold()),
+    )
+    return NightMoney(
+        currency,
+        balances,
+        payments,
+        settles_exactly([minor[key] for key in keys]),
+        unfinished,
+        len(elsewhere),
+    )

@@ -21,6 +21,7 @@ from ...table.pages.pdf import (
 )
 from ..models import Club, Night, Season
 from .league import StandingRow, headings, rating_explained
+from .nights import NightMoney
 
 # A club season's standings: one A4 page for up to 40 players, more pages after that.
 
@@ -59,13 +60,87 @@ def standings_pdf(club: Club, season: Season, rows: Sequence[StandingRow], games
         "first": say_day(season.first_day),
         "last": say_day(season.last_day),
     }
-    return _standings(club, f"{club.name} · {season.name}", (days,), season.points, rows, games)
+    pdf = _standings(club, f"{club.name} · {season.name}", (days,), season.points, rows, games)
+    return bytes(pdf.output())
 
 
-def night_pdf(club: Club, night: Night, rows: Sequence[StandingRow], games: int) -> bytes:
-    """A club night's ranking, as the season's table is printed."""
+def night_pdf(
+    club: Club,
+    night: Night,
+    rows: Sequence[StandingRow],
+    games: int,
+    money: NightMoney | None = None,
+) -> bytes:
+    """A club night's ranking, as the season's table is printed; then the night's money,
+    for a club that plays for stakes: the balances and the payments, side by side."""
     when = gettext("Night of %(date)s") % {"date": say_day(night.date)}
-    return _standings(club, f"{club.name} · {when}", (night.place,), club.points, rows, games)
+    pdf = _standings(club, f"{club.name} · {when}", (night.place,), club.points, rows, games)
+    if money is not None and money.balances:
+        _night_money(pdf, money)
+    return bytes(pdf.output())
+
+
+# The night's money: balances on the left, payments on the right, a row each.
+BALANCE_W, MONEY_GAP = 78.0, 8.0
+PAYMENT_W = WIDTH - BALANCE_W - MONEY_GAP
+AMOUNT_W = 24.0
+
+
+def _night_money(pdf: FPDF, money: NightMoney) -> None:
+    if pdf.get_y() + 30 > BOTTOM:
+        pdf.add_page()
+    pdf.ln(4)
+    pdf.set_font(FAMILY, "B", 12)
+    pdf.cell(WIDTH, 6, gettext("The night's money"), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.set_font(FAMILY, "", 8)
+    pdf.multi_cell(WIDTH, 4, money.about, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.ln(1)
+    left = [(balance.player, minus(balance.amount)) for balance in money.balances]
+    right = [
+        (f"{payment.payer} → {payment.payee}", minus(payment.amount)) for payment in money.payments
+    ]
+    if not right:
+        right = [(gettext("Nobody owes anything."), "")]
+    _money_head(pdf)
+    for index in range(max(len(left), len(right))):
+        if pdf.get_y() + LEAGUE_ROW > BOTTOM - 8:
+            pdf.add_page()
+            _money_head(pdf)
+        top = pdf.get_y()
+        for start, width, cells in (
+            (MARGIN, BALANCE_W, left),
+            (MARGIN + BALANCE_W + MONEY_GAP, PAYMENT_W, right),
+        ):
+            if index >= len(cells):
+                continue
+            if index % 2:
+                pdf.set_fill_color(ZEBRA)
+                pdf.rect(start, top, width, LEAGUE_ROW, style="F")
+            name, amount = cells[index]
+            pdf.set_xy(start, top)
+            pdf.set_font(FAMILY, "", LEAGUE_PT)
+            pdf.cell(width - AMOUNT_W, LEAGUE_ROW, fit(pdf, name, width - AMOUNT_W - 1))
+            pdf.set_font(FAMILY, "B", LEAGUE_PT)
+            pdf.cell(AMOUNT_W, LEAGUE_ROW, fit(pdf, amount, AMOUNT_W - 1), align=Align.R)
+        pdf.set_xy(MARGIN, top + LEAGUE_ROW)
+    pdf.ln(2)
+    pdf.set_font(FAMILY, "", 7)
+    for note in money.notes:
+        pdf.multi_cell(WIDTH, 3.5, note, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+
+
+def _money_head(pdf: FPDF) -> None:
+    top = pdf.get_y()
+    pdf.set_font(FAMILY, "B", 7)
+    for start, width, title in (
+        (MARGIN, BALANCE_W, gettext("Balances")),
+        (MARGIN + BALANCE_W + MONEY_GAP, PAYMENT_W, gettext("Payments")),
+    ):
+        pdf.set_xy(start, top)
+        pdf.cell(width, 5, title)
+        pdf.set_line_width(0.3)
+        pdf.line(start, top + 5, start + width, top + 5)
+    pdf.set_xy(MARGIN, top + 5.3)
 
 
 def _standings(
@@ -75,7 +150,7 @@ def _standings(
     league_points: Sequence[int],
     rows: Sequence[StandingRow],
     games: int,
-) -> bytes:
+) -> FPDF:
     pdf = a4(title, gettext("Standings"), timezone.now())
     pdf.set_font(FAMILY, "B", 15)
     pdf.multi_cell(WIDTH, 8, title, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
@@ -112,7 +187,7 @@ def _standings(
     pdf.multi_cell(
         WIDTH, 3.5, rating_explained(), align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT
     )
-    return bytes(pdf.output())
+    return pdf
 
 
 def _league_head(pdf: FPDF, widths: Sequence[float], titles: Sequence[str]) -> None:

@@ -33,7 +33,14 @@ from ..league import night_standings
 from ..models import Attendance, Club, Member, Night, Round
 from ..names import sees_full_names
 from ..pages.league import counted_games, standing_rows
-from ..pages.nights import NightState, club_names, night_state, round_state, season_of_night
+from ..pages.nights import (
+    NightState,
+    club_names,
+    night_money,
+    night_state,
+    round_state,
+    season_of_night,
+)
 from ..pages.pdf import night_pdf
 
 
@@ -335,13 +342,15 @@ def ranking(
 ) -> HttpResponse:
     """The night's ranking: league points by the club's scheme, then wins, then points."""
     found = _night(club, night)
-    rows = standing_rows(club, night_standings(found, public=not sees_full_names(member)))
+    public = not sees_full_names(member)
+    rows = standing_rows(club, night_standings(found, public=public))
     context = {
         "club": club,
         "night": found,
         "rows": rows,
         "games": counted_games(rows),
         "season": season_of_night(found),
+        "money": night_money(club, found, public=public),
     }
     return render(request, "clubs/night_ranking.html", context)
 
@@ -367,9 +376,10 @@ def ranking_pdf(
     request: HtmxHttpRequest, club: Club, member: Member | None, night: int
 ) -> HttpResponse:
     found = _night(club, night)
-    rows = standing_rows(club, night_standings(found, public=not sees_full_names(member)))
+    public = not sees_full_names(member)
+    rows = standing_rows(club, night_standings(found, public=public))
     response = HttpResponse(
-        night_pdf(club, found, rows, counted_games(rows)),
+        night_pdf(club, found, rows, counted_games(rows), night_money(club, found, public=public)),
         content_type="application/pdf",
     )
     attachment(response, f"{club.slug}-night-{found.date.isoformat()}.pdf")
