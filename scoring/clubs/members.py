@@ -18,7 +18,7 @@ stored ratings stay what a full ``league.rebuild`` gives.
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Min, QuerySet
 from django.utils import timezone
 
@@ -136,13 +136,31 @@ def _lock_seated(keys: Iterable[str]) -> None:
     list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
 
 
-def _rewrite_summaries(seats: Iterable[tuple[int, int]], name: str) -> None:
-    """The summaries of these (game, seat position) pairs, with ``name`` at that seat."""
-    positions = dict(seats)
-    summaries = list(Summary.objects.filter(game_id__in=positions))
-    for summary in summaries:
-        summary.names[positions[summary.game_id]] = name
-    Summary.objects.bulk_update(summaries, ["names"], batch_size=500)
+def _rewrite_summaries(seats: Iterable[tuple[int, int]], name: str, batch: int = 1000) -> None:
+    """The summaries of these (game, seat position) pairs, with ``name`` at that seat: one
+    statement a seat position (a batch of games a statement on SQLite), the name set in the
+    list by the database (PostgreSQL ``jsonb_set``, SQLite ``json_set``), as a merge of
+    thousands of games would take seconds to write through Django's ``bulk_update``."""
+    games: dict[int, list[int]] = {}
+    for game_id, position in seats:
+        games.setdefault(position, []).append(game_id)
+    table = connection.ops.quote_name(Summary._meta.db_table)
+    with connection.cursor() as cursor:
+        for position, ids in sorted(games.items()):
+            if connection.vendor == "postgresql":
+                cursor.execute(
+                    f"UPDATE {table} SET names = jsonb_set(names, %s, to_jsonb(%s::text)) "
+                    "WHERE game_id = ANY(%s)",
+                    [[str(position)], name, ids],
+                )
+                continue
+            for first in range(0, len(ids), batch):
+                part = ids[first : first + batch]
+                cursor.execute(
+                    f"UPDATE {table} SET names = json_set(names, %s, %s) "
+                    f"WHERE game_id IN ({', '.join(['%s'] * len(part))})",
+                    [f"$[{int(position)}]", name, *part],
+                )
 
 
 def _seat_as(club: Club, old_key: str, name: str) -> int:
