@@ -10,7 +10,7 @@ from zoneinfo import available_timezones
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import ProhibitNullCharactersValidator
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -34,6 +34,7 @@ from ..engine import (
 )
 from ..engine.league import DEFAULT_POINTS, check_points
 from ..table.forms import ImportForm
+from .members import BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
 from .models import Member
 
 
@@ -180,6 +181,52 @@ class MemberForm(forms.Form):
         label=_("Role"),
         choices=[(role.value, role.label) for role in Member.Role if role != Member.Role.GUEST],
         initial=Member.Role.MEMBER.value,
+    )
+
+
+class RenameForm(forms.Form):
+    """A member's new name, given by an admin: refused as a new player's name is, when the
+    club has it already or one that looks like it (the view says so, from the service)."""
+
+    name = NameField(label=_("New name"), max_length=MAX_NAME)
+
+
+class MergeForm(forms.Form):
+    """The member another one is merged into: one of the club's other players."""
+
+    into = forms.TypedChoiceField(label=_("Merge into"), coerce=int)
+
+    def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        into = self.fields["into"]
+        assert isinstance(into, forms.TypedChoiceField)
+        into.choices = [("", gettext("Choose a player")), *players]
+
+
+def merge_refused_message(refusal: MergeRefused, gone: str, kept: str) -> str:
+    """What is said of two members who cannot be merged (scoring/clubs/members.py)."""
+    names = {"gone": gone, "kept": kept}
+    if isinstance(refusal, SatTogether):
+        return ngettext(
+            "%(gone)s and %(kept)s sat in %(count)s game together: they are two players.",
+            "%(gone)s and %(kept)s sat in %(count)s games together: they are two players.",
+            refusal.games,
+        ) % {**names, "count": refusal.games}
+    if isinstance(refusal, DrawnTogether):
+        return gettext(
+            "%(gone)s and %(kept)s were both drawn in round %(round)s of the night of "
+            "%(date)s: they are two players."
+        ) % {
+            **names,
+            "round": refusal.round.number,
+            "date": date_format(refusal.round.night.date, "DATE_FORMAT"),
+        }
+    assert isinstance(refusal, BothHaveAccounts)
+    return (
+        gettext(
+            "%(gone)s and %(kept)s each have an account: merged, one account would lose its player."
+        )
+        % names
     )
 
 

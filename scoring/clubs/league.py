@@ -266,6 +266,23 @@ def _rate(club: Club, games: Sequence[Sequence[ClubResult]], start: int) -> None
             row.position, row.mu, row.sigma = position, rating.mu, rating.sigma
 
 
+def rerate_from(club: Club, start: int) -> int:
+    """The club's counted games from place ``start`` on rated again, in their order, from
+    the ratings their players had before (two members merged into one: his games are
+    rated as one player's from the first of them on). Only the rows whose rating moved are
+    rewritten; returns how many."""
+    later = list(
+        ClubResult.objects.filter(club=club, position__gte=start)
+        .order_by("position", "seat")
+        .only("game_id", "key", "rank", "position", "mu", "sigma")
+    )
+    before = {row.pk: (row.position, row.mu, row.sigma) for row in later}
+    _rate(club, [list(rows) for _, rows in groupby(later, key=_game)], start)
+    moved = [row for row in later if before[row.pk] != (row.position, row.mu, row.sigma)]
+    _move(moved)
+    return len(moved)
+
+
 def rebuild(club: Club, *, chunk: int = 500) -> int:
     """The club's results and ratings recomputed from every game's facts: what they must
     always equal. Returns the number of counted games.

@@ -74,6 +74,10 @@ class Member(models.Model):
     short_in_public = models.BooleanField(_("shown by first name and initial"), default=False)
     """Shown to whoever is not of the club (public pages and exports) as ``Amina B.``, at his
     request (scoring/clubs/names.py); the club's members still see his full name."""
+    retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
+    """When an admin retired him: he stays in his games and past standings, and leaves the
+    club's lists of players, the names offered for a new game and a night's check-in,
+    until he is brought back (scoring/clubs/members.py)."""
 
     class Meta:
         ordering = ["name", "id"]

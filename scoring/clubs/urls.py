@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, edits, games, history, league, nights, privacy
+from .views import club, edits, games, history, league, members, nights, privacy
 
 urlpatterns = [
     # Clubs (issue 11): running a club, in views/club.py.
@@ -12,6 +12,30 @@ urlpatterns = [
     path("clubs/<slug:club>/members", club.members, name="club_members"),
     path("clubs/<slug:club>/members/<int:member_id>/role", club.member_role, name="member_role"),
     path("clubs/<slug:club>/members/<int:member_id>/claim", club.member_claim, name="member_claim"),
+    # Members (issue 19): renamed, merged, retired and back, deleted, in views/members.py.
+    path(
+        "clubs/<slug:club>/members/<int:member_id>/rename",
+        members.member_rename,
+        name="member_rename",
+    ),
+    path(
+        "clubs/<slug:club>/members/<int:member_id>/merge", members.member_merge, name="member_merge"
+    ),
+    path(
+        "clubs/<slug:club>/members/<int:member_id>/retire",
+        members.member_retire,
+        name="member_retire",
+    ),
+    path(
+        "clubs/<slug:club>/members/<int:member_id>/return",
+        members.member_return,
+        name="member_return",
+    ),
+    path(
+        "clubs/<slug:club>/members/<int:member_id>/delete",
+        members.member_delete,
+        name="member_delete",
+    ),
     # Privacy (issue 18): a member's data, his removal, his name in public.
     path(
         "clubs/<slug:club>/members/<int:member_id>/data.json",

@@ -1,11 +1,14 @@
 """League figures (``make bench``): ``demo_club --games 10000``, then a season of 10,000
-games: its page and its standings.csv.
+games: its page and its standings.csv; then a merge of a member with 3,000 games.
 
 Builds the demo club (``manage.py demo_club``: every hand checked by the engine, written in
 bulk through the club import) and prints how long it took (aim: under two minutes), then
 puts all its games in one season and prints, for the season page and its CSV, the median
 and p95 server time over 20 requests through Django's test client (in process, gzip asked
 for, as a phone does) and the queries of one request (aims: < 300 ms, ≤ 12 queries).
+Last, the demo's first player's last 3,000 games are given to a new member, and the new
+one merged back into him (docs/league.md, "Members"): the merge's seconds (aim: < 2 s),
+and whether the stored league then equals a full rebuild.
 
 On the database ``DATABASE_URL`` names (migrated first; its Demo club is replaced), else
 on a throwaway SQLite database. A figure, not a test.
@@ -29,6 +32,8 @@ RUNS = 20
 AIM_DEMO_S = 120
 AIM_MS = 300
 AIM_QUERIES = 12
+MERGED_GAMES = 3_000
+AIM_MERGE_S = 2
 
 
 def setup_django(folder: Path) -> str:
@@ -107,6 +112,61 @@ def figures(client, url: str) -> tuple[float, float, int, int]:
     return statistics.median(timings), p95, queries, size
 
 
+def split_player(club):
+    """The club's first player's last MERGED_GAMES games given to a new member, "<name> 2",
+    as if a guest had been typed so; the league rated again from the first of them. The
+    two members (kept, gone)."""
+    from scoring.clubs import league, services
+    from scoring.common.names import name_key
+    from scoring.table.models import Player, Seat, Summary
+
+    kept = club.members.order_by("pk").first()
+    gone = services.add_member(club=club, name=f"{kept.name} 2")
+    player = Player.objects.create(name=gone.name, key=gone.key)
+    seats = list(
+        Seat.objects.filter(game__club_game__club=club, player__key=kept.key, game__results__seat=0)
+        .order_by("-game__results__position")
+        .values_list("pk", "game_id", "position")[:MERGED_GAMES]
+    )
+    Seat.objects.filter(pk__in=[pk for pk, _, _ in seats]).update(player=player)
+    positions = {game_id: position for _, game_id, position in seats}
+    summaries = list(Summary.objects.filter(game_id__in=positions))
+    for summary in summaries:
+        summary.names[positions[summary.game_id]] = gone.name
+    Summary.objects.bulk_update(summaries, ["names"], batch_size=500)
+    rows = league.ClubResult.objects.filter(club=club, game_id__in=positions, key=kept.key)
+    first = min(rows.values_list("position", flat=True))
+    rows.update(key=name_key(gone.name), name=gone.name)
+    league.rerate_from(club, first)
+    return kept, gone
+
+
+def merge_figures(club) -> bool:
+    """A merge of a member with MERGED_GAMES games: its seconds, and whether the stored
+    league then equals a full rebuild. Whether the aim is missed."""
+    from scoring.clubs import league, members
+    from scoring.common.rights import NOBODY
+
+    kept, gone = split_player(club)
+    started = time.perf_counter()
+    merged = members.merge_members(club=club, gone_id=gone.pk, kept_id=kept.pk, by=NOBODY)
+    seconds = time.perf_counter() - started
+    columns = ("game_id", "seat", "position", "key", "name", "mu", "sigma")
+    stored = list(league.ClubResult.objects.filter(club=club).order_by("pk").values_list(*columns))
+    league.rebuild(club)
+    rebuilt = list(league.ClubResult.objects.filter(club=club).order_by("game_id", "seat"))
+    same = sorted(stored) == sorted(
+        (row.game_id, row.seat, row.position, row.key, row.name, row.mu, row.sigma)
+        for row in rebuilt
+    )
+    print(
+        f"  merge of {merged.games} games into {kept.name}: {seconds:.2f} s, "
+        f"{merged.rerated} rows re-rated (aim: < {AIM_MERGE_S} s); "
+        f"equal to a full rebuild: {same}"
+    )
+    return seconds >= AIM_MERGE_S or not same
+
+
 def main() -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="boulmous-bench-") as folder:
@@ -139,6 +199,7 @@ def main() -> None:
             missed |= median >= AIM_MS or queries > AIM_QUERIES
             print(f"  {label:30} {median:6.1f} ms {p95:6.1f} ms {queries:8} {size:9}")
         print(f"  (aims: < {AIM_MS} ms and ≤ {AIM_QUERIES} queries each)")
+        missed |= merge_figures(club)
     print(f"\n({time.perf_counter() - started:.1f} s)")
     if missed:
         sys.exit(1)

@@ -189,3 +189,42 @@ def test_two_players_who_look_alike_added_at_once_are_not_both_members():
         added = set(club.members.values_list("name", flat=True)) - {"Amina", "Bilal"}
         assert (sorted(statuses), len(added)) == ([302, 422], 1)
     report(outcomes)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_a_merge_and_the_winning_hand_of_his_game_at_once_leave_the_league_as_a_rebuild():
+    """Issue 19: Omarr merged into Omar while the hand that wins Omarr's game is saved: the
+    game is Omar's, whichever comes first, and the stored league is a full rebuild's."""
+    from scoring.clubs import members
+    from scoring.common.rights import NOBODY
+    from scoring.table import services
+    from scoring.table.models import Summary
+    from tests.clubs.test_league import check_league
+    from tests.clubs.test_league_pages import GAME_A, play
+
+    outcomes = Counter()
+    for round_ in range(ROUNDS):
+        club, _ = new_club(round_)
+        play(club, GAME_A, names=("Omar", "Amina", "Chafik", "Dalila"))
+        state = club_services.start_club_game(
+            club=club, names=("Amina", "Omarr", "Chafik", "Dalila"), first_dealer=0, owner_id=None
+        )
+        gid = state.game.public_id
+        for number, hand in enumerate(GAME_A[:-1], start=1):
+            services.record_hand(public_id=gid, number=number, hand=hand, token=None)
+        omarr, omar = (club.members.get(name=name).pk for name in ("Omarr", "Omar"))
+
+        def merge(omarr=omarr, omar=omar, club=club):
+            return members.merge_members(club=club, gone_id=omarr, kept_id=omar, by=NOBODY)
+
+        def win(gid=gid):
+            return services.record_hand(public_id=gid, number=6, hand=GAME_A[-1], token=None)
+
+        merged, won = at_once(merge, win)
+
+        outcomes[(merged.games, won.names[1])] += 1
+        summary = Summary.objects.get(game__public_id=gid)
+        assert (summary.status, summary.names[1], won.result.finished) == ("won", "Omar", True)
+        check_league(club)
+    report(outcomes)

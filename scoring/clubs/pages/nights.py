@@ -195,15 +195,16 @@ def night_state(night: Night, *, public: bool = False) -> NightState:
     members = list(Member.objects.filter(club=night.club_id).order_by("name", "id"))
     shown = _shown(members, public)
     names = {member.pk: shown[member.key] for member in members}
-    present = set(
-        Attendance.objects.filter(night=night, present=True).values_list("member_id", flat=True)
-    )
+    checked_in = dict(Attendance.objects.filter(night=night).values_list("member_id", "present"))
+    present = {member_id for member_id, here in checked_in.items() if here}
+    # A retired player is no tap target, unless he was checked in at this night.
     players = sorted(
         (
             Player(
                 member.pk, names[member.pk], member.role == Member.Role.GUEST, member.pk in present
             )
             for member in members
+            if member.retired_at is None or member.pk in checked_in
         ),
         key=lambda player: (player.guest, player.name.casefold(), player.member_id),
     )

@@ -43,6 +43,7 @@ from ..forms import (
     already_message,
     look_alike_message,
 )
+from ..members import played
 from ..models import Club, Member
 from ..names import Named, sees_full_names, shown_names
 
@@ -135,10 +136,14 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         "seasons": club.seasons.all(),
         "games": games,
         "members": [
-            (player, shown[player.key]) for player in players if player.role != Member.Role.GUEST
+            (player, shown[player.key])
+            for player in players
+            if player.role != Member.Role.GUEST and player.retired_at is None
         ],
         "guests": [
-            (player, shown[player.key]) for player in players if player.role == Member.Role.GUEST
+            (player, shown[player.key])
+            for player in players
+            if player.role == Member.Role.GUEST and player.retired_at is None
         ],
     }
     return render(request, "clubs/club.html", context)
@@ -176,10 +181,20 @@ def _members_page(
 ) -> HttpResponse:
     """The admins' page of the club's players: roles, claims, new players, the invite."""
     players = list(club.members.select_related("user", "claimed_by"))
+    games = played(club)
     invite = request.build_absolute_uri(reverse("join_club", args=[club.slug, club.invite_secret]))
     context = {
         "club": club,
-        "players": [(player, RoleForm(initial={"role": player.role})) for player in players],
+        "players": [
+            (player, RoleForm(initial={"role": player.role}), games.get(player.key, 0))
+            for player in players
+            if player.retired_at is None
+        ],
+        "retired": [
+            (player, games.get(player.key, 0))
+            for player in players
+            if player.retired_at is not None
+        ],
         "claims": [player for player in players if player.claimed_by_id is not None],
         "add_form": add_form or MemberForm(),
         "invite": invite,
@@ -306,9 +321,9 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
         if request.method == "POST":  # the form sent again: answered as it was the first time
             return redirect("join_club", club=found.slug, secret=secret)
         return render(request, "clubs/club_join.html", {"club": found, "pending": pending})
-    players = Member.objects.filter(club=found, user=None, claimed_by=None).values_list(
-        "pk", "name"
-    )
+    players = Member.objects.filter(
+        club=found, user=None, claimed_by=None, retired_at=None
+    ).values_list("pk", "name")
     form = ClubJoinForm(request.POST or None, players=list(players))
     if request.method == "POST" and form.is_valid():
         try:
@@ -398,7 +413,7 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
             phone.grant(state.game.public_id, rights.FOR_OWNER)
             rights.write(response, phone)
             return response
-    names = club.members.values_list("name", flat=True)
+    names = club.members.filter(retired_at=None).values_list("name", flat=True)
     context: dict[str, Any] = {"form": form, "club": club, "known_names": names}
     return render(request, "clubs/club_game_form.html", context, status=422 if form.errors else 200)
 

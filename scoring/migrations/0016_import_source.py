@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0014_club_changes'),
+        ('scoring', '0015_member_retired'),
     ]
 
     operations = [
