@@ -144,6 +144,9 @@ def club_pages(transactional_db):
     club_services.check_in(night_id=night.pk, member_ids=ids, guests=["Élodie"])
     club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
     member = club.members.get(name="Bilal")
+    other = club.members.get(name=NAMES[2])  # sat with Bilal: a merge refused
+    guest = club_services.add_member(club=club, name="Bilall")
+    idle = club_services.add_member(club=club, name="Zied")
     # A join waiting for an admin: on the club page and the members page.
     newcomer = User.objects.create_user("nour")
     club_services.join_club(club=club, user_id=newcomer.pk, member_id=None, name="Nour")
@@ -160,16 +163,26 @@ def club_pages(transactional_db):
         ("history", f"{base}/history"),
         ("members", f"{base}/members"),
         ("member remove", f"{base}/members/{member.pk}/remove"),
+        ("member rename", f"{base}/members/{member.pk}/rename"),
+        ("member merge, what follows", f"{base}/members/{guest.pk}/merge?into={member.pk}"),
+        ("member merge, refused", f"{base}/members/{member.pk}/merge?into={other.pk}"),
+        ("member retire", f"{base}/members/{member.pk}/retire"),
+        ("member delete", f"{base}/members/{idle.pk}/delete"),
         ("new season", f"{base}/seasons/new"),
         ("new club game", f"{base}/games/new"),
         ("club import", f"{base}/import"),
         ("join", f"{base}/join/{club.invite_secret}"),
         ("season", f"{base}/seasons/autumn/"),
+        ("season edit", f"{base}/seasons/autumn/edit"),
+        ("season delete", f"{base}/seasons/autumn/delete"),
+        ("game delete", f"{base}/games/{state.game.public_id}/delete"),
         ("all-time standings", f"{base}/standings/"),
         ("standings print", f"{base}/seasons/autumn/print"),
         ("player", f"{base}/players/{member.pk}/"),
         ("new night", f"{base}/nights/new"),
         ("night", f"{nights}/"),
+        ("night edit", f"{nights}/edit"),
+        ("night delete", f"{nights}/delete"),
         ("close the round, asked", f"{nights}/close"),
         ("end the night, asked", f"{nights}/end"),
         ("table sheet", f"{nights}/rounds/1/sheet"),
