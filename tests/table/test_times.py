@@ -85,6 +85,17 @@ def test_live_view_answers_304_to_the_version_drawn_in_the_phones_zone(client, g
     assert (response.status_code, response["ETag"]) == (304, f'"{version}"')
 
 
+def test_live_view_answers_304_to_a_page_drawn_before_the_phone_said_it_is_in_utc(client, game):
+    # The first page is drawn in the site's zone (UTC) before table.js sets the cookie: a
+    # phone in UTC then has the very page it would have been drawn, so the same version.
+    version = board_version(client.get(game_url(game)).text)
+    client.cookies[ZONE_COOKIE] = "UTC"
+
+    response = client.get(game_url(game, "live"), HTTP_IF_NONE_MATCH=f'"{version}"')
+
+    assert (response.status_code, response["ETag"]) == (304, f'"{version}"')
+
+
 def test_live_view_draws_again_for_a_phone_whose_zone_changed(client, dated):
     version = board_version(client.get(game_url(dated)).text)
     client.cookies[ZONE_COOKIE] = "Asia/Tokyo"

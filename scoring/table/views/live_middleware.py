@@ -23,6 +23,7 @@ from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 
+from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.models import QuerySet
@@ -49,9 +50,12 @@ def shown_version(version: str, request: HttpRequest) -> str:
     """The version as a page drawn for this request shows it: a game's times are drawn in
     the phone's time zone (scoring/common/clock.py), so a page drawn for another zone is
     another representation, with another ETag (``1767225600000000@Asia/Tokyo``). A phone
-    that has not said its zone shows the version alone."""
+    that has not said its zone, or whose zone is the server's (which a page drawn before
+    the phone said it is in), shows the version alone: the same page, the same version."""
     zone = phone_zone(request)
-    return f"{version}@{zone.key}" if version and zone is not None else version
+    if not version or zone is None or zone.key == settings.TIME_ZONE:
+        return version
+    return f"{version}@{zone.key}"
 
 
 def etag(version: str) -> str:
