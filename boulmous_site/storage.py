@@ -31,7 +31,7 @@ def minifier(name: str) -> Callable[[str], str] | None:
     return None
 
 
-class MinifiedStaticFilesStorage(CompressedManifestStaticFilesStorage):
+class MinifiedStaticFilesStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
     def _save(self, name: str, content: Any) -> str:
         minify = None if settings.DEBUG else minifier(name)
         if minify is not None:
