@@ -269,10 +269,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # Static files are served as in production, debugging or not: collected (`make run`
 # collects them first), compressed, by WhiteNoise from STATIC_ROOT only. Under DEBUG,
 # pages link the unhashed names and WhiteNoise looks files up on each request, so
-# collecting again is enough to see an edit.
+# collecting again is enough to see an edit. Out of DEBUG, the project's own scripts and
+# stylesheets are minified as they are collected (boulmous_site/storage.py).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "boulmous_site.storage.MinifiedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = False
 WHITENOISE_AUTOREFRESH = DEBUG

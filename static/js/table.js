@@ -3,10 +3,11 @@
 // exactly as the engine's fill_tricks does on the server when the form is sent without
 // JavaScript: once the tapped rows make six, the others are 0; with one row left, it is
 // what the others leave. The rule is static/js/rules.js's (fillTricks), which the pages
-// with a hand form load; tests/js checks it against the engine, and a browser test the form.
+// with a hand form load (the game page once loaded: a tap before leaves the filling to the
+// server); tests/js checks it against the engine, and a browser test the form.
 document.addEventListener("change", (event) => {
   const fieldset = event.target.closest("fieldset.tricks");
-  if (!fieldset) return;
+  if (!fieldset || !globalThis.BoulmousRules) return;
   const rows = [...fieldset.querySelectorAll(".trick-row")];
   event.target.closest(".trick-row").dataset.auto = "";
   const tapped = (row) => !row.dataset.auto && row.querySelector("input:checked");
@@ -82,3 +83,20 @@ document.addEventListener("htmx:timeout", (event) => saveFailed(event, "failedNe
   const secure = location.protocol === "https:" ? "; secure" : "";
   document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax${secure}`;
 })();
+
+// Code with nothing to do while the page loads (static/js/offline.js: the service worker
+// and the queue of hands saved offline; static/js/live.js, whose first ask waits 1.5 s; on
+// the game page, the rules they and the tricks' filling use): fetched once the page has
+// loaded, from its <meta name="later-script"> (base.html), and run in their order. A first
+// visit downloads first what draws the page and sends a hand; the service worker keeps
+// these for offline as the rest.
+function loadLater() {
+  document.querySelectorAll('meta[name="later-script"]').forEach((meta) => {
+    const script = document.createElement("script");
+    script.src = meta.content;
+    script.async = false;
+    document.head.append(script);
+  });
+}
+if (document.readyState === "complete") loadLater();
+else window.addEventListener("load", loadLater, { once: true });

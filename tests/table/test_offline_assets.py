@@ -68,11 +68,15 @@ def test_game_page_marks_a_scorer_for_the_worker_and_not_a_watcher(client, watch
 
     assert "data-offline-scorer" in scorer_page
     assert "data-offline-scorer" not in watcher_page
-    assert 'id="offline-strings"' in watcher_page
+    assert 'id="offline-strings"' not in watcher_page  # no offline code for a watcher
 
 
-def test_every_page_registers_the_worker_from_a_static_script(client):
-    page = client.get("/").content.decode()
-
-    assert f'<script src="{static("js/offline.js")}" defer></script>' in page
-    assert 'data-worker="/sw.js"' in page
+def test_every_page_of_a_phone_that_may_score_registers_the_worker_from_a_static_script(
+    client, watcher, game
+):
+    later = f'<meta name="later-script" content="{static("js/offline.js")}">'
+    for page in (client.get("/").content.decode(), client.get("/rules").content.decode()):
+        assert later in page
+        assert 'data-worker="/sw.js"' in page
+    # A phone that holds no right has nothing to keep offline, nor a hand to queue.
+    assert "offline.js" not in watcher.get("/").content.decode()

@@ -1,6 +1,7 @@
 """static/js/rules.js: on the pages whose scripts follow the rules (a hand to save), before
 them, not on a watcher's; kept by the service worker; and given the words it is checked in
-(tests/data/js-vectors.json) by the card-by-card page, in English."""
+(tests/data/js-vectors.json) by the card-by-card page, in English. Which scripts each page
+loads, and when: tests/table/test_page_scripts.py."""
 
 import json
 import re
@@ -17,7 +18,15 @@ pytestmark = pytest.mark.django_db
 
 
 def scripts(html):
-    return re.findall(r'<script src="([^"]+)" defer></script>', html)
+    """The scripts a page runs, in order: its own, then those it loads once loaded."""
+    return re.findall(
+        r'<script src="([^"]+)" defer></script>|<meta name="later-script" content="([^"]+)">',
+        html,
+    )
+
+
+def loaded(html):
+    return [own or later for own, later in scripts(html)]
 
 
 def test_a_scorers_pages_load_the_rules_before_the_scripts_that_use_them(client, game):
@@ -29,16 +38,17 @@ def test_a_scorers_pages_load_the_rules_before_the_scripts_that_use_them(client,
         game_url(game, "hands/1/edit"),
         game_url(game, "hands/2/play?taker=0&bid=3&trump=H"),
     ]:
-        loaded = scripts(client.get(address).content.decode())
-        assert loaded.count(rules) == 1, address
-        assert loaded.index(rules) < loaded.index(table) < loaded.index(offline), address
+        order = loaded(client.get(address).content.decode())
+        assert order.count(rules) == 1, address
+        assert order.index(rules) < order.index(offline), address
+        assert table in order, address
 
 
 def test_a_watcher_loads_no_rules(watcher, game):
-    loaded = scripts(watcher.get(game_url(game)).content.decode())
+    order = loaded(watcher.get(game_url(game)).content.decode())
 
-    assert static("js/rules.js") not in loaded
-    assert static("js/live.js") in loaded
+    assert static("js/rules.js") not in order
+    assert static("js/live.js") in order
 
 
 def test_the_service_worker_keeps_the_rules(client):

@@ -292,9 +292,10 @@ def _chart(result: GameResult) -> tuple[Chart, list[str]]:
     def y(value: int) -> float:
         return round(pad + (top - value) * (height - 2 * pad) / (top - bottom), 1)
 
+    # Whole units, about a CSS pixel each on a phone: a long game's page stays light.
     lines = [
         " ".join(
-            f"{round(pad + index * step, 1)},{y(totals[seat])}"
+            f"{round(pad + index * step)},{round(y(totals[seat]))}"
             for index, totals in enumerate(series)
         )
         for seat in range(SEATS)
