@@ -13,8 +13,9 @@ from typing import Concatenate, ParamSpec, Protocol, cast
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext
 
 from ..common.http import HtmxHttpRequest
 from ..common.rights import FOR_OWNER, STARTED, Action, Actor, Role, first_allowed
@@ -121,6 +122,71 @@ def may_later(request: HtmxHttpRequest, action: Action, gid: str, game: Game | N
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why this phone may not score the game: ``reason`` for scripts (the 403's
+    ``X-Boulmous-Refused`` header, its JSON), ``message`` for people."""
+
+    reason: str
+    message: str
+
+
+REFUSED_HEADER = "X-Boulmous-Refused"
+"""The 403 of a game write says why in this header (``revoked``, ``ended``, ``none``), and
+in its body (the 403 page's ``[data-refused]``, or the JSON's ``reason`` and ``message``):
+static/js/offline.js turns what was tapped into a draft and shows the game as it may be."""
+
+
+def lost_right(request: HtmxHttpRequest, gid: str) -> Refusal | None:
+    """Why this phone, which held a right to score the game, holds it no more: its scorer
+    link was revoked, or the account it scored for lost the right (one query). None for a
+    phone that never held one (no query), or whose right the link's game does not say."""
+    claim = request.phone.games.get(gid)
+    if claim is None or claim == STARTED:
+        return None
+    if claim == FOR_OWNER:
+        return Refusal(
+            "ended",
+            gettext(
+                "This phone scored this game for the account that started it, which may no "
+                "longer score it: this phone may watch the game, no longer change it."
+            ),
+        )
+    if ScorerLink.objects.filter(pk=claim, game__public_id=gid).exclude(revoked_at=None).exists():
+        return Refusal(
+            "revoked",
+            gettext(
+                "This phone’s scorer link was revoked: it may watch this game, no longer change it."
+            ),
+        )
+    return None
+
+
+def refusal(request: HtmxHttpRequest, gid: str) -> Refusal:
+    """Why this request may not score the game (:func:`lost_right`, else it never could)."""
+    return lost_right(request, gid) or Refusal(
+        "none",
+        gettext(
+            "This phone may watch this game, not change it. Only the phone that started it, "
+            "a phone handed a scorer link, or the account that started it may."
+        ),
+    )
+
+
+def forbidden(request: HtmxHttpRequest, gid: str) -> HttpResponse:
+    """The 403 of a change this request may not make, saying why: in JSON for a request
+    that asks for it (the offline queue), else the 403 page; the reason in a header too."""
+    why = refusal(request, gid)
+    response: HttpResponse
+    if wants_json(request):
+        answer = {"status": "forbidden", "reason": why.reason, "message": why.message}
+        response = JsonResponse(answer, status=403)
+    else:
+        response = render(request, "403.html", {"refusal": why}, status=403)
+    response[REFUSED_HEADER] = why.reason
+    return response
+
+
+@dataclass(frozen=True)
 class Access:
     """What this request may do with the game, and who it is."""
 
@@ -156,6 +222,8 @@ def with_game(
             if need is not Action.WATCH_GAME and not (
                 can_score if need is Action.SCORE_GAME else may(request, need, gid, game)
             ):
+                if need is Action.SCORE_GAME:
+                    return forbidden(request, gid)
                 raise PermissionDenied
             return view(request, game, Access(can_score, request.actor), *args, **kwargs)
 
@@ -179,11 +247,13 @@ def writes_game(
             request: HtmxHttpRequest, gid: str, *args: P.args, **kwargs: P.kwargs
         ) -> HttpResponse:
             if not may(request, need, gid):
-                if Game.objects.filter(public_id=gid).exists():
-                    if wants_json(request):
-                        return JsonResponse({"status": "forbidden"}, status=403)
-                    raise PermissionDenied
-                raise Http404
+                if not Game.objects.filter(public_id=gid).exists():
+                    raise Http404
+                if need is Action.SCORE_GAME:
+                    return forbidden(request, gid)
+                if wants_json(request):
+                    return JsonResponse({"status": "forbidden"}, status=403)
+                raise PermissionDenied
             try:
                 return view(request, gid, request.actor, *args, **kwargs)
             except Game.DoesNotExist:

@@ -43,6 +43,7 @@ from ..engine import (
     parse_cards,
     speaking_order,
 )
+from .waiting import MOST
 
 
 class NewGameForm(SeatsFields, RulesFields):
@@ -377,6 +378,12 @@ class JoinForm(forms.Form):
         required=False,
         max_length=40,
     )
+
+
+class WaitingForm(forms.Form):
+    """How many hands a phone holds waiting to be sent (static/js/offline.js, waiting.py)."""
+
+    count = forms.IntegerField(min_value=0, max_value=MOST)
 
 
 # --- Clubs ---

@@ -13,6 +13,8 @@ urlpatterns = [
     # The live view (issue 13): what changed since the version a page shows, in views/live.py.
     path("games/<slug:gid>/live", live.game_live, name="game_live"),
     path("games/<slug:gid>/hands", table.add_hand, name="add_hand"),
+    # Hands a phone holds waiting to be sent (issue 20), in waiting.py.
+    path("games/<slug:gid>/waiting", table.waiting_hands, name="waiting_hands"),
     path("games/<slug:gid>/hands/<int:number>/edit", table.edit_hand, name="edit_hand"),
     path("games/<slug:gid>/hands/<int:number>/undo", table.undo_hand, name="undo_hand"),
     path("games/<slug:gid>/hands/<int:number>/redo", table.redo_hand, name="redo_hand"),

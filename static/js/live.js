@@ -7,7 +7,10 @@
 // is never replaced: when the game now has another next hand (saved, or undone, on
 // another phone), the form is renumbered, its taps kept, and a notice says so. Polling
 // stops once the game is over (#board's data-over) or the page is left; failures (no
-// connection) are retried later, less and less often, silently.
+// connection) are retried later, less and less often, silently. Fresh fragments with no
+// next hand's form for a game still playing say that this phone may no longer score it:
+// the form is taken away ("boulmous:lost-right" first, {detail: {form}}, for offline.js
+// to keep what was tapped).
 //
 // After drawing fresh fragments it sets #game's data-version and dispatches
 // "boulmous:live" on document, {detail: {version}}, for whatever draws into the sheet.
@@ -99,6 +102,12 @@
     const entry = document.getElementById("entry");
     if (entry && newBoard.hasAttribute("data-over")) {
       entry.remove(); // the game was won or abandoned on another phone: no next hand
+    } else if (entry && !fresh.getElementById("next-hand")) {
+      // This phone may no longer score the game (its scorer link was revoked): the board
+      // says why; offline.js keeps what was tapped as a draft, and the form goes.
+      const form = entry.querySelector("form.hand");
+      document.dispatchEvent(new CustomEvent("boulmous:lost-right", { detail: { form } }));
+      entry.remove();
     } else if (entry) {
       renumber(entry, fresh.getElementById("next-hand"), waiting);
     }

@@ -7,12 +7,19 @@
 // a page load, every 15 s), the hands are sent in order, each with its own token: the
 // server records a hand once per token, and says in JSON what happened. If another phone
 // recorded that hand number meanwhile (409), the game's queue stops and the hand is kept
-// as a draft: added as the next hand, or thrown away. The words said are the page's
-// (#offline-strings in base.html); the rules, static/js/rules.js's (on a scorer's pages).
+// as a draft: added as the next hand, or thrown away. A hand refused because this phone
+// may no longer score the game (a 403 that says why: its scorer link was revoked), online
+// or from the queue, is kept as a draft at once, never sent again: copied as text, or
+// thrown away; the game is drawn as the phone may now see it (no form, and why). While
+// hands wait, the phone tells the server how many (games/<gid>/waiting), so that the
+// other phones say so. The words said are the page's (#offline-strings in base.html);
+// the rules, static/js/rules.js's (on a scorer's pages).
 (() => {
   "use strict";
 
   const RETRY_MS = 15000;
+  const REPORT_MS = 60000; // hands still waiting are told again after this (the server forgets them after 2 min)
+  const REFUSED = "X-Boulmous-Refused"; // the 403 of a game write says why (scoring/table/access.py)
   const REFRESH_MS = 400;
   const HANDS = /^\/games\/([^/]+)\/hands$/;
   const GAME_PAGE = /^\/games\/([^/]+)\/$/;
@@ -46,7 +53,8 @@
 
   // --- The queue, in IndexedDB ----------------------------------------------------
   // An entry: {id, game, action, number, dealer, fields: [[name, value]...], queuedAt,
-  // state: "queued" | "taken" | "refused", next (the server's next hand, for a draft)}.
+  // state: "queued" | "taken" | "refused" | "forbidden", next (the server's next hand, for
+  // a draft)}. A "forbidden" draft is never sent: this phone lost the right to score.
 
   const DB_NAME = "boulmous-offline";
   const STORE = "hands";
@@ -89,6 +97,10 @@
   const gameOf = (entry) => entry.game;
   const waiting = (game) => entries.filter((entry) => entry.game === game && entry.state === "queued");
   const drafts = (game) => entries.filter((entry) => entry.game === game && entry.state !== "queued");
+  // The drafts that hold the game's queue: all but those this phone may no longer send.
+  const holding = (game) => drafts(game).filter((entry) => entry.state !== "forbidden");
+  // The hands this phone holds that may still be sent: what it tells the other phones.
+  const held = (game) => entries.filter((entry) => entry.game === game && entry.state !== "forbidden");
   const field = (fields, name) => (fields.find(([key]) => key === name) || [])[1];
   function setField(fields, name, value) {
     const kept = fields.filter(([key]) => key !== name);
@@ -168,7 +180,7 @@
     if (!where) return;
     const label = form.querySelector("button.save");
     if (label && !form.dataset.saveLabel) form.dataset.saveLabel = label.textContent;
-    if (navigator.onLine && !waiting(where.game).length && !drafts(where.game).length) return;
+    if (navigator.onLine && !waiting(where.game).length && !holding(where.game).length) return;
     event.preventDefault();
     event.stopPropagation(); // htmx does not send it
     keep(form, new FormData(form, event.submitter), where);
@@ -190,6 +202,46 @@
     const label = form.querySelector("button.save");
     if (label && form.dataset.saveLabel) label.textContent = form.dataset.saveLabel;
     keep(form, data, where);
+  });
+
+  // Online, but this phone may no longer score the game (a 403 that says why): what was
+  // sent is kept as a draft, never sent again, and the game is drawn as it may now see it.
+  function forbiddenDraft(form, data, where) {
+    const fields = data
+      .filter(([name, value]) => name !== "csrfmiddlewaretoken" && typeof value === "string")
+      .map(([name, value]) => [name, value]);
+    const given = field(fields, "dealer");
+    return save({
+      game: where.game,
+      action: where.action,
+      number: Number(field(fields, "number")),
+      dealer: given === undefined || given === "" ? null : Number(given),
+      fields,
+      queuedAt: new Date().toISOString(),
+      state: "forbidden",
+      next: null,
+    });
+  }
+  document.addEventListener("htmx:responseError", async (event) => {
+    const xhr = event.detail.xhr;
+    if (!xhr || xhr.status !== 403 || !xhr.getResponseHeader(REFUSED)) return;
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
+    const data = form && sent.get(form);
+    const where = data && queueable(form) && handsAction(form, null);
+    if (where) {
+      sent.delete(form);
+      await forbiddenDraft(form, data, where);
+    }
+    const game = pageGame();
+    if (game) await showGame(game);
+  });
+  // The live view found that this phone may no longer score (static/js/live.js, before it
+  // takes the form away): what was tapped is kept as such a draft.
+  document.addEventListener("boulmous:lost-right", (event) => {
+    const form = event.detail && event.detail.form;
+    const where = form && handsAction(form, null);
+    if (!where || !taps(form)) return;
+    forbiddenDraft(form, [...new FormData(form)], where).then(render);
   });
 
   // --- The hand form, moved on to the next hand -----------------------------------
@@ -305,7 +357,7 @@
     const form = document.getElementById("hand-form");
     const number = form?.querySelector('input[name="number"]')?.value;
     const dealer = form?.querySelector('input[name="dealer"]')?.value;
-    if (!number || dealer === undefined || dealer === "") return null;
+    if (!number || dealer === undefined || dealer === "" || !Rules()) return null;
     return Rules().dealerOf(entry.number - Number(number), Number(dealer));
   }
 
@@ -357,14 +409,39 @@
     return table.tBodies[0];
   }
 
+  // A draft in one line, to be copied: "Hand 3 · Chafik 3♠ · Amina 1, Bilal 1, Chafik 3,
+  // Dalila 1 · dealt by Chafik".
+  function draftText(entry, names) {
+    const fields = entry.fields;
+    const parts = [say(words().hand, { number: entry.number })];
+    if (field(fields, "void")) {
+      parts.push(words().allPassed);
+    } else {
+      const trump = field(fields, "trump") || "";
+      const taker = field(fields, "taker");
+      const symbol = Rules()?.SYMBOLS[trump] || (trump === "NT" ? words().noTrump : trump);
+      parts.push(`${taker ? names[Number(taker)] : ""} ${field(fields, "bid") || ""}${symbol}`.trim());
+      const tricks = [0, 1, 2, 3]
+        .map((seat) => [names[seat], field(fields, `tricks_${seat}`)])
+        .filter(([, count]) => count !== undefined && count !== "");
+      if (tricks.length) parts.push(tricks.map(([name, count]) => `${name} ${count}`).join(", "));
+    }
+    const dealer = dealerOf(entry);
+    if (dealer !== null) parts.push(say(words().dealtBy, { name: names[dealer] }));
+    return parts.join(" · ");
+  }
+
   function draftBox(entry, names) {
     const box = document.createElement("section");
     box.className = "offline-draft notice";
-    box.setAttribute("role", "alert");
+    const forbidden = entry.state === "forbidden";
+    // Why this phone may no longer score is the page's one alert (#board's .lost-right).
+    box.setAttribute("role", forbidden ? "status" : "alert");
     box.dataset.offlineId = String(entry.id);
     const message = document.createElement("p");
     const taken = entry.state === "taken";
-    message.textContent = say(taken ? words().taken : words().refused, { number: entry.number });
+    const said = forbidden ? words().kept : taken ? words().taken : words().refused;
+    message.textContent = say(said, { number: entry.number });
     const table = document.createElement("table");
     table.className = "sheet-table";
     const row = pendingRow(entry, names);
@@ -381,10 +458,18 @@
       element.textContent = text;
       buttons.append(element);
     };
-    if (taken) button(say(words().addAs, { number: entry.next }), "add", true);
+    if (forbidden) button(words().copy, "copy", true);
+    else if (taken) button(say(words().addAs, { number: entry.next }), "add", true);
     else if (document.getElementById("hand-form")) button(words().putBack, "put-back", true);
     button(words().throwAway, "throw", false);
-    box.append(message, table, buttons);
+    box.append(message, table);
+    if (forbidden) {
+      const text = document.createElement("p");
+      text.className = "draft-text";
+      text.textContent = draftText(entry, names);
+      box.append(text);
+    }
+    box.append(buttons);
     return box;
   }
 
@@ -418,6 +503,8 @@
     }
     const place = document.getElementById("game");
     drafts(game).forEach((entry) => place?.before(draftBox(entry, names)));
+    // One notice per event: a draft says what the live view's notice would say again.
+    if (drafts(game).length) document.querySelectorAll(".live-notice").forEach((notice) => notice.remove());
   }
 
   // --- Sending the queue ------------------------------------------------------------
@@ -470,18 +557,40 @@
     refreshKeptPage();
   }
 
+  // How many hands this phone holds for the game, told to the server when it changed, and
+  // again while they wait: the other phones' pages say so (scoring/table/waiting.py).
+  const reported = new Map(); // game -> {count, at}
+  async function tell(game) {
+    const count = held(game).length;
+    const last = reported.get(game);
+    if (last ? last.count === count && (!count || Date.now() - last.at < REPORT_MS) : !count) return;
+    const response = await fetch(`/games/${game}/waiting`, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { Accept: "application/json", "X-CSRFToken": csrf ?? csrfToken(document) },
+      body: new URLSearchParams({ count: String(count) }),
+    });
+    // Refused (no right, or too often): not asked again until the count changes.
+    reported.set(game, { count, at: response.ok ? Date.now() : Infinity });
+  }
+
   let flushing = false;
   async function flush() {
     if (flushing || !navigator.onLine) return;
     await readQueue();
-    if (!entries.some((entry) => entry.state === "queued")) return;
+    const told = [...new Set([...entries.map(gameOf), ...reported.keys()])];
+    if (!entries.some((entry) => entry.state === "queued")) {
+      for (const game of told) await tell(game).catch(() => {});
+      return;
+    }
     flushing = true;
     banner();
     try {
-      for (const game of [...new Set(entries.map(gameOf))]) {
+      for (const game of told) {
         let version = null; // the game's, after the last answer
+        if (waiting(game).length && !holding(game).length) await tell(game);
         for (const entry of waiting(game)) {
-          if (drafts(game).length) break; // a draft holds the game's queue
+          if (holding(game).length) break; // a draft holds the game's queue
           const { status, answer } = await post(entry);
           if (status >= 200 && status < 300) {
             await drop(entry);
@@ -495,10 +604,16 @@
           } else if (status === 400 || status === 422) {
             await save({ ...entry, state: "refused", next: null });
             break;
+          } else if (status === 403 && answer?.status === "forbidden") {
+            // This phone may no longer score the game: its hands are drafts, never sent.
+            await save(...waiting(game).map((each) => ({ ...each, state: "forbidden", next: null })));
+            version = ""; // drawn again, as this phone may now see it
+            break;
           } else {
-            break; // the server's trouble, or no right (403): tried again later
+            break; // the server's trouble: tried again later
           }
         }
+        await tell(game);
         // Drawn again, unless the page shows that version already (the live view drew it).
         const shown = document.getElementById("board")?.dataset.version;
         if (version !== null && pageGame() === game && (!version || version !== shown)) await showGame(game);
@@ -533,8 +648,18 @@
     const box = button && button.closest(".offline-draft");
     const entry = box && entries.find((each) => String(each.id) === box.dataset.offlineId);
     if (!entry) return;
-    button.disabled = true;
     const action = button.dataset.draft;
+    if (action === "copy") {
+      const text = box.querySelector(".draft-text");
+      try {
+        await navigator.clipboard.writeText(text.textContent);
+        button.textContent = words().copied;
+      } catch (error) {
+        window.getSelection()?.selectAllChildren(text); // to be copied by hand
+      }
+      return;
+    }
+    button.disabled = true;
     if (action === "add") {
       const number = entry.next ?? entry.number + 1;
       const added = moved(entry, number);
@@ -547,6 +672,7 @@
       await drop(entry);
       if (entry.next) await save(...renumbered(entry.game, entry, entry.next));
       await flush();
+      await tell(entry.game).catch(() => {});
     } else if (action === "put-back") {
       const form = document.getElementById("hand-form");
       if (form) {

@@ -56,9 +56,11 @@ document.addEventListener("htmx:afterSettle", (event) => {
 
 // A save that fails (the server's error, no connection, a timeout) keeps everything
 // tapped, says so, and offers to send the same form again: its token records it once.
+// A 403 that says why (the phone may no longer score the game) is offline.js's to answer:
+// no "try again", which could never work.
 function saveFailed(event, message) {
   const form = event.detail.elt && event.detail.elt.closest("form.hand");
-  if (!form) return;
+  if (!form || event.detail.xhr?.getResponseHeader("X-Boulmous-Refused")) return;
   const box = form.querySelector(".save-failed");
   box.textContent = form.dataset[message];
   box.hidden = false;
@@ -100,3 +102,76 @@ function loadLater() {
 }
 if (document.readyState === "complete") loadLater();
 else window.addEventListener("load", loadLater, { once: true });
+
+// The screen stays on while this phone scores a game in play (a hand form, #entry, on a
+// game not over), through the Screen Wake Lock API where the browser has it: asked again
+// when the page is seen again (the browser lets it go when hidden), let go when the game
+// ends, the form goes, or the page is hidden. The toggle beside the form (.keep-awake,
+// shown where the API is) turns it off, remembered on this phone in localStorage.
+(() => {
+  if (!("wakeLock" in navigator)) return;
+  const KEY = "boulmous-keep-awake";
+  let lock = null;
+  let asking = false;
+  let chosen = null; // as ticked on this page, should localStorage refuse to keep it
+  const remembered = () => {
+    try {
+      return (chosen ?? localStorage.getItem(KEY)) !== "off";
+    } catch {
+      return chosen !== "off";
+    }
+  };
+  const wanted = () =>
+    !document.hidden && remembered() && document.getElementById("entry")
+    && document.getElementById("board") && !document.getElementById("board").hasAttribute("data-over");
+
+  function release() {
+    const held = lock;
+    lock = null;
+    if (held) held.release().catch(() => {});
+  }
+
+  async function update() {
+    const scoring = Boolean(document.getElementById("entry"));
+    document.querySelectorAll(".keep-awake").forEach((toggle) => {
+      toggle.hidden = !scoring;
+      const box = toggle.querySelector("[data-wake-lock]");
+      if (box) box.checked = remembered();
+    });
+    if (!wanted()) {
+      release();
+      return;
+    }
+    if (lock || asking) return;
+    asking = true;
+    try {
+      const got = await navigator.wakeLock.request("screen");
+      got.addEventListener("release", () => {
+        if (lock === got) lock = null;
+      });
+      lock = got;
+    } catch {
+      lock = null; // refused (no battery to spare, a policy): the screen does as it would
+    } finally {
+      asking = false;
+    }
+    if (!wanted()) release();
+  }
+
+  document.addEventListener("change", (event) => {
+    if (!event.target.matches("[data-wake-lock]")) return;
+    chosen = event.target.checked ? "on" : "off";
+    try {
+      localStorage.setItem(KEY, chosen);
+    } catch {
+      // Not remembered: this page still does as ticked.
+    }
+    update();
+  });
+  document.addEventListener("visibilitychange", update);
+  document.addEventListener("htmx:afterSettle", update);
+  document.addEventListener("boulmous:live", update);
+  window.addEventListener("pagehide", release);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", update);
+  else update();
+})();

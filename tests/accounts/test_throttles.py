@@ -24,7 +24,7 @@ from scoring.common import throttles
 from scoring.common.throttles import LIMITS, client_address
 from scoring.engine import Rules
 from scoring.table import services
-from tests.conftest import REDIS_URL
+from tests.conftest import REDIS_URL, ScorerClient
 
 pytestmark = pytest.mark.django_db
 
@@ -255,6 +255,8 @@ def posting(limit):
     if limit.name == "game-import":
         return Client(), "/games/import", {"text": "{}"}
     game = services.create_game(names=("A", "B", "C", "D"), rules=Rules(), first_dealer=0).game
+    if limit.name == "waiting-hands":
+        return ScorerClient([game.public_id]), f"/games/{game.public_id}/waiting", {"count": "2"}
     if limit.name == "scorer-link-join":
         link = services.make_scorer_link(public_id=game.public_id)
         return Client(), f"/games/{game.public_id}/score/{link.secret}", {"label": "Table 1"}

@@ -123,7 +123,15 @@ def test_a_hand_the_engine_refuses_is_400_with_its_words(client, game):
 def test_a_phone_with_no_right_is_403_and_changes_nothing(watcher, game):
     response = watcher.post(game_url(game, "hands"), hand_data(1), **JSON)
 
-    assert (response.status_code, answer(response)) == (403, {"status": "forbidden"})
+    assert (response.status_code, answer(response)) == (
+        403,
+        {
+            "status": "forbidden",
+            "reason": "none",
+            "message": "This phone may watch this game, not change it. Only the phone that "
+            "started it, a phone handed a scorer link, or the account that started it may.",
+        },
+    )
     assert not Hand.objects.filter(game=game).exists()
 
 

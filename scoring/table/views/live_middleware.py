@@ -16,7 +16,8 @@ host against ALLOWED_HOSTS, and a host refused goes on down the chain to get Dja
 but for the Content-Security-Policy, whose middleware comes after and which says nothing
 about an answer with no body. Anything else goes down the chain as usual.
 
-Self-contained: it needs the summary's lookup, and nothing of the view's.
+Self-contained: it needs the summary's lookup and the hands waiting to be sent (a cache
+read, scoring/table/waiting.py), and nothing of the view's.
 """
 
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from django.urls import Resolver404, resolve
 from ...common.clock import phone_zone
 from ..models import Summary
 from ..pages.game import version_of
+from ..waiting import with_waiting
 
 CACHE_CONTROL = "private, no-cache"
 """Never answered from a cache without asking: the answer changes with every hand."""
@@ -91,13 +93,14 @@ def compiled() -> tuple[SQLCompiler, str]:
 
 
 def current_version(gid: str) -> str | None:
-    """The game's version, or None for a game that does not exist: one indexed query."""
+    """The game's version, or None for a game that does not exist: one indexed query; and
+    what its phones hold waiting to be sent (scoring/table/waiting.py), one cache read."""
     compiler, sql = compiled()
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(sql, [gid])
         rows = cursor.fetchall()
     found = list(compiler.results_iter([rows]))
-    return version_of(found[0][0]) if found else None
+    return with_waiting(version_of(found[0][0]), gid) if found else None
 
 
 class LiveMiddleware:

@@ -15,11 +15,22 @@ from ...common import rights
 from ...common.forms import rules_error
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import FOR_OWNER, STARTED, Action, Actor
+from ...common.throttles import WAITING_HANDS, throttled
 from ...common.words import shown
 from ...engine import Trump, trump_order
-from .. import services
-from ..access import Access, load_shown, may_later, wants_json, with_game, writes_game
-from ..forms import HandForm, NewGameForm, hand_initial
+from .. import services, waiting
+from ..access import (
+    Access,
+    forbidden,
+    load_shown,
+    lost_right,
+    may,
+    may_later,
+    wants_json,
+    with_game,
+    writes_game,
+)
+from ..forms import HandForm, NewGameForm, WaitingForm, hand_initial
 from ..hooks import crumb_of
 from ..models import Change, Game, Player, Summary
 from ..pages.game import game_clock, replay_url, score_sheet, version_of
@@ -135,7 +146,9 @@ def game_context(
     The ``version`` the page shows is the one the live view (views/live.py) compares; when
     not given, it is read with the history, in the same query. The page shows it as drawn
     for this phone (``shown_version``: with the phone's time zone). Whether the request may
-    share the game, or start its rematch, is asked only if the page offers it.
+    share the game, or start its rematch, is asked only if the page offers it. The page says
+    what the other phones hold waiting to be sent (scoring/table/waiting.py), which the
+    version says too; and to a phone that lost its right to score the game, why.
     """
     gid = state.game.public_id
     if form is None:
@@ -149,8 +162,12 @@ def game_context(
         "can_score": can_score,
         "can_share": can_score and may_later(request, Action.SHARE_GAME, gid, state.game),
         "can_rematch": can_score and may_later(request, Action.REMATCH_GAME, gid, state.game),
-        "version": shown_version(read if version is None else version, request),
+        "version": shown_version(
+            waiting.with_waiting(read, gid) if version is None else version, request
+        ),
         "crumb": crumb_of(state.game),
+        "waiting": waiting.others(request, gid),
+        "lost_right": None if can_score else lost_right(request, gid),
     }
 
 
@@ -201,7 +218,8 @@ def _written(
     as the live view's ETag has it (views/live.py): so that no script reads the page to
     learn what happened. ``state`` is the game as it now stands."""
     changes = Summary.objects.filter(game=state.game).values_list("changed_at", flat=True)
-    versions = [version_of(changed_at) for changed_at in changes[:1]]
+    gid = state.game.public_id
+    versions = [waiting.with_waiting(version_of(at), gid) for at in changes[:1]]
     answer: dict[str, object] = {
         "status": status,
         "hand": hand,
@@ -246,6 +264,36 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
         ) % {"number": getattr(refused, "number", "")}
     response = _game_page(request, refused.state, notice=notice, announce=notice, status=status)
     return retarget(response, "#game") if request.htmx else response
+
+
+WAITING_BODY = 200
+"""The most bytes a report of waiting hands may send (``count=12`` and a CSRF token)."""
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@throttled(WAITING_HANDS)
+def waiting_hands(request: HtmxHttpRequest, gid: str) -> HttpResponse:
+    """The hands this phone holds waiting to be sent, as it says (POST ``count``, by a phone
+    that may score the game: else the 403 of a game write); what every phone holds, in
+    JSON (GET, for anyone who may watch the game)."""
+    if not Game.objects.filter(public_id=gid).exists():
+        raise Http404
+    if request.method == "POST":
+        if not may(request, Action.SCORE_GAME, gid):
+            return forbidden(request, gid)
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if not length.isdigit() or int(length) > WAITING_BODY:
+            return JsonResponse({"status": "too_big"}, status=413)
+        form = WaitingForm(request.POST)
+        if not form.is_valid():
+            errors = {name: [str(error) for error in each] for name, each in form.errors.items()}
+            return JsonResponse({"status": "invalid", "errors": errors}, status=400)
+        count = form.cleaned_data["count"]
+        phone = waiting.phone_of(request, gid)
+        waiting.report(gid, phone, waiting.name_of(request), count)
+        return JsonResponse({"status": "reported", "count": count})
+    reports = waiting.waiting(gid)
+    return JsonResponse({"waiting": [{"text": each.text, "count": each.count} for each in reports]})
 
 
 @require_safe
