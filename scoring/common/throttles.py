@@ -60,7 +60,16 @@ SCORER_LINK_JOIN = Limit("scorer-link-join", 120, HOUR, "scorer links taken")
 CLUB_JOIN = Limit("club-join", 120, HOUR, "invite-link joins sent")
 GAME_IMPORT = Limit("game-import", 30, HOUR, "game records imported")
 CLUB_IMPORT = Limit("club-import", 10, HOUR, "club records.jsonl imports")
-LIMITS = (SIGN_UP, PASSWORD_RESET, SCORER_LINK_JOIN, CLUB_JOIN, GAME_IMPORT, CLUB_IMPORT)
+API_TOKEN = Limit("api-token", 20, HOUR, "API tokens made")
+LIMITS = (
+    SIGN_UP,
+    PASSWORD_RESET,
+    SCORER_LINK_JOIN,
+    CLUB_JOIN,
+    GAME_IMPORT,
+    CLUB_IMPORT,
+    API_TOKEN,
+)
 
 FORM_PAUSED = _("This form was sent too many times from this address in a short time.")
 LOGIN_PAUSED = _(
