@@ -206,7 +206,7 @@ def test_writing_is_a_json_405():
     assert (response.status_code, response.json()["error"]["code"]) == (405, "method_not_allowed")
 
 
-@pytest.mark.parametrize(("language", "word"), [("en", "club"), ("fr", "club"), ("ar", "النادي")])
+@pytest.mark.parametrize(("language", "word"), [("en", "club"), ("fr", "club"), ("ar", "نادٍ")])
 def test_error_message_in_the_language_asked(language, word):
     response = Client().get("/api/v1/clubs/nope", HTTP_ACCEPT_LANGUAGE=language)
 
