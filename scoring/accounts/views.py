@@ -159,11 +159,14 @@ def resend_link(request: HttpRequest) -> HttpResponse:
     return redirect("email_sent")
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 @throttled(API_TOKEN)
 @login_required
 def new_api_token(request: HttpRequest) -> HttpResponse:
-    """A personal API token: its secret shown on the page this answers, and never again."""
+    """A personal API token: its secret shown on the page this answers, and never again.
+    Its form is on the account page, where a GET is sent."""
+    if request.method != "POST":
+        return redirect("account")
     form = ApiTokenForm(request.POST)
     if form.is_valid():
         try:

@@ -30,7 +30,6 @@ ADDRESSES = url_names()
 POST_ONLY = {
     "abandon",
     "add_hand",
-    "api_token_new",
     "api_token_revoke",
     "club_new_invite",
     "email_change",
