@@ -477,4 +477,5 @@ def test_standing_values_are_the_csv_line_as_values():
         27.123457,
     )
     assert csv_line(rated)[-3:] == ["27.123457", "7.500000", f"{27.123456789 - 22.5:.6f}"]
-    assert standing_values(unrated)["rating"] is None and csv_line(unrated)[-3:] == ["", "", ""]
+    assert standing_values(unrated)["rating"] is None
+    assert csv_line(unrated)[-3:] == ["", "", ""]
