@@ -29,7 +29,7 @@ SUMMARIES: dict[str, Promise] = {
 
 EXAMPLES = {
     "club": "demo",
-    "season": "2025-2026",
+    "season": "march-may-2025",
     "player_id": "1",
     "night_id": "1",
     "game_id": "GAME_ID",
