@@ -1,7 +1,7 @@
 """The models of every context, for Django's registry: one Django app, ``scoring``, whose
 contexts (scoring/table, scoring/clubs, scoring/accounts) each declare their own models."""
 
-from .accounts.models import AccountEmail
+from .accounts.models import AccountEmail, ApiToken
 from .clubs.models import (
     Attendance,
     Club,
@@ -31,6 +31,7 @@ from .table.models import (
 
 __all__ = [
     "AccountEmail",
+    "ApiToken",
     "Attendance",
     "Change",
     "Club",

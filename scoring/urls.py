@@ -8,4 +8,6 @@ urlpatterns = [
     path("", include("scoring.table.urls")),
     path("", include("scoring.referee.urls")),
     path("", include("scoring.clubs.urls")),
+    # The read API (issue 22), docs/api.md.
+    path("api/v1/", include("scoring.api.urls")),
 ]

@@ -13,6 +13,7 @@ from django.db.models import Value
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from ..common.forms import TextField
 from .models import AccountEmail
 
 EMAIL_TAKEN = _("Another account has this email address.")
@@ -141,3 +142,13 @@ class DeleteAccountForm(forms.Form):
     @property
     def anonymous(self) -> bool:
         return bool(self.cleaned_data["names"] == self.ANONYMOUS)
+
+
+class ApiTokenForm(forms.Form):
+    """A new API token: its name, for its owner to know what it is for."""
+
+    name = TextField(
+        label=_("Token's name"),
+        max_length=80,
+        help_text=_("What it is for, such as the club's website."),
+    )

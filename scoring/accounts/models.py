@@ -5,6 +5,7 @@ verified (a password reset goes to a verified address only)."""
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -36,3 +37,25 @@ class AccountEmail(models.Model):
     @property
     def verified(self) -> bool:
         return self.verified_at is not None
+
+
+class ApiToken(models.Model):
+    """A personal token for the read API (docs/api.md), sent as ``Authorization: Bearer``:
+    it reads what its account may read, nothing more. Only the SHA-256 of its secret is
+    kept; the secret itself is shown once, when it is made."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=80)
+    digest = models.CharField(max_length=64, unique=True)
+    """The hex SHA-256 of the secret: what a request's token is looked up by."""
+    hint = models.CharField(max_length=12)
+    """The secret's first characters, for its owner to tell his tokens apart."""
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -18,16 +18,17 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ..common.http import attachment
-from ..common.throttles import PASSWORD_RESET, SIGN_UP, throttled
-from . import services
+from ..common.throttles import API_TOKEN, PASSWORD_RESET, SIGN_UP, throttled
+from . import services, tokens
 from .forms import (
     EMAIL_TAKEN,
+    ApiTokenForm,
     DeleteAccountForm,
     EmailForm,
     SignUpForm,
     VerifiedPasswordResetForm,
 )
-from .models import AccountEmail
+from .models import AccountEmail, ApiToken
 from .verification import LINK_DAYS, LinkExpired, LinkInvalid, read_token, send_link
 
 password_reset = throttled(PASSWORD_RESET)(
@@ -91,17 +92,34 @@ def signup(request: HttpRequest) -> HttpResponse:
     )
 
 
-def account_page(request: HttpRequest, form: EmailForm | None = None) -> HttpResponse:
+def account_page(
+    request: HttpRequest,
+    form: EmailForm | None = None,
+    *,
+    token_form: ApiTokenForm | None = None,
+    new_token: tokens.NewToken | None = None,
+) -> HttpResponse:
     user = signed_in(request)
     email = AccountEmail.objects.filter(user=user).first()
     if form is None:
         form = EmailForm(user=user, initial={"email": email.address if email else ""})
-    return render(
+    token_form = token_form or ApiTokenForm()
+    response = render(
         request,
         "registration/account.html",
-        {"email": email, "email_form": form},
-        status=422 if form.errors else 200,
+        {
+            "email": email,
+            "email_form": form,
+            "token_form": token_form,
+            "api_tokens": ApiToken.objects.filter(user=user),
+            "new_token": new_token,
+            "most_tokens": tokens.MOST,
+        },
+        status=422 if form.errors or token_form.errors else 200,
     )
+    if new_token is not None:
+        response["Cache-Control"] = "private, no-store"  # the page shows the secret
+    return response
 
 
 @require_safe
@@ -139,6 +157,41 @@ def resend_link(request: HttpRequest) -> HttpResponse:
         return redirect("account")
     mail_link(request, user, email)
     return redirect("email_sent")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@throttled(API_TOKEN)
+@login_required
+def new_api_token(request: HttpRequest) -> HttpResponse:
+    """A personal API token: its secret shown on the page this answers, and never again.
+    Its form is on the account page, where a GET is sent."""
+    if request.method != "POST":
+        return redirect("account")
+    form = ApiTokenForm(request.POST)
+    if form.is_valid():
+        try:
+            made = tokens.create_token(user=signed_in(request), name=form.cleaned_data["name"])
+        except tokens.TooManyTokens:
+            form.add_error(
+                None,
+                ngettext(
+                    "An account holds at most %(count)s token: revoke one first.",
+                    "An account holds at most %(count)s tokens: revoke one first.",
+                    tokens.MOST,
+                )
+                % {"count": tokens.MOST},
+            )
+        else:
+            return account_page(request, new_token=made)
+    return account_page(request, token_form=form)
+
+
+@require_POST
+@login_required
+def revoke_api_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of one's tokens: the API refuses it from the next request on."""
+    tokens.revoke_token(user=signed_in(request), token_id=token_id)
+    return redirect("account")
 
 
 @require_safe

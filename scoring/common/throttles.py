@@ -61,6 +61,7 @@ CLUB_JOIN = Limit("club-join", 120, HOUR, "invite-link joins sent")
 GAME_IMPORT = Limit("game-import", 30, HOUR, "game records imported")
 CLUB_IMPORT = Limit("club-import", 10, HOUR, "club records.jsonl imports")
 WAITING_HANDS = Limit("waiting-hands", 600, HOUR, "reports of hands waiting to be sent")
+API_TOKEN = Limit("api-token", 20, HOUR, "API tokens made")
 LIMITS = (
     SIGN_UP,
     PASSWORD_RESET,
@@ -69,6 +70,7 @@ LIMITS = (
     GAME_IMPORT,
     CLUB_IMPORT,
     WAITING_HANDS,
+    API_TOKEN,
 )
 
 FORM_PAUSED = _("This form was sent too many times from this address in a short time.")

@@ -452,21 +452,34 @@ def standings(
     return ranked(lines.values())
 
 
+Value = int | str | float | None
+"""A standing's value in one of standings.csv's columns."""
+
+
+def standing_values(line: Standing) -> dict[str, Value]:
+    """A line of ``standings.csv`` as values, by the CSV's column names, in its order: the
+    rank and the counts as integers, the ratings as the numbers the CSV writes (six
+    decimals; None where the CSV leaves them empty), the player's name as it is. The CSV
+    and the read API (docs/api.md) both write these."""
+    ratings = (line.rating.mu, line.rating.sigma, line.rating.shown) if line.rating else (None,) * 3
+    values: list[Value] = [
+        line.rank,
+        line.player,
+        *(line.counts[statistic.name] for statistic in STATISTICS if statistic.in_csv),
+        *(None if rating is None else float(f"{rating:.6f}") for rating in ratings),
+    ]
+    return dict(zip(CSV_HEADER, values, strict=True))
+
+
 def csv_line(line: Standing) -> list[str]:
     """A line of ``standings.csv``: ratings with six decimals, ``.`` as the decimal point;
     a name that starts as a formula does after a single quote (:func:`~.sheets.csv_cell`)."""
-    rating = (
-        [f"{line.rating.mu:.6f}", f"{line.rating.sigma:.6f}", f"{line.rating.shown:.6f}"]
-        if line.rating
-        else ["", "", ""]
-    )
-    cells = [
-        str(line.rank),
-        line.player,
-        *(str(line.counts[statistic.name]) for statistic in STATISTICS if statistic.in_csv),
-        *rating,
+    return [
+        csv_cell(
+            "" if value is None else f"{value:.6f}" if isinstance(value, float) else str(value)
+        )
+        for value in standing_values(line).values()
     ]
-    return [csv_cell(cell) for cell in cells]
 
 
 def standings_csv(lines: Iterable[Standing]) -> str:

@@ -254,6 +254,8 @@ def posting(limit):
         return Client(), "/accounts/password_reset/", {"email": "bilal@example.com"}
     if limit.name == "game-import":
         return Client(), "/games/import", {"text": "{}"}
+    if limit.name == "api-token":
+        return signed_in("zied"), "/accounts/tokens/new", {"name": ""}
     game = services.create_game(names=("A", "B", "C", "D"), rules=Rules(), first_dealer=0).game
     if limit.name == "waiting-hands":
         return ScorerClient([game.public_id]), f"/games/{game.public_id}/waiting", {"count": "2"}

@@ -460,3 +460,22 @@ def test_standing_repr_names_the_player_and_rank():
 
 def test_csv_columns_are_the_registrys_in_csv_statistics():
     assert CSV_HEADER[2:-3] == tuple(statistic.name for statistic in STATISTICS if statistic.in_csv)
+
+
+def test_standing_values_are_the_csv_line_as_values():
+    from scoring.engine.league import CSV_HEADER, Rating, Standing, csv_line, standing_values
+
+    rated = Standing("=Amina", rating=Rating(27.123456789, 7.5), rank=1, games=2, wins=1)
+    unrated = Standing("Bilal", rank=2)
+
+    values = standing_values(rated)
+    assert list(values) == list(CSV_HEADER)
+    assert (values["rank"], values["player"], values["games"], values["rating_mu"]) == (
+        1,
+        "=Amina",
+        2,
+        27.123457,
+    )
+    assert csv_line(rated)[-3:] == ["27.123457", "7.500000", f"{27.123456789 - 22.5:.6f}"]
+    assert standing_values(unrated)["rating"] is None
+    assert csv_line(unrated)[-3:] == ["", "", ""]

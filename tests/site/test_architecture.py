@@ -17,6 +17,7 @@ LAYERS = {
     "table": 2,
     "referee": 3,
     "clubs": 3,
+    "api": 4,
 }
 """Each context's floor: a context may import those on lower floors, never its own floor's
 neighbours nor anything above. The app's own modules (models.py, urls.py, apps.py,

@@ -39,6 +39,7 @@ from django.utils import timezone
 from psycopg.sql import SQL, Identifier
 
 from scoring.accounts import services as accounts
+from scoring.accounts.tokens import create_token
 from scoring.clubs import history as club_history
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Night
@@ -198,6 +199,8 @@ def populate() -> dict[str, Any]:
     accounts.change_email(user=amina, address="amina@example.org")
     accounts.verify_email(user_id=amina.pk, address="amina@example.org")
     accounts.change_email(user=bilal, address="Bilal@Example.org")
+    # A personal API token (only its digest is kept).
+    create_token(user=amina, name="Club website")
     organisers = Group.objects.create(name="organisers")
     organisers.permissions.add(Permission.objects.get(codename="change_club"))
     amina.groups.add(organisers)

@@ -37,15 +37,20 @@ class GameLine:
     hands: int
     moment: datetime
     """When it finished (a won game) or started (any other)."""
+    started_at: datetime
+    finished_at: datetime | None
+    """When its winning hand was recorded; None for a game not won."""
     night_id: int | None
     table: int | None
 
 
 def dated(club: Club) -> QuerySet[ClubGame]:
-    """The club's games with ``moment``: the finish its results carry, else its start."""
+    """The club's games with ``finished_at``, the finish its results carry (a won game's),
+    and ``moment``: that finish, else its start."""
     finished = ClubResult.objects.filter(game=OuterRef("game"), seat=0).values("finished_at")
     return ClubGame.objects.filter(club=club).annotate(
-        moment=Coalesce(Subquery(finished[:1]), F("game__created_at"))
+        finished_at=Subquery(finished[:1]),
+        moment=Coalesce(F("finished_at"), F("game__created_at")),
     )
 
 
@@ -100,7 +105,9 @@ def games_page(
         "game__summary__hands",
         "round__night_id",
         "table",
+        "game__created_at",
         when=F("moment"),
+        finished=F("finished_at"),
     )
     page: Page[Any] = Paginator(ordered, PER_PAGE).get_page(number)
     page.object_list = [_line(row, shown) for row in page.object_list]
@@ -117,6 +124,8 @@ def _line(row: Mapping[str, Any], shown: Mapping[str, str]) -> GameLine:
         winner=None if winner is None else names[winner],
         hands=row["game__summary__hands"],
         moment=row["when"],
+        started_at=row["game__created_at"],
+        finished_at=row["finished"],
         night_id=row["round__night_id"],
         table=row["table"],
     )

@@ -212,6 +212,27 @@ def night_state(night: Night, *, public: bool = False) -> NightState:
     return NightState(night, rounds, current, players)
 
 
+def night_rounds(night: Night, *, public: bool = False) -> list[RoundState]:
+    """Every round of the night with its tables, in three queries whatever their number:
+    the rounds, the club's players (named as the public sees them if ``public``), and the
+    night's games with their summaries."""
+    rounds = list(night.round_set.all())
+    names, shown = club_names(night, public=public)
+    games: dict[int, list[Table]] = defaultdict(list)
+    for game in (
+        Game.objects.filter(club_game__round__night=night)
+        .select_related("summary", "club_game")
+        .order_by("club_game__table")
+    ):
+        round_id = game.club_game.round_id
+        assert round_id is not None  # a night's games are a round's
+        games[round_id].append(_table(game, shown=shown))
+    return [
+        RoundState(one, games[one.pk], [names.get(pk, "?") for pk in one.sitting_out])
+        for one in rounds
+    ]
+
+
 def club_names(night: Night, *, public: bool = False) -> tuple[dict[int, str], dict[str, str]]:
     """The club's players by id, and by key, as the public sees them if ``public``: one
     query."""

@@ -1,0 +1,228 @@
+"""What the API answers, as typed schemas: ninja makes the OpenAPI document from them and
+checks every answer against them. The standings' rows are made from standings.csv's
+columns (scoring/engine/league.py ``CSV_HEADER``), a player's counts from the league's
+statistics: a new statistic reaches both with no change here."""
+
+from datetime import date, datetime
+from typing import Any
+
+from ninja import Schema
+from pydantic import create_model
+
+from ..engine.league import CSV_HEADER, STATISTICS
+
+
+class ErrorBody(Schema):
+    code: str
+    """Stable: ``not_found``, ``unauthorized``, ``invalid_token``, ``forbidden``,
+    ``invalid_request``, ``method_not_allowed``."""
+    message: str
+    """In the request's language (Accept-Language: en, fr, ar)."""
+
+
+class ErrorOut(Schema):
+    error: ErrorBody
+
+
+ERRORS: dict[int, type[Schema]] = {401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+"""The errors any club's endpoint may answer."""
+
+
+class RulesOut(Schema):
+    target: int
+    failed_taker: str
+    stake: str
+    currency: str
+
+
+class SeasonOut(Schema):
+    slug: str
+    name: str
+    first_day: date
+    last_day: date
+    points: list[int]
+    standings: str
+    """The season's standings in this API."""
+    standings_csv: str
+    page: str
+
+
+class ClubLinks(Schema):
+    page: str
+    games: str
+    nights: str
+    records: str
+    """records.jsonl: every counted game's record."""
+
+
+class ClubOut(Schema):
+    slug: str
+    name: str
+    time_zone: str
+    public: bool
+    rules: RulesOut
+    points: list[int]
+    seasons: list[SeasonOut]
+    links: ClubLinks
+
+
+def _column_type(name: str) -> Any:
+    if name == "player":
+        return (str, ...)
+    if name.startswith("rating"):
+        return (float | None, ...)
+    return (int, ...)
+
+
+StandingRow = create_model(
+    "StandingRow",
+    __base__=Schema,
+    __doc__="A line of standings.csv: its columns' names, integers as integers, ratings as "
+    "numbers with six decimals.",
+    **{name: _column_type(name) for name in CSV_HEADER},
+)
+
+
+class StandingsOut(Schema):
+    club: str
+    season: str
+    rows: list[StandingRow]  # type: ignore[valid-type]
+
+
+class GameLineOut(Schema):
+    id: str
+    players: list[str]
+    totals: list[int]
+    winner: str | None
+    status: str
+    hands: int
+    started_at: datetime
+    finished_at: datetime | None
+    night: int | None
+    table: int | None
+    url: str
+
+
+class GamesOut(Schema):
+    club: str
+    count: int
+    page: int
+    pages: int
+    games: list[GameLineOut]
+
+
+class GameOut(Schema):
+    id: str
+    record: dict[str, Any]
+    """The ``boulmous/1`` record (docs/record-format.md)."""
+    report: dict[str, Any]
+    """The engine's report of it, as the scorer writes it."""
+
+
+Counts = create_model(
+    "Counts",
+    __base__=Schema,
+    __doc__="Each statistic of the league, added up over the player's counted games.",
+    **{statistic.name: _column_type(statistic.name) for statistic in STATISTICS},
+)
+
+
+class RatingOut(Schema):
+    mu: float
+    sigma: float
+    rating: float
+
+
+class Contracts(Schema):
+    taken: int
+    made: int
+    missed: int
+    made_percent: int | None
+
+
+class BidLine(Contracts):
+    bid: int
+
+
+class TrumpLine(Contracts):
+    trump: str
+
+
+class MeetingOut(Schema):
+    player: int | None
+    name: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+
+
+class OpponentOut(Schema):
+    name: str
+    total: int
+    rank: int
+
+
+class RecentOut(Schema):
+    game: str
+    finished_at: datetime
+    rank: int
+    total: int
+    won: bool
+    rating: float
+    others: list[OpponentOut]
+
+
+class PlayerOut(Schema):
+    club: str
+    id: int
+    name: str
+    counts: Counts  # type: ignore[valid-type]
+    money: str
+    rating: RatingOut
+    by_bid: list[BidLine]
+    by_trump: list[TrumpLine]
+    head_to_head: list[MeetingOut]
+    recent: list[RecentOut]
+
+
+class NightLine(Schema):
+    id: int
+    date: date
+    place: str
+    rounds_planned: int | None
+    rounds_drawn: int
+    ended_at: datetime | None
+    url: str
+
+
+class NightsOut(Schema):
+    club: str
+    nights: list[NightLine]
+
+
+class TableOut(Schema):
+    number: int
+    game: str
+    players: list[str]
+    first_dealer: int
+    status: str
+    winner: str | None
+
+
+class RoundOut(Schema):
+    number: int
+    drawn_at: datetime
+    closed_at: datetime | None
+    tables: list[TableOut]
+    sitting_out: list[str]
+
+
+class NightOut(Schema):
+    club: str
+    id: int
+    date: date
+    place: str
+    rounds_planned: int | None
+    ended_at: datetime | None
+    rounds: list[RoundOut]

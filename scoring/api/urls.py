@@ -1,0 +1,75 @@
+"""The read API's addresses, under /api/v1/ (scoring/urls.py): ninja's endpoints, each
+answering HEAD as GET, as the site's pages do (tests/site/test_head.py); the OpenAPI
+document; its page; and a JSON 404 for any other address under /api/v1/."""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import URLPattern, URLResolver, include, path, re_path, reverse
+from django.views.decorators.csrf import csrf_exempt
+
+from . import docs, errors
+from .api import api
+
+
+def _reads(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``view`` answering HEAD as it answers GET (the server sends no body), and any other
+    method with a JSON 405."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method == "HEAD":
+            request.method = "GET"
+            try:
+                response = view(request, *args, **kwargs)
+            finally:
+                request.method = "HEAD"
+            response.content = b""
+            return response
+        if request.method != "GET":
+            response = errors.error_response(
+                request, errors.ApiError(405, "method_not_allowed", errors.NOT_ALLOWED)
+            )
+            response["Allow"] = "GET, HEAD"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    """/api/v1/: where the OpenAPI document and its page are."""
+    return JsonResponse(
+        {
+            "openapi": request.build_absolute_uri(reverse("api:openapi-json")),
+            "docs": request.build_absolute_uri(reverse("api_docs")),
+        }
+    )
+
+
+def _endpoints() -> list[URLPattern | URLResolver]:
+    patterns, _, _ = api.urls
+    return [
+        URLPattern(
+            one.pattern,
+            _reads(index if one.name == "api-root" else one.callback),
+            one.default_args,
+            one.name,
+        )
+        if isinstance(one, URLPattern)
+        else one
+        for one in patterns
+    ]
+
+
+def unknown(request: HttpRequest) -> HttpResponse:
+    return errors.error_response(request, errors.not_found())
+
+
+urlpatterns = [
+    path("docs", docs.page, name="api_docs"),
+    path("", include((_endpoints(), "api"), namespace="api")),
+    re_path(r"", csrf_exempt(_reads(unknown))),
+]
