@@ -239,7 +239,10 @@ def out_of_view(pieces):
         for name, boxes in pieces.items()
         if not boxes
         or any(
-            box["top"] < 0 or box["bottom"] > HEIGHT or box["left"] < 0 or box["right"] > PHONE_WIDTH
+            box["top"] < 0
+            or box["bottom"] > HEIGHT
+            or box["left"] < 0
+            or box["right"] > PHONE_WIDTH
             for box in boxes
         )
     )
@@ -274,11 +277,15 @@ def test_every_state_holds_on_one_screen(phone, transactional_db, state, lang):
     measured = page.evaluate(MEASURE)
     save = measured["pieces"]["save"][0]
     with SAVE_BOTTOMS.open("a") as record:
-        record.write(json.dumps({"state": state, "lang": lang, "save_bottom": save["bottom"]}) + "\n")
+        record.write(
+            json.dumps({"state": state, "lang": lang, "save_bottom": save["bottom"]}) + "\n"
+        )
 
     assert out_of_view(measured["pieces"]) == []
     assert measured["width"] == PHONE_WIDTH
     assert measured["overlaps"] == []
-    assert {
-        where: told_apart(labels, names) for where, labels in measured["names"].items()
-    } == {"totals": True, "takers": True, "tricks": True}
+    assert {where: told_apart(labels, names) for where, labels in measured["names"].items()} == {
+        "totals": True,
+        "takers": True,
+        "tricks": True,
+    }
