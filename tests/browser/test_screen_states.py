@@ -289,3 +289,46 @@ def test_every_state_holds_on_one_screen(phone, transactional_db, state, lang):
         "takers": True,
         "tricks": True,
     }
+
+
+LINES = """() => [...document.querySelectorAll("table.sheet-table tbody th[scope=row]")].map((cell) => {
+  // The lines the hand's number takes: the boxes of its digits' text.
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode() && !/\\d/.test(walker.currentNode.textContent));
+  const range = document.createRange();
+  range.selectNodeContents(walker.currentNode);
+  return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+})"""
+
+
+@pytest.mark.parametrize("where", ["score sheet", "watch view", "settlement"])
+def test_hand_numbers_stay_on_one_line(phone, transactional_db, where):
+    game = new_game(hands=TOTALS_HANDS)
+    page = phone("fr", scorer=where == "score sheet")
+    suffix = "settlement" if where == "settlement" else ""
+    page.goto(f"/games/{game.public_id}/{suffix}")
+
+    assert page.evaluate(LINES) == [1] * len(TOTALS_HANDS)
+
+
+@pytest.mark.parametrize("scorer", [True, False])
+def test_who_wins_the_trick_is_offered_once_on_the_game_page(phone, transactional_db, scorer):
+    game = new_game(hands=TOTALS_HANDS)
+    page = phone("en", scorer=scorer)
+    page.goto(f"/games/{game.public_id}/")
+
+    assert page.get_by_role("link", name="Who wins the trick?", exact=True).count() == 1
+
+
+def test_save_stays_in_view_after_a_refused_auction_call(phone, transactional_db):
+    game = new_game()
+    page = phone("en")
+    page.goto(f"/games/{game.public_id}/")
+
+    refused_auction(page)
+
+    save = page.locator("#entry button.save").bounding_box()
+    error = page.locator("#entry .errors").bounding_box()
+    assert (save["y"] >= 0, save["y"] + save["height"] <= HEIGHT) == (True, True)
+    assert (error["y"] >= 0, error["y"] + error["height"] <= HEIGHT) == (True, True)
+    assert "Chafik bid 3" in page.locator("#entry .errors").inner_text()
