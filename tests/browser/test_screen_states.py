@@ -187,7 +187,7 @@ MEASURE = """() => {
     save: all("#entry button.save"),
   };
   // Every piece of text drawn in view, as the boxes of its lines.
-  const hidden = (element) => element.closest(".visually-hidden, [hidden], template, [aria-hidden=true] .visually-hidden");
+  const hidden = (element) => element.closest(".visually-hidden, [hidden], template");
   const texts = [];
   let count = 0;
   const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
@@ -217,7 +217,8 @@ MEASURE = """() => {
     .map((node) => node.textContent).join("").trim();
   const labels = (selector) => [...document.querySelectorAll(selector)].map((element) => ({
     text: shown(element),
-    cut: element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1,
+    cut: element.scrollWidth > element.clientWidth + 1
+      || element.scrollHeight > element.clientHeight + 1,
   }));
   return {
     width: document.documentElement.scrollWidth,
@@ -291,7 +292,8 @@ def test_every_state_holds_on_one_screen(phone, transactional_db, state, lang):
     }
 
 
-LINES = """() => [...document.querySelectorAll("table.sheet-table tbody th[scope=row]")].map((cell) => {
+LINES = """() => [...document.querySelectorAll("table.sheet-table tbody th[scope=row]")]
+.map((cell) => {
   // The lines the hand's number takes: the boxes of its digits' text.
   const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
   while (walker.nextNode() && !/\\d/.test(walker.currentNode.textContent));
