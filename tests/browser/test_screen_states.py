@@ -305,7 +305,7 @@ LINES = """() => [...document.querySelectorAll("table.sheet-table tbody th[scope
 
 @pytest.mark.parametrize("where", ["score sheet", "watch view", "settlement"])
 def test_hand_numbers_stay_on_one_line(phone, transactional_db, where):
-    game = new_game(hands=TOTALS_HANDS)
+    game = new_game(LONG_NAMES, hands=TOTALS_HANDS)
     page = phone("fr", scorer=where == "score sheet")
     suffix = "settlement" if where == "settlement" else ""
     page.goto(f"/games/{game.public_id}/{suffix}")
