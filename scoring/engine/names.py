@@ -184,3 +184,60 @@ def first_name_and_initial(name: str) -> str:
     if last.startswith(ARABIC_ARTICLE) and len(last) > len(ARABIC_ARTICLE):
         last = last[len(ARABIC_ARTICLE) :]
     return f"{words[0]} {last[0]}."
+
+
+ELLIPSIS = "…"
+
+
+def _cut(name: str, end: int) -> str:
+    """``name[:end]``, with the marks that sit on its last letter (a cut never leaves a
+    letter without its accent or its harakat)."""
+    while end < len(name) and unicodedata.combining(name[end]):
+        end += 1
+    return name[:end]
+
+
+def _apart_at(name: str, others: Sequence[str]) -> int:
+    """The length of the shortest start of ``name`` that no other name begins with; all
+    of it when another name begins with the whole of it."""
+    for length in range(1, len(name) + 1):
+        if not any(other.startswith(name[:length]) for other in others):
+            return length
+    return len(name)
+
+
+def tellable_names(names: Sequence[str], width: int = 7) -> tuple[str, ...]:
+    """The players' names as a phone shows them where a name has ``width`` characters at
+    most (a key, a row's label), each told apart from the others.
+
+    A name that fits is shown whole; else its first word, if it fits and is no other's
+    first word (``Yasmina``, ``Yasmine``); else its start, as far as it fits, and an
+    ellipsis (``Abdall…``), when that start tells it from the others; when the others
+    begin as it does further than that, its start, an ellipsis and the word where it
+    parts from them (``Moh…Zer``, ``Moh…Zit``).
+    """
+    firsts = [name.split()[0] if name.split() else name for name in names]
+    labels = []
+    for seat, name in enumerate(names):
+        others = [other for index, other in enumerate(names) if index != seat]
+        apart = _apart_at(name, others)
+        if len(name) <= width:
+            labels.append(name)
+        elif len(firsts[seat]) <= width and firsts.count(firsts[seat]) == 1:
+            labels.append(firsts[seat])
+        elif apart <= width - 1:
+            labels.append(_cut(name, width - 1).rstrip() + ELLIPSIS)
+        else:
+            if name[apart - 1].isspace() and apart < len(name):  # parts where the other ends
+                apart += 1
+            word = name.rfind(" ", 0, apart - 1) + 1
+            tail = name[word : max(apart, word + 3)].rstrip()
+            if len(tail) > 3:
+                tail = name[apart - 3 : apart]
+            head = _cut(name, max(1, width - 1 - len(tail))).rstrip()
+            labels.append(head + ELLIPSIS + tail)
+    if len(set(labels)) < len(labels):  # only names alike all through: their seats
+        return tuple(
+            f"{seat + 1}·{_cut(name, width - 3)}{ELLIPSIS}" for seat, name in enumerate(names)
+        )
+    return tuple(labels)

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.forms.boundfield import BoundWidget
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -43,6 +44,7 @@ from ..engine import (
     parse_cards,
     speaking_order,
 )
+from ..engine.names import tellable_names
 from .waiting import MOST
 
 
@@ -114,6 +116,9 @@ class HandForm(ContractFields):
     def __init__(self, *args: Any, names: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ends_at: int | None = None
+        self.names: tuple[str, ...] = ()
+        self.labels: tuple[str, ...] = ()
+        """The names as the keys and the rows show them, each told from the others."""
         self.outbid: RulesError | None = None
         """A bid refused by the auction, to be said with the players' names."""
         for seat in range(SEATS):
@@ -139,6 +144,7 @@ class HandForm(ContractFields):
         taker = self.fields["taker"]
         assert isinstance(taker, forms.TypedChoiceField)
         taker.choices = list(enumerate(names))
+        self.names, self.labels = tuple(names), tellable_names(names)
         for seat, name in enumerate(names):
             self.fields[f"tricks_{seat}"].label = name
         for position, seat in enumerate(self.speakers):
@@ -179,6 +185,16 @@ class HandForm(ContractFields):
     @property
     def trick_fields(self) -> list[forms.BoundField]:
         return [self[f"tricks_{seat}"] for seat in range(SEATS)]
+
+    @property
+    def taker_keys(self) -> list[tuple[BoundWidget, str, str]]:
+        """Each taker's key, with his name as the key shows it, and whole."""
+        return list(zip(self["taker"], self.labels, self.names, strict=True))
+
+    @property
+    def trick_rows(self) -> list[tuple[forms.BoundField, str]]:
+        """Each seat's trick row, with the player's name as the row shows it."""
+        return list(zip(self.trick_fields, self.labels, strict=True))
 
     @property
     def call_fields(self) -> list[forms.BoundField]:

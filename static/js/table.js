@@ -5,6 +5,8 @@
 // what the others leave. The rule is static/js/rules.js's (fillTricks), which the pages
 // with a hand form load (the game page once loaded: a tap before leaves the filling to the
 // server); tests/js checks it against the engine, and a browser test the form.
+// The rows filled in are marked (data-auto) and sent in the form's "auto" field, so that a
+// form the server refused comes back with the same marks: it fills on from the taps alone.
 document.addEventListener("change", (event) => {
   const fieldset = event.target.closest("fieldset.tricks");
   if (!fieldset || !globalThis.BoulmousRules) return;
@@ -20,6 +22,10 @@ document.addEventListener("change", (event) => {
     if (input) input.checked = true;
     row.dataset.auto = input ? "1" : "";
   });
+  const auto = fieldset.form && fieldset.form.elements.namedItem("auto");
+  if (auto instanceof HTMLInputElement) {
+    auto.value = rows.map((row, seat) => (row.dataset.auto ? seat : "")).join("");
+  }
 });
 
 // New game: the first-dealer choices take the names as they are typed.
@@ -44,7 +50,10 @@ document.addEventListener("htmx:afterSettle", (event) => {
   if (!target || (target.id !== "game" && target.id !== "entry")) return;
   const message = target.querySelector("[data-focus]");
   if (message) {
-    message.scrollIntoView({ block: "center" });
+    // The form stays on one screen: from the top, scrolled only as far as the message
+    // needs to be seen whole.
+    window.scrollTo(0, 0);
+    message.scrollIntoView({ block: "nearest" });
     message.focus({ preventScroll: true });
     return;
   }

@@ -42,3 +42,25 @@ def test_settlement_sheet_of_40_hands_prints_on_one_page(browser, live_server, l
     assert len(reader.pages) == 1
     assert ("Bilal" in text, "40" in text, "Café" in text) == (True, True, True)
     assert ("Print" in text, "Imprimer" in text) == (False, False)
+
+
+def test_settlement_prints_black_on_white_boite_rows_too(browser, live_server):
+    game = forty_hands()
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.public_id}/settlement")
+    page.emulate_media(media="print")
+
+    coloured = page.evaluate(
+        """() => [...document.querySelectorAll("main *")].filter((element) => {
+             if (!element.checkVisibility() || !element.textContent.trim()) return false;
+             const style = getComputedStyle(element);
+             const paper = ["rgba(0, 0, 0, 0)", "rgb(255, 255, 255)"];
+             return style.color !== "rgb(0, 0, 0)" || !paper.includes(style.backgroundColor);
+           }).map((element) => `${element.tagName}.${element.className}`)"""
+    )
+    boites = page.locator("tr.boite").count()
+    context.close()
+
+    assert boites > 0
+    assert coloured == []

@@ -16,6 +16,7 @@ from scoring.engine.names import (
     parse_confusables,
     prototypes,
     skeleton,
+    tellable_names,
 )
 
 CYRILLIC_A = "\u0410"  # CYRILLIC CAPITAL LETTER A, which looks like A
@@ -240,3 +241,41 @@ def test_loads_refuses_a_place_with_a_right_to_left_override():
     assert str(error.value) == (
         "place: character 4 is U+202E RIGHT-TO-LEFT OVERRIDE, a control or invisible character"
     )
+
+
+@pytest.mark.parametrize(
+    ("names", "labels"),
+    [
+        (("Amina", "Bilal", "Chafik", "Dalila"), ("Amina", "Bilal", "Chafik", "Dalila")),
+        (
+            (
+                "Yasmina Benali-Ouahrani",
+                "Yasmine Belkacem Ould Abderrahmane",
+                "Mohamed Amine Ben Abdelkader Zerhouni",
+                "Mohamed Amine Ben Abdelkader Zitouni-Ali",
+            ),
+            ("Yasmina", "Yasmine", "Moh…Zer", "Moh…Zit"),
+        ),
+        (
+            ("Yasmina", "Yasmina Benali", "Abdallah", "Abdelkader"),
+            ("Yasmina", "Yas…Ben", "Abdall…", "Abdelk…"),
+        ),
+        (
+            ("Ali", "Alia Benali", "Alexandre Dupont", "Alexandra Dupont"),
+            ("Ali", "Alia", "Ale…dre", "Ale…dra"),
+        ),
+    ],
+)
+def test_tellable_names_fit_seven_characters_and_tell_the_players_apart(names, labels):
+    shown = tellable_names(names)
+
+    assert shown == labels
+    assert all(len(label) <= 7 for label in shown)
+    assert len(set(shown)) == len(shown)
+
+
+@given(
+    st.lists(st.text(alphabet="ab ", min_size=1, max_size=40), min_size=4, max_size=4, unique=True)
+)
+def test_tellable_names_are_always_four_different_labels(names):
+    assert len(set(tellable_names(names))) == 4

@@ -22,6 +22,7 @@ from ...engine import (
     format_cards,
     settle,
 )
+from ...engine.names import tellable_names
 from ..hooks import zone_of
 from ..models import Change, Game
 from ..state import GameState
@@ -58,6 +59,8 @@ class PlayerLine:
     dash: str
     points: str
     """The chart's polyline, ``x,y x,y ...``."""
+    label: str = ""
+    """The name as the phone's narrow places show it, told from the others' (a key)."""
 
 
 @dataclass(frozen=True)
@@ -128,11 +131,17 @@ class Sheet:
     money: Sequence[tuple[str, str]]
     """Each player's money so far, formatted, for a game with a stake."""
     history: Sequence[Event]
+    dealer_label: str | None = None
+    speaker_label: str | None = None
+    """The dealer and the first to speak as the hand's header shows them: their labels."""
+    last_shown: str = ""
+    """``last`` with the players' labels, as the line under the totals shows it."""
 
 
 def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
     """The game page's content; ``changes`` are the newest first, for the history."""
     result, names = state.result, state.names
+    labels = tellable_names(names)
     chart, lines = _chart(result)
     leading = result.leading
     players = [
@@ -145,6 +154,7 @@ def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
             colour=SEAT_COLOURS[seat],
             dash=SEAT_DASHES[seat],
             points=lines[seat],
+            label=labels[seat],
         )
         for seat in range(SEATS)
     ]
@@ -172,6 +182,9 @@ def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
         if settlement.stake
         else [],
         history=[_event(change, names) for change in changes],
+        dealer_label=None if result.next_dealer is None else labels[result.next_dealer],
+        speaker_label=None if result.next_speaker is None else labels[result.next_speaker],
+        last_shown=_last_hand(result.hands[-1], labels) if result.hands else "",
     )
 
 
