@@ -228,7 +228,7 @@ def test_three_phones_are_each_told_the_truth(phone, game):
     )
     assert conflict_alerts == [
         "Hand 2 was recorded on another phone meanwhile. Your hand is kept as a draft: "
-        "2 Amina 4♥ dealt by Bilal 2 1 2 1 Add it as hand 3 Throw it away"
+        "2 Amina 4♥ 2 1 2 1 Add it as hand 3 Throw it away"  # the dealer: hidden, to fit
     ]
     assert chafik_alerts == [REVOKED]
     assert (
