@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import club, edits, games, history, league, members, nights, privacy
+from .views import calendar, club, edits, games, history, league, members, nights, privacy
 
 urlpatterns = [
     # Clubs (issue 11): running a club, in views/club.py.
@@ -70,6 +70,9 @@ urlpatterns = [
     # Club nights (issue 12): check-in, rounds, table sheets and cards, in views/nights.py.
     path("clubs/<slug:club>/nights/new", nights.new_night, name="new_night"),
     path("clubs/<slug:club>/nights/<int:night>/", nights.night, name="night"),
+    # The nights in the calendar (issue 22.5): the club's feed, each night's file.
+    path("clubs/<slug:club>/nights.ics", calendar.nights_ics, name="club_nights_ics"),
+    path("clubs/<slug:club>/nights/<int:night>/night.ics", calendar.night_ics, name="night_ics"),
     path("clubs/<slug:club>/nights/<int:night>/checkin", nights.check_in, name="night_checkin"),
     path("clubs/<slug:club>/nights/<int:night>/draw", nights.draw, name="night_draw"),
     path("clubs/<slug:club>/nights/<int:night>/close", nights.close, name="night_close"),

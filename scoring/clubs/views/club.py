@@ -124,6 +124,11 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         )
         for game in game_summaries(recent)
     ]
+    feed = (
+        request.build_absolute_uri(reverse("club_nights_ics", args=[club.slug]))
+        if club.public
+        else ""
+    )
     context = {
         "club": club,
         "member": member,
@@ -145,6 +150,9 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
             for player in players
             if player.role == Member.Role.GUEST and player.retired_at is None
         ],
+        # The nights' feed, to subscribe to: a calendar app cannot sign in (a public club).
+        "nights_feed": feed,
+        "nights_webcal": "webcal://" + feed.partition("://")[2] if feed else "",
     }
     return render(request, "clubs/club.html", context)
 

@@ -1,0 +1,78 @@
+"""A club's nights in the calendar (issue 22.5): iCalendar (RFC 5545), written by the
+``icalendar`` package, which escapes text (commas, semicolons, newlines, backslashes),
+folds lines at 75 octets and ends them with CRLF.
+
+A night has a date and no start time: each is a whole-day event (``DTSTART;VALUE=DATE``,
+its end the next day), transparent (it does not make the day busy), so that it needs no
+time zone. Its UID (``night-<id>@<host>``) stays the night's whatever changes, so that a
+calendar that reads the feed again updates the event rather than adding another.
+"""
+
+import hashlib
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+
+from django.utils.translation import get_language, gettext
+from icalendar import Calendar, Event, vDuration
+
+from ..models import Club, Night
+
+PRODID = "-//Boulmous//Club nights//EN"
+REFRESH = timedelta(hours=6)
+"""How often a calendar app that subscribed is asked to read the feed again (RFC 7986
+REFRESH-INTERVAL, and the older X-PUBLISHED-TTL that some apps read instead)."""
+
+
+def night_summary(club: Club) -> str:
+    return gettext("%(club)s — club night") % {"club": club.name}
+
+
+def nights_version(club: Club, nights: Iterable[Night], host: str) -> str:
+    """What the feed says, short: its ETag, which changes when a night is added, moved,
+    renamed or deleted, when the club is renamed, and with the language and the host."""
+    facts = [club.slug, club.name, get_language() or "", host]
+    facts += [f"{night.pk}:{night.date.isoformat()}:{night.place}" for night in nights]
+    return hashlib.sha256("\n".join(facts).encode()).hexdigest()[:32]
+
+
+def _event(club: Club, night: Night, url: str, host: str, stamp: datetime) -> Event:
+    event = Event()
+    event.add("uid", f"night-{night.pk}@{host}")
+    event.add("dtstamp", stamp)
+    event.add("dtstart", night.date)
+    event.add("dtend", night.date + timedelta(days=1))
+    event.add("transp", "TRANSPARENT")
+    event.add("summary", night_summary(club))
+    if night.place:
+        event.add("location", night.place)
+    event.add("url", url)
+    event.add("description", gettext("The night's page: %(url)s") % {"url": url})
+    return event
+
+
+def nights_calendar(
+    club: Club,
+    nights: Iterable[Night],
+    *,
+    url_of: Callable[[Night], str],
+    host: str,
+    stamp: datetime,
+    feed: bool,
+) -> bytes:
+    """The nights as one calendar: the club's feed (``feed``: named, with how often to read
+    it again), or one night's file to add."""
+    calendar = Calendar()
+    calendar.add("prodid", PRODID)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    if feed:
+        name = gettext("%(club)s — club nights") % {"club": club.name}
+        calendar.add("name", name)
+        calendar.add("x-wr-calname", name)
+        calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})
+        calendar.add("x-published-ttl", vDuration(REFRESH))
+    for night in nights:
+        calendar.add_component(_event(club, night, url_of(night), host, stamp))
+    written: bytes = calendar.to_ical()
+    return written

@@ -1,0 +1,227 @@
+"""The nights in the calendar (issue 22.5): the club's feed, nights.ics, and each night's
+file, night.ics, read back by the icalendar parser; their text as RFC 5545 writes it; the
+rights of the club's pages; the links on the club and night pages."""
+
+from datetime import date
+
+import pytest
+from django.test import Client
+from icalendar import Calendar
+
+from scoring.clubs import services as club_services
+from scoring.clubs.models import Member
+from tests.clubs.test_clubs import account, make_club, signed_in, with_role
+
+pytestmark = pytest.mark.django_db
+
+PLACE = 'Café; bar, "du port"\nfirst floor'
+FEED = "/clubs/sfax/nights.ics"
+
+
+@pytest.fixture
+def amina():
+    return account("amina")
+
+
+@pytest.fixture
+def public_club(amina):
+    return make_club(amina, public=True)
+
+
+@pytest.fixture
+def private_club(amina):
+    return make_club(amina)
+
+
+def add_nights(club):
+    first = club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=2)
+    second = club_services.create_night(club=club, date=date(2025, 4, 4), place=PLACE, rounds=None)
+    return first, second
+
+
+def events(response):
+    return Calendar.from_ical(response.content).walk("VEVENT")
+
+
+def test_feed_public_club_has_one_event_per_night(public_club):
+    first, second = add_nights(public_club)
+    response = Client().get(FEED)
+    found = [
+        (
+            str(event["UID"]),
+            event.decoded("DTSTART"),
+            event.decoded("DTEND"),
+            str(event["LOCATION"]),
+            str(event["URL"]),
+            str(event["DESCRIPTION"]),
+            str(event["SUMMARY"]),
+        )
+        for event in events(response)
+    ]
+    url = f"http://testserver/clubs/sfax/nights/{first.pk}/"
+    other = f"http://testserver/clubs/sfax/nights/{second.pk}/"
+    assert (response.status_code, response["Content-Type"], found) == (
+        200,
+        "text/calendar; charset=utf-8",
+        [
+            (
+                f"night-{first.pk}@testserver",
+                date(2025, 3, 7),
+                date(2025, 3, 8),
+                "Café",
+                url,
+                f"The night's page: {url}",
+                "Sfax — club night",
+            ),
+            (
+                f"night-{second.pk}@testserver",
+                date(2025, 4, 4),
+                date(2025, 4, 5),
+                PLACE,
+                other,
+                f"The night's page: {other}",
+                "Sfax — club night",
+            ),
+        ],
+    )
+
+
+def test_feed_calendar_is_named_and_stamped(public_club):
+    add_nights(public_club)
+    calendar = Calendar.from_ical(Client().get(FEED).content)
+    stamped = all(event.get("DTSTAMP") is not None for event in calendar.walk("VEVENT"))
+    assert (str(calendar["VERSION"]), str(calendar["X-WR-CALNAME"]), stamped) == (
+        "2.0",
+        "Sfax — club nights",
+        True,
+    )
+
+
+def test_feed_text_escaped_folded_with_crlf(public_club):
+    long_place = "Salle des fêtes de la Médina, au bout de la rue des Forgerons; entrée"
+    club_services.create_night(club=public_club, date=date(2025, 3, 7), place=PLACE, rounds=2)
+    club_services.create_night(club=public_club, date=date(2025, 5, 2), place=long_place, rounds=2)
+    raw = Client().get(FEED).content
+    lines = raw.split(b"\r\n")
+    assert (
+        raw.endswith(b"\r\n"),
+        b"\n" in raw.replace(b"\r\n", b""),
+        max(len(line) for line in lines) <= 75,
+        'LOCATION:Café\\; bar\\, "du port"\\nfirst floor'.encode() in lines,
+        b"DTSTART;VALUE=DATE:20250307" in lines,
+        sorted(str(event["LOCATION"]) for event in Calendar.from_ical(raw).walk("VEVENT")),
+    ) == (True, False, True, True, True, sorted([PLACE, long_place]))
+
+
+def test_feed_public_club_readable_by_anyone(public_club):
+    add_nights(public_club)
+    stranger = signed_in(account("zied"))
+    assert (Client().get(FEED).status_code, stranger.get(FEED).status_code) == (200, 200)
+
+
+def test_feed_private_club_needs_a_member(private_club, amina):
+    add_nights(private_club)
+    member = signed_in(with_role(private_club, "Bilal", Member.Role.MEMBER))
+    signed_out = Client().get(FEED)
+    answers = (
+        signed_out.status_code,
+        signed_out["Location"].startswith("/accounts/login/"),
+        signed_in(account("zied")).get(FEED).status_code,
+    )
+    got = member.get(FEED)
+    assert (answers, got.status_code, got["Cache-Control"], len(events(got))) == (
+        (302, True, 403),
+        200,
+        "private",
+        2,
+    )
+
+
+def test_feed_unchanged_answers_304_until_a_night_changes(public_club):
+    first, _ = add_nights(public_club)
+    browser = Client()
+    tag = browser.get(FEED)["ETag"]
+    again = browser.get(FEED, HTTP_IF_NONE_MATCH=tag)
+    first.place = "Le port"
+    first.save()
+    moved = browser.get(FEED, HTTP_IF_NONE_MATCH=tag)
+    assert (again.status_code, again.content, again["ETag"], moved.status_code) == (
+        304,
+        b"",
+        tag,
+        200,
+    )
+
+
+def test_night_file_has_the_night_alone(public_club):
+    first, _ = add_nights(public_club)
+    response = Client().get(f"/clubs/sfax/nights/{first.pk}/night.ics")
+    calendar = Calendar.from_ical(response.content)
+    found = [(str(event["UID"]), event.decoded("DTSTART")) for event in calendar.walk("VEVENT")]
+    assert (
+        response.status_code,
+        response["Content-Type"],
+        response["Content-Disposition"],
+        found,
+    ) == (
+        200,
+        "text/calendar; charset=utf-8",
+        'attachment; filename="sfax-night-2025-03-07.ics"',
+        [(f"night-{first.pk}@testserver", date(2025, 3, 7))],
+    )
+
+
+def test_night_file_private_club_needs_a_member(private_club, amina):
+    first, _ = add_nights(private_club)
+    url = f"/clubs/sfax/nights/{first.pk}/night.ics"
+    assert (
+        signed_in(account("zied")).get(url).status_code,
+        signed_in(amina).get(url).status_code,
+    ) == (403, 200)
+
+
+def test_night_file_of_another_club_not_found(public_club, amina):
+    other = make_club(amina, slug="gabes")
+    night = club_services.create_night(club=other, date=date(2025, 3, 7), place="", rounds=1)
+    assert Client().get(f"/clubs/sfax/nights/{night.pk}/night.ics").status_code == 404
+
+
+def test_club_page_public_club_offers_the_feed(public_club):
+    first, _ = add_nights(public_club)
+    page = Client().get("/clubs/sfax/").content.decode()
+    assert (
+        'href="webcal://testserver/clubs/sfax/nights.ics"' in page,
+        "http://testserver/clubs/sfax/nights.ics" in page,
+        f'href="/clubs/sfax/nights/{first.pk}/night.ics"' in page,
+        "cannot sign in" in page,
+    ) == (True, True, True, False)
+
+
+def test_club_page_private_club_says_why_no_feed(private_club, amina):
+    first, _ = add_nights(private_club)
+    page = signed_in(amina).get("/clubs/sfax/").content.decode()
+    assert (
+        "webcal:" in page,
+        "a calendar app cannot sign in" in page,
+        f'href="/clubs/sfax/nights/{first.pk}/night.ics"' in page,
+    ) == (False, True, True)
+
+
+def test_night_page_links_its_file(private_club, amina):
+    first, _ = add_nights(private_club)
+    page = signed_in(amina).get(f"/clubs/sfax/nights/{first.pk}/").content.decode()
+    assert f'href="/clubs/sfax/nights/{first.pk}/night.ics"' in page
+
+
+@pytest.mark.parametrize(
+    ("language", "summary"),
+    [
+        ("en", "Sfax — club night"),
+        ("fr", "Sfax — soirée du club"),
+        ("ar", "Sfax — أمسية النادي"),
+    ],
+)
+def test_feed_summary_in_the_request_language(public_club, language, summary):
+    add_nights(public_club)
+    response = Client().get(FEED, HTTP_ACCEPT_LANGUAGE=language)
+    assert {str(event["SUMMARY"]) for event in events(response)} == {summary}
