@@ -5,14 +5,16 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from ..common.http import HtmxHttpRequest
+from ..common.pagecache import CSRF_PLACEHOLDER, cacheable, cached_page, page_key
 from ..common.rights import Action
 from ..common.words import format_money
-from ..table.access import Access, with_game
+from ..table.access import Access, signed_in, with_game
 from ..table.models import Game
 from ..table.state import load_game, rules_of
 from .forms import CalculatorQueryForm, PlayContractForm, PlayForm, RulesQueryForm, TrickForm
@@ -35,8 +37,26 @@ def rules(request: HttpRequest) -> HttpResponse:
     if game is not None and game.stake:
         rules = rules_of(game)
         stake = format_money(rules.stake, rules.currency)
-    context = {"orders": card_orders(), "game": game, "stake": stake}
-    return render(request, "referee/rules.html", context)
+    # Kept in the cache (scoring/common/pagecache.py) with no query string, or one naming a
+    # game (whose rules the page says): the same for everyone but the account in its header.
+    query_string = request.META.get("QUERY_STRING", "")
+    if not cacheable(request, query=True) or (
+        query_string and (game is None or query_string != f"game={game.public_id}")
+    ):
+        context = {"orders": card_orders(), "game": game, "stake": stake}
+        return render(request, "referee/rules.html", context)
+    shown = None if game is None else (game.public_id, rules_of(game), stake)
+
+    def draw() -> str:
+        context = {
+            "orders": card_orders(),
+            "game": game,
+            "stake": stake,
+            "csrf_token": CSRF_PLACEHOLDER,
+        }
+        return render_to_string("referee/rules.html", context, request)
+
+    return cached_page(request, page_key("rules", shown, signed_in(request)), draw)
 
 
 @require_safe
