@@ -31,7 +31,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     """The rules, in the project's words; with ?game=<id>, that game's own options too."""
     query = RulesQueryForm(request.GET)
     game = None
-    if query.is_valid() and query.cleaned_data["game"] is not None:
+    if query.is_valid() and query.cleaned_data["game"]:
         game = Game.objects.filter(public_id=query.cleaned_data["game"]).first()
     stake = None
     if game is not None and game.stake:
