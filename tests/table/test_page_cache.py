@@ -21,6 +21,7 @@ from scoring.accounts import services as account_services
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
 from scoring.common import pagecache
+from scoring.common.fragments import KEPT
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
@@ -69,9 +70,11 @@ def form_tokens(text):
 
 @pytest.fixture
 def uncached(monkeypatch):
-    """The pages drawn as before the cache: nothing kept, nothing read from it."""
+    """The pages drawn as before the cache: nothing kept, nothing read from it, and no
+    piece of a page kept in the process ({% kept %}) either."""
 
     def drawn(url, client, **headers):
+        KEPT.clear()
         with monkeypatch.context() as patched:
             patched.setattr(pagecache, "cacheable", lambda request, **kwargs: False)
             for module in ("scoring.table.views.table", "scoring.table.views.records"):
@@ -366,3 +369,23 @@ def test_the_deploy_is_in_every_key(monkeypatch):
     monkeypatch.setattr(pagecache, "deploy_version", lambda: "another deploy")
 
     assert pagecache.page_key("game", 1) != first
+
+
+def test_a_hand_form_sent_back_with_its_errors_is_never_kept(client):
+    gid = game_of(1, target=1000).public_id
+    body(client.get(f"/games/{gid}/"))  # the new hand's fields kept
+    refused = client.post(f"/games/{gid}/hands", hand_data(2, tricks=(6, 6, 6)), **HTMX)
+    again = body(client.get(f"/games/{gid}/"))
+
+    assert refused.status_code == 422
+    assert 'role="alert"' in refused.content.decode()
+    assert 'id="id_tricks_0_6" checked' in refused.content.decode()
+    assert 'id="id_tricks_0_6" checked' not in again
+
+
+def test_rows_kept_in_one_language_are_not_shown_in_another(client, uncached):
+    gid = game_of(3, target=1000).public_id
+    for language in LANGUAGES:
+        kept_page = common(body(client.get(f"/games/{gid}/", HTTP_ACCEPT_LANGUAGE=language)))
+        fresh = uncached(f"/games/{gid}/", client, HTTP_ACCEPT_LANGUAGE=language)
+        assert kept_page == common(body(fresh)), language

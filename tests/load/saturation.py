@@ -1,0 +1,117 @@
+"""The saturation phase of ``make loadtest`` (issue 21): each page asked as fast as gunicorn
+answers, by wrk with 8 connections, and its rate as a share of /healthz's in the same run
+(the cheapest answer that goes through the whole middleware stack and the database), so
+that the figure says what the page costs on this machine, whatever else runs on it.
+
+    saturation.py BASE_URL IDS_FILE SCORER_COOKIE
+
+IDS_FILE: seeded games' public ids, one a line (the first ``LOAD_SATURATION_GAMES``, 100
+unless given, are asked in turn); SCORER_COOKIE: ``name=value``, the rights cookie of a phone
+that started those games (run.sh makes it). Each page is asked for ``LOAD_SATURATION_TIME``
+(10s) after a warm-up of 3 s; /healthz before and after the pages, and its mean is 1.00.
+Prints the table (page, req/s, share, aim) and exits 1 when a share is missed, or when an
+answer is not a 2xx.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CONNECTIONS = 8
+THREADS = 2
+AIMS = {
+    "game page (watcher)": 0.40,
+    "game page (scorer)": 0.30,
+    "rules page": 0.80,
+    "record.json": 0.60,
+    "settlement": 0.30,
+}
+PAGES = {
+    "game page (watcher)": ("/games/{id}/", False),
+    "game page (scorer)": ("/games/{id}/", True),
+    "rules page": ("/rules", False),
+    "record.json": ("/games/{id}/record.json", False),
+    "settlement": ("/games/{id}/settlement", False),
+}
+
+SCRIPT = """
+local ids = {%(ids)s}
+local path = "%(path)s"
+local cookie = "%(cookie)s"
+local i = 0
+request = function()
+  i = i + 1
+  local id = ids[(i %% #ids) + 1]
+  local headers = {}
+  if cookie ~= "" then headers["Cookie"] = cookie end
+  return wrk.format("GET", (path:gsub("{id}", id)), headers)
+end
+"""
+
+
+def wrk(base: str, script: Path, seconds: str) -> tuple[float, int]:
+    """Requests per second, and the answers that were not a 2xx or 3xx."""
+    command = ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}", "-s", str(script), base]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+    if rate is None:
+        raise SystemExit(f"wrk said nothing of its rate:\n{out}")
+    return float(rate.group(1)), int(bad.group(1)) if bad else 0
+
+
+def load() -> str:
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "?"
+
+
+def main() -> int:
+    base, ids_file, scorer_cookie = sys.argv[1:4]
+    games = int(os.environ.get("LOAD_SATURATION_GAMES", "100"))
+    seconds = os.environ.get("LOAD_SATURATION_TIME", "10s")
+    ids = Path(ids_file).read_text().split()[:games]
+    quoted = ", ".join(f'"{public_id}"' for public_id in ids)
+    rates: dict[str, float] = {}
+    failures: list[str] = []
+    print(
+        f"--- saturation: wrk, {CONNECTIONS} connections, {seconds} a page, "
+        f"{len(ids)} games in turn (load average {load()} before)"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+
+        def run(name: str, path: str, cookie: str, *, warm: bool = True) -> float:
+            script = Path(folder) / "page.lua"
+            script.write_text(SCRIPT % {"ids": quoted, "path": path, "cookie": cookie})
+            if warm:
+                wrk(base, script, "3s")
+            rate, bad = wrk(base, script, seconds)
+            if bad:
+                failures.append(f"{name}: {bad} answers not a 2xx or 3xx")
+            return rate
+
+        first = run("/healthz", "/healthz", "", warm=False)
+        for name, (path, as_scorer) in PAGES.items():
+            rates[name] = run(name, path, scorer_cookie if as_scorer else "")
+        last = run("/healthz", "/healthz", "", warm=False)
+    healthz = (first + last) / 2
+    print(f"  {'page':22} {'req/s':>8} {'share':>6} {'aim':>7}")
+    print(f"  {'/healthz':22} {healthz:8.0f} {1:6.2f}   (before {first:.0f}, after {last:.0f})")
+    for name, rate in rates.items():
+        share, aim = rate / healthz, AIMS[name]
+        mark = "ok" if share >= aim else "MISSED"
+        print(f"  {name:22} {rate:8.0f} {share:6.2f} ≥ {aim:.2f} {mark}")
+        if share < aim:
+            failures.append(f"{name}: {share:.2f} of /healthz, under {aim:.2f}")
+    print(f"  (load average {load()} after)")
+    for failure in failures:
+        print(f"  FAILED {failure}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
