@@ -17,8 +17,10 @@ with ``If-None-Match`` for a page that has not changed gets a 304 with no body.
 
 import hashlib
 import logging
+import threading
 import uuid
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -83,6 +85,14 @@ def cacheable(request: HttpRequest, *, query: bool = False) -> bool:
     return not len(get_messages(request))
 
 
+def account_shown(request: HttpRequest) -> tuple[int, str] | None:
+    """The account a page's header shows (its id and name), None when signed out."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    return user.pk, user.get_username()
+
+
 def page_key(*parts: object, language: bool = True) -> str:
     """The cache key of a page drawn from ``parts``, with the deploy and (unless the page
     says no word, as a record's JSON) the language."""
@@ -120,22 +130,68 @@ def not_modified(tag: str) -> HttpResponseNotModified:
     return response
 
 
+class Local:
+    """The texts this process drew or read last, up to :data:`LOCAL_LIMIT` characters, the
+    least recently used going first: a key never names two texts, so a copy kept here is
+    never stale, and a page asked again and again costs no round trip to Redis."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self.texts: OrderedDict[str, str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self.lock:
+            text = self.texts.get(key)
+            if text is not None:
+                self.texts.move_to_end(key)
+            return text
+
+    def put(self, key: str, text: str) -> None:
+        with self.lock:
+            if key in self.texts:
+                return
+            self.texts[key] = text
+            self.size += len(text)
+            while self.size > self.limit and self.texts:
+                _, gone = self.texts.popitem(last=False)
+                self.size -= len(gone)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.texts.clear()
+            self.size = 0
+
+
+LOCAL_LIMIT = 16 * 1024 * 1024
+"""Characters of pages kept in each process (16 MB, about 400 game pages of 30 hands)."""
+LOCAL = Local(LOCAL_LIMIT)
+
+
 def cached_text(key: str, draw: Callable[[], str]) -> str:
-    """The text kept under ``key``, else drawn and kept, compressed (a game page of 60 hands
-    is about 60 KB of HTML, 7 KB kept). A cache that does not answer (Redis down) costs the
-    drawing, never the page."""
+    """The text kept under ``key``: in this process, else in the shared cache (compressed: a
+    game page of 60 hands is about 60 KB of HTML, 7 KB kept), else drawn and kept in both. A
+    shared cache that does not answer (Redis down) costs the drawing, never the page."""
+    text = LOCAL.get(key)
+    if text is not None:
+        return text
     try:
         kept = django_cache.get(key)
     except RedisError as error:
         logger.error("the page cache does not answer (%s): page drawn", error)
         return draw()
     if isinstance(kept, bytes):
-        return zlib.decompress(kept).decode()
+        text = zlib.decompress(kept).decode()
+        LOCAL.put(key, text)
+        return text
     text = draw()
     try:
         django_cache.set(key, zlib.compress(text.encode(), 6), TIMEOUT)
     except RedisError as error:
         logger.error("the page cache does not answer (%s): page not kept", error)
+    else:
+        LOCAL.put(key, text)
     return text
 
 

@@ -11,10 +11,16 @@ from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from ..common.http import HtmxHttpRequest
-from ..common.pagecache import CSRF_PLACEHOLDER, cacheable, cached_page, page_key
+from ..common.pagecache import (
+    CSRF_PLACEHOLDER,
+    account_shown,
+    cacheable,
+    cached_page,
+    page_key,
+)
 from ..common.rights import Action
 from ..common.words import format_money
-from ..table.access import Access, signed_in, with_game
+from ..table.access import Access, with_game
 from ..table.models import Game
 from ..table.state import load_game, rules_of
 from .forms import CalculatorQueryForm, PlayContractForm, PlayForm, RulesQueryForm, TrickForm
@@ -56,7 +62,7 @@ def rules(request: HttpRequest) -> HttpResponse:
         }
         return render_to_string("referee/rules.html", context, request)
 
-    return cached_page(request, page_key("rules", shown, signed_in(request)), draw)
+    return cached_page(request, page_key("rules", shown, account_shown(request)), draw)
 
 
 @require_safe

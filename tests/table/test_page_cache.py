@@ -40,6 +40,14 @@ OWN = re.compile(
 )
 
 
+@pytest.fixture(autouse=True)
+def _nothing_kept():
+    """Each test starts with no page kept in this process (the shared cache is cleared by
+    tests/conftest.py)."""
+    pagecache.LOCAL.clear()
+    KEPT.clear()
+
+
 def game_of(hands, **rules):
     game = services.create_game(names=NAMES, rules=Rules(**rules), first_dealer=0).game
     for number in range(1, hands + 1):
@@ -75,6 +83,7 @@ def uncached(monkeypatch):
 
     def drawn(url, client, **headers):
         KEPT.clear()
+        pagecache.LOCAL.clear()
         with monkeypatch.context() as patched:
             patched.setattr(pagecache, "cacheable", lambda request, **kwargs: False)
             for module in ("scoring.table.views.table", "scoring.table.views.records"):
@@ -389,3 +398,14 @@ def test_rows_kept_in_one_language_are_not_shown_in_another(client, uncached):
         kept_page = common(body(client.get(f"/games/{gid}/", HTTP_ACCEPT_LANGUAGE=language)))
         fresh = uncached(f"/games/{gid}/", client, HTTP_ACCEPT_LANGUAGE=language)
         assert kept_page == common(body(fresh)), language
+
+
+def test_a_page_kept_in_the_process_is_the_one_the_shared_cache_keeps(watcher):
+    gid = game_of(1).public_id
+    drawn = common(body(watcher.get(f"/games/{gid}/")))  # drawn, kept in both
+    pagecache.LOCAL.clear()
+    shared = common(body(watcher.get(f"/games/{gid}/")))  # read from the shared cache
+    local = common(body(watcher.get(f"/games/{gid}/")))  # from this process's copy
+
+    assert drawn == shared == local
+    assert len(pagecache.LOCAL.texts) == 1

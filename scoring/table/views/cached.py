@@ -7,8 +7,9 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from ...common.http import HtmxHttpRequest
+from ...common.pagecache import account_shown
 from ...common.rights import Action
-from ..access import may, signed_in
+from ..access import may
 from ..hooks import crumb_of, names_for, zone_of
 from ..models import Game, Summary
 from ..pages.game import version_of
@@ -53,7 +54,7 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
         names_part(request, game, summary, can_score=can_score),
         (can_score, can_share, can_rematch),
         zone_of(game) or timezone.get_current_timezone_name(),
-        signed_in(request),
+        account_shown(request),
         crumb_of(game),
     )
     return Shown(parts, can_share, can_rematch)
