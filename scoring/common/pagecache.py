@@ -42,8 +42,9 @@ TOKEN_PLACEHOLDER = "00000000-7f3a-4c9e-8000-00000000cafe"
 """Drawn where a form's one-use token goes (a UUID's shape, as the field expects), replaced
 per request by a new one: two phones never send the same form token."""
 
-TIMEOUT = 24 * 3600
-"""How long an entry stays at most: its key never goes stale, this only frees memory."""
+TIMEOUT = 3600
+"""How long an entry stays at most (an hour): its key never goes stale, this only frees the
+memory of versions no one asks for any more (docs/deploy.md, "The page cache")."""
 
 CACHE_CONTROL = "private, no-cache"
 """Browsers keep the page but ask again (If-None-Match) before showing it."""
