@@ -72,14 +72,17 @@ def main() -> int:
             assert watcher.get(url).status_code == 200
 
         from scoring.common.fragments import KEPT
+        from scoring.common.pagecache import LOCAL
 
         def drawn_cold() -> None:
             cache.clear()
+            LOCAL.clear()
             KEPT.clear()
             assert watcher.get(url).status_code == 200
 
         def drawn_anew() -> None:
             cache.clear()
+            LOCAL.clear()
             assert watcher.get(url).status_code == 200
 
         def save_then_forget() -> tuple[float, float]:
@@ -124,6 +127,7 @@ def main() -> int:
             ("rules page", "/rules", watcher, {}),
         ):
             cache.clear()
+            LOCAL.clear()
             assert client.get(path, **headers).status_code == 200
             kept = [value for key, value in getattr(cache, "_cache", {}).items() if ":page:" in key]
             if len(kept) != 1:
