@@ -59,15 +59,18 @@ vectors: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(PY) tests/bench/bench_engine.py
 	$(PY) tests/bench/bench_site.py
+	$(PY) tests/bench/bench_cache.py
 	$(PY) tests/bench/bench_league.py
 	$(PY) tests/bench/bench_draw.py
 	$(PY) tests/bench/bench_settlement.py
 	$(PY) tests/bench/bench_import.py
 	$(PY) tests/bench/bench_throttles.py
 
-# 20 locust users for 60 s against gunicorn on 127.0.0.1:8001, over a PostgreSQL database
-# (boulmous_load) of 10,000 seeded games of 30 hands: seeded once, kept for re-runs. Prints
-# the figures against the aims; tests/load/run.sh says what it reads from the environment.
+# 20 locust users for 60 s against gunicorn on 127.0.0.1:8001, then each page at saturation
+# (wrk, 8 connections, each page's rate as a share of /healthz's: tests/load/saturation.py),
+# over a PostgreSQL database (boulmous_load) of 10,000 seeded games of 30 hands: seeded once,
+# kept for re-runs. Prints the figures against the aims; tests/load/run.sh says what it reads
+# from the environment.
 loadtest: $(VENV)/.installed-dev
 	bash tests/load/run.sh
 	$(PY) tests/bench/bench_live.py

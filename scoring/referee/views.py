@@ -5,11 +5,19 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from ..common.http import HtmxHttpRequest
+from ..common.pagecache import (
+    CSRF_PLACEHOLDER,
+    account_shown,
+    cacheable,
+    cached_page,
+    page_key,
+)
 from ..common.rights import Action
 from ..common.words import format_money
 from ..table.access import Access, with_game
@@ -29,14 +37,32 @@ def rules(request: HttpRequest) -> HttpResponse:
     """The rules, in the project's words; with ?game=<id>, that game's own options too."""
     query = RulesQueryForm(request.GET)
     game = None
-    if query.is_valid() and query.cleaned_data["game"] is not None:
+    if query.is_valid() and query.cleaned_data["game"]:
         game = Game.objects.filter(public_id=query.cleaned_data["game"]).first()
     stake = None
     if game is not None and game.stake:
         rules = rules_of(game)
         stake = format_money(rules.stake, rules.currency)
-    context = {"orders": card_orders(), "game": game, "stake": stake}
-    return render(request, "referee/rules.html", context)
+    # Kept in the cache (scoring/common/pagecache.py) with no query string, or one naming a
+    # game (whose rules the page says): the same for everyone but the account in its header.
+    query_string = request.META.get("QUERY_STRING", "")
+    if not cacheable(request, query=True) or (
+        query_string and (game is None or query_string != f"game={game.public_id}")
+    ):
+        context = {"orders": card_orders(), "game": game, "stake": stake}
+        return render(request, "referee/rules.html", context)
+    shown = None if game is None else (game.public_id, rules_of(game), stake)
+
+    def draw() -> str:
+        context = {
+            "orders": card_orders(),
+            "game": game,
+            "stake": stake,
+            "csrf_token": CSRF_PLACEHOLDER,
+        }
+        return render_to_string("referee/rules.html", context, request)
+
+    return cached_page(request, page_key("rules", shown, account_shown(request)), draw)
 
 
 @require_safe

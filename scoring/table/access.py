@@ -215,8 +215,10 @@ def with_game(
         def wrapper(
             request: HtmxHttpRequest, gid: str, *args: P.args, **kwargs: P.kwargs
         ) -> HttpResponse:
+            # The summary with the game: its version, for the pages kept in the cache
+            # (scoring/common/pagecache.py), costs no query of its own.
             game = get_object_or_404(
-                Game.objects.select_related(*hooks.loaded_with_game), public_id=gid
+                Game.objects.select_related("summary", *hooks.loaded_with_game), public_id=gid
             )
             can_score = may(request, Action.SCORE_GAME, gid, game)
             if need is not Action.WATCH_GAME and not (

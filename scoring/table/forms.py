@@ -19,6 +19,7 @@ from ..common.forms import (
     TextField,
     rules_error,
 )
+from ..common.fragments import NOT_KEPT
 from ..common.words import TRUMP_NAMES
 from ..engine import (
     BOULMOUS,
@@ -181,6 +182,30 @@ class HandForm(ContractFields):
             return 1
 
     tricks_per_hand = TRICKS_PER_HAND
+
+    SHOWN_ELSEWHERE = frozenset({"number", "dealer", "token"})
+
+    @property
+    def fields_shown(self) -> object:
+        """What the taker, bid, trump and tricks fields show (``hand-fields`` in
+        table/game.html, kept drawn by ``{% kept %}``): the seats' names and the values the
+        fields start with; for a form sent, NOT_KEPT (its values and errors are its own)."""
+        if self.is_bound:
+            return NOT_KEPT
+        names = tuple(str(self.fields[f"tricks_{seat}"].label) for seat in range(SEATS))
+        shown = self.SHOWN_ELSEWHERE
+        values = {name: value for name, value in self.initial.items() if name not in shown}
+        return names, tuple(sorted(values.items()))
+
+    @property
+    def calls_shown(self) -> object:
+        """What the auction's fields show (kept drawn, as :attr:`fields_shown`): the players
+        in speaking order, and the calls they start with; NOT_KEPT for a form sent."""
+        if self.is_bound:
+            return NOT_KEPT
+        fields = [self.fields[f"call_{position}"] for position in range(SEATS)]
+        calls = [self.initial.get(f"call_{position}") for position in range(SEATS)]
+        return tuple(str(field.label) for field in fields), tuple(calls)
 
     @property
     def trick_fields(self) -> list[forms.BoundField]:

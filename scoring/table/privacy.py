@@ -2,10 +2,13 @@
 games it started, the history lines it made, and those games' scorer links. Subscribed to
 accounts' hooks by the app (scoring/apps.py): the table does not import accounts."""
 
+from datetime import timedelta
 from typing import Any
 
+from django.db.models import F
+
 from ..engine import record_to_dict
-from .models import Change, Game, ScorerLink
+from .models import Change, Game, ScorerLink, Summary
 from .state import exported, load_games
 
 
@@ -50,3 +53,13 @@ def account_part(user_id: int) -> dict[str, Any]:
             for game, created, revoked in links
         ],
     }
+
+
+def account_leaves(user_id: int, anonymous: bool) -> None:
+    """The games whose history names the account are drawn anew without it: their version
+    moves on by a microsecond (their order in lists stays), so no page kept in the cache
+    (scoring/common/pagecache.py), and no page open on a phone, keeps showing his name.
+    Inside the deletion's transaction: the history then names no account."""
+    made = Change.objects.filter(by_user_id=user_id).values("game_id")
+    later = F("changed_at") + timedelta(microseconds=1)
+    Summary.objects.filter(game__in=made).update(changed_at=later)

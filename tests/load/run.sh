@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make loadtest`: 20 locust users for 60 s against gunicorn, as boulmous_site/gunicorn.py
 # sets it up, on 127.0.0.1:8001, over a PostgreSQL database of 10,000 seeded games of 30
-# hands; then the figures against the aims (tests/load/report.py). gunicorn is stopped on
-# the way out, whatever happens.
+# hands; then the figures against the aims (tests/load/report.py); then each page at
+# saturation with wrk, as a share of /healthz (tests/load/saturation.py). gunicorn is
+# stopped on the way out, whatever happens.
 #
 # Environment (all optional):
 #   LOAD_DATABASE_URL  postgres://postgres@127.0.0.1:5432/boulmous_load: made when missing,
@@ -15,6 +16,8 @@
 #   BOULMOUS_LOAD_WAIT       each user's pause between actions, MIN,MAX s (0.5,1.5)
 #   WEB_CONCURRENCY    gunicorn's workers (2 per CPU core, plus 1, unless given)
 #   LOAD_KEEP=1        keep the work folder (locust's CSV files, gunicorn's log)
+#   LOAD_SATURATION=0  leave out the saturation phase (wrk); LOAD_SATURATION_ONLY=1: only it
+#   LOAD_SATURATION_GAMES, LOAD_SATURATION_TIME   100 games in turn, 10s a page
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -106,6 +109,13 @@ from scoring.models import Game
 ids = list(Game.objects.order_by('pk').values_list('public_id', flat=True)[:$GAMES])
 print('\n'.join(random.Random(0).sample(ids, min(2000, len(ids)))))
 " >"$work/ids.txt"
+# The rights cookie of a phone that started the saturation phase's games: a scorer's.
+"$PY" manage.py shell -v 0 -c "
+from pathlib import Path
+from scoring.common.rights import COOKIE, PhoneRights, cookie_value
+ids = Path('$work/ids.txt').read_text().split()[:${LOAD_SATURATION_GAMES:-100}]
+print(f'{COOKIE}={cookie_value(PhoneRights(dict.fromkeys(ids, 0)))}')
+" >"$work/scorer_cookie.txt"
 
 healthy() {
   "$PY" -c "
@@ -139,14 +149,23 @@ done
 healthy || { echo "gunicorn does not answer /healthz after 30 s" >&2; exit 1; }
 
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
-echo "--- locust: $USERS users for $DURATION ($(nproc) CPU cores, load average $(load) before)"
 set +e
-BOULMOUS_LOAD_IDS="$work/ids.txt" .venv/bin/locust -f tests/load/locustfile.py --headless \
-  -u "$USERS" -r "$USERS" -t "$DURATION" --host "http://$BIND" --only-summary \
-  --csv "$work/locust"
-locust_status=$?
-echo "(load average $(load) after: other work on this machine slows every figure)"
-"$PY" tests/load/report.py "$work/locust_stats.csv" "$workers"
-report_status=$?
+locust_status=0
+report_status=0
+if [[ ${LOAD_SATURATION_ONLY:-0} != 1 ]]; then
+  echo "--- locust: $USERS users for $DURATION ($(nproc) CPU cores, load average $(load) before)"
+  BOULMOUS_LOAD_IDS="$work/ids.txt" .venv/bin/locust -f tests/load/locustfile.py --headless \
+    -u "$USERS" -r "$USERS" -t "$DURATION" --host "http://$BIND" --only-summary \
+    --csv "$work/locust"
+  locust_status=$?
+  echo "(load average $(load) after: other work on this machine slows every figure)"
+  "$PY" tests/load/report.py "$work/locust_stats.csv" "$workers"
+  report_status=$?
+fi
+saturation_status=0
+if [[ ${LOAD_SATURATION:-1} != 0 ]]; then
+  "$PY" tests/load/saturation.py "http://$BIND" "$work/ids.txt" "$(cat "$work/scorer_cookie.txt")"
+  saturation_status=$?
+fi
 set -e
-[[ $locust_status -eq 0 && $report_status -eq 0 ]]
+[[ $locust_status -eq 0 && $report_status -eq 0 && $saturation_status -eq 0 ]]

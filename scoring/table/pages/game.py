@@ -259,12 +259,12 @@ def _row(hand: HandResult, names: Sequence[str], settlement: Settlement) -> Row:
         red=contract is not None and is_red(contract.trump),
         boite=score is not None and score.boite,
         boulmous=contract is not None and contract.is_boulmous,
-        cells=[
+        cells=tuple(
             Cell(tricks, points, total)
             for tricks, points, total in zip(
                 hand.hand.tricks or (0,) * SEATS, hand.points, hand.totals, strict=True
             )
-        ],
+        ),
         paid=_paid_at_once(hand, names, settlement),
         by_card=play is not None,
         revokes=0 if play is None else len(play.revokes),

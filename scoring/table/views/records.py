@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest, attachment
+from ...common.pagecache import cacheable, cached_page, page_key
 from ...common.throttles import GAME_IMPORT, throttled
 from ...engine import record_to_dict
 from .. import services
@@ -16,16 +17,26 @@ from ..access import Access, load_shown, with_game
 from ..forms import ImportForm
 from ..models import Game
 from ..state import exported
+from .cached import game_shown
 
 
 @require_safe
 @with_game()
 def record_json(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    record = exported(load_shown(request, game, can_score=access.can_score))
-    response = HttpResponse(
-        json.dumps(record_to_dict(record), ensure_ascii=False, indent=2),
-        content_type="application/json; charset=utf-8",
-    )
+    def draw() -> str:
+        record = exported(load_shown(request, game, can_score=access.can_score))
+        return json.dumps(record_to_dict(record), ensure_ascii=False, indent=2)
+
+    shown = game_shown(request, game, can_score=access.can_score)
+    content_type = "application/json; charset=utf-8"
+    if shown is None or not cacheable(request):
+        response = HttpResponse(draw(), content_type=content_type)
+    else:
+        # The record says no word of the site's and no time in a zone: one per version and
+        # names shown, whatever the language or the phone.
+        gid, version, names = shown.parts[:3]
+        key = page_key("record.json", gid, version, names, language=False)
+        response = cached_page(request, key, draw, content_type=content_type)
     attachment(response, f"boulmous-{game.public_id}.json")
     return response
 

@@ -7,6 +7,8 @@ from typing import Any
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import retarget
@@ -14,6 +16,13 @@ from django_htmx.http import retarget
 from ...common import rights
 from ...common.forms import rules_error
 from ...common.http import HtmxHttpRequest, attachment
+from ...common.pagecache import (
+    CSRF_PLACEHOLDER,
+    TOKEN_PLACEHOLDER,
+    cacheable,
+    cached_page,
+    page_key,
+)
 from ...common.rights import FOR_OWNER, STARTED, Action, Actor
 from ...common.throttles import WAITING_HANDS, throttled
 from ...common.words import shown
@@ -38,6 +47,7 @@ from ..pages.home import game_summaries, summary_relations
 from ..pages.pdf import settlement_sheet_pdf
 from ..pages.settlement import settle_up
 from ..state import GameState, load_game
+from .cached import game_shown
 from .live_middleware import shown_version
 
 HISTORY_LENGTH = 30
@@ -140,6 +150,7 @@ def game_context(
     *,
     can_score: bool,
     version: str | None = None,
+    token: object = None,
 ) -> dict[str, Any]:
     """What the game page, and the live view's fragments of it, are drawn from.
 
@@ -148,12 +159,14 @@ def game_context(
     for this phone (``shown_version``: with the phone's time zone). Whether the request may
     share the game, or start its rematch, is asked only if the page offers it. The page says
     what the other phones hold waiting to be sent (scoring/table/waiting.py), which the
-    version says too; and to a phone that lost its right to score the game, why.
+    version says too; and to a phone that lost its right to score the game, why. The hand
+    form's one-use ``token`` is a new one unless given (a cached page's placeholder).
     """
     gid = state.game.public_id
     if form is None:
         initial = hand_initial(state.next_number, state.game.first_dealer)
-        form = HandForm(names=state.names, initial={**initial, "token": uuid.uuid4()})
+        token = uuid.uuid4() if token is None else token
+        form = HandForm(names=state.names, initial={**initial, "token": token})
     changes, read = _history(state)
     return {
         "state": state,
@@ -299,8 +312,30 @@ def waiting_hands(request: HtmxHttpRequest, gid: str) -> HttpResponse:
 @require_safe
 @with_game()
 def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    state = load_shown(request, game, can_score=access.can_score)
-    return _game_page(request, state, can_score=access.can_score)
+    can_score = access.can_score
+    shown = game_shown(request, game, can_score=can_score)
+    if shown is None or not cacheable(request):
+        state = load_shown(request, game, can_score=can_score)
+        return _game_page(request, state, can_score=can_score)
+    template = "table/game.html#game" if request.htmx else "table/game.html"
+
+    def draw() -> str:
+        """The page as every request of this kind sees it, but for its own tokens."""
+        state = load_shown(request, game, can_score=can_score)
+        with game_clock(game):
+            context = game_context(request, state, can_score=can_score, token=TOKEN_PLACEHOLDER)
+            context.update(
+                can_share=shown.can_share,
+                can_rematch=shown.can_rematch,
+                notice="",
+                announce="",
+                csrf_token=CSRF_PLACEHOLDER,
+            )
+            return render_to_string(template, context, request)
+
+    response = cached_page(request, page_key("game", template, *shown.parts), draw)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 @require_POST
@@ -461,15 +496,27 @@ def resume(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
 @require_safe
 @with_game()
 def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    state = load_shown(request, game, can_score=access.can_score)
-    context = {
-        "state": state,
-        "sheet": score_sheet(state),
-        "settle": settle_up(state),
-        "can_score": access.can_score,
-    }
-    with game_clock(game):
-        return render(request, "table/settlement.html", context)
+    shown = game_shown(request, game, can_score=access.can_score)
+
+    def context() -> dict[str, Any]:
+        state = load_shown(request, game, can_score=access.can_score)
+        return {
+            "state": state,
+            "sheet": score_sheet(state),
+            "settle": settle_up(state),
+            "can_score": access.can_score,
+        }
+
+    if shown is None or not cacheable(request):
+        with game_clock(game):
+            return render(request, "table/settlement.html", context())
+
+    def draw() -> str:
+        with game_clock(game):
+            page = {**context(), "csrf_token": CSRF_PLACEHOLDER}
+            return render_to_string("table/settlement.html", page, request)
+
+    return cached_page(request, page_key("settlement", *shown.parts), draw)
 
 
 @require_safe

@@ -1,0 +1,66 @@
+"""What a game's cached pages depend on (scoring/common/pagecache.py): the key parts of a
+game as this request sees it, read with the game (its summary comes in the same query)."""
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest
+from django.utils import timezone
+
+from ...common.http import HtmxHttpRequest
+from ...common.pagecache import account_shown
+from ...common.rights import Action
+from .. import waiting
+from ..access import lost_right, may
+from ..hooks import crumb_of, names_for, zone_of
+from ..models import Game, Summary
+from ..pages.game import version_of
+
+
+def names_part(request: HttpRequest, game: Game, summary: Summary, *, can_score: bool) -> object:
+    """The players' names as this request sees them: as typed for a scorer, else as the hooks
+    say (a club's public names, which change without the game: a member renamed)."""
+    names = tuple(summary.names)
+    return names if can_score else names_for(request, game, names)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A game as this request sees it: what its pages' keys are made of, and what the
+    viewer may do there beyond scoring (asked once, for the key and the page)."""
+
+    parts: tuple[object, ...]
+    can_share: bool
+    can_rematch: bool
+
+
+def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Shown | None:
+    """What a game's page shows that may differ from one request, or one moment, to another:
+    the game's version, the names shown, what the viewer may do there (score, share, start
+    the rematch), the time zone its times are said in, the account shown in the header, and
+    what the page leads back to. None for a game with no summary: drawn as before."""
+    try:
+        summary = game.summary
+    except Summary.DoesNotExist:
+        return None
+    gid = game.public_id
+    can_share = can_score and may(request, Action.SHARE_GAME, gid, game)
+    can_rematch = (
+        can_score
+        and summary.status == Summary.Status.WON
+        and may(request, Action.REMATCH_GAME, gid, game)
+    )
+    refused = None if can_score else lost_right(request, gid)
+    parts = (
+        gid,
+        # What the other phones hold waiting to be sent, as this phone is told it, and why
+        # this phone may no longer score: both drawn on the page, neither in the summary.
+        waiting.with_waiting(version_of(summary.changed_at), gid),
+        tuple((one.name, one.count) for one in waiting.others(request, gid)),
+        refused.reason if refused is not None else None,
+        names_part(request, game, summary, can_score=can_score),
+        (can_score, can_share, can_rematch),
+        zone_of(game) or timezone.get_current_timezone_name(),
+        account_shown(request),
+        crumb_of(game),
+    )
+    return Shown(parts, can_share, can_rematch)
