@@ -86,12 +86,16 @@ def cacheable(request: HttpRequest, *, query: bool = False) -> bool:
     return not len(get_messages(request))
 
 
-def account_shown(request: HttpRequest) -> tuple[int, str] | None:
-    """The account a page's header shows (its id and name), None when signed out."""
+def account_shown(request: HttpRequest) -> tuple[object, ...]:
+    """What base.html's frame shows of this request: the account in its header (its id and
+    name, None when signed out), and whether the phone scores any game (it then loads the
+    offline code: templates/base.html)."""
     user = getattr(request, "user", None)
+    phone = getattr(request, "phone", None)
+    scores = bool(phone is not None and phone.games)
     if user is None or not user.is_authenticated:
-        return None
-    return user.pk, user.get_username()
+        return None, scores
+    return (user.pk, user.get_username()), scores
 
 
 def page_key(*parts: object, language: bool = True) -> str:

@@ -52,15 +52,16 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
     refused = None if can_score else lost_right(request, gid)
     parts = (
         gid,
-        # What the other phones hold waiting to be sent, as this phone is told it, and why
-        # this phone may no longer score: both drawn on the page, neither in the summary.
-        waiting.with_waiting(version_of(summary.changed_at), gid),
-        tuple((one.name, one.count) for one in waiting.others(request, gid)),
-        refused.reason if refused is not None else None,
+        version_of(summary.changed_at),
         names_part(request, game, summary, can_score=can_score),
         (can_score, can_share, can_rematch),
         zone_of(game) or timezone.get_current_timezone_name(),
         account_shown(request),
         crumb_of(game),
+        # What the other phones hold waiting to be sent, as this phone is told it, and why
+        # this phone may no longer score: both drawn on the game page, neither in the summary.
+        waiting.stamp(gid),
+        tuple((one.name, one.count) for one in waiting.others(request, gid)),
+        refused.reason if refused is not None else None,
     )
     return Shown(parts, can_share, can_rematch)
