@@ -507,7 +507,7 @@ def night_standings(night: Night, *, public: bool = False) -> list[Line]:
     )
 
 
-def _sum(statistic: Statistic, points: Sequence[int]) -> Aggregate:
+def sum_of(statistic: Statistic, points: Sequence[int]) -> Aggregate:
     """The statistic added up in the database over a player's rows."""
     match statistic.source:
         case Source.GAMES:
@@ -533,7 +533,7 @@ def standings_of(
         .values("key")
         .annotate(
             player=Max("name"),
-            **{statistic.name: _sum(statistic, points) for statistic in STATISTICS},
+            **{statistic.name: sum_of(statistic, points) for statistic in STATISTICS},
             amount=Sum("amount"),
             last=Max("position"),
         )
