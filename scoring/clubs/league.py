@@ -15,7 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db import connection
-from django.db.models import Aggregate, Count, IntegerField, Max, Q, QuerySet, Sum, Value, When
+from django.db.models import Aggregate, Count, IntegerField, Max, Q, Sum, Value, When
 from django.db.models.expressions import Case
 
 from ..common.bulk import insert_rows
@@ -169,21 +169,25 @@ def _stored(rows: Iterable[tuple[Any, ...]]) -> list[list[Stored]]:
     return games
 
 
-def _from(club: Club, start: int) -> QuerySet[ClubResult, tuple[Any, ...]]:
-    """The club's rows from place ``start`` on, as ``_STORED``, in order: the columns the
-    re-rating needs, no more."""
-    return (
-        ClubResult.objects.filter(club=club, position__gte=start)
-        .order_by("position", "seat")
-        .values_list(*_STORED)
-    )
+def _from(club: Club, start: int, *, but: Game | None = None) -> list[tuple[Any, ...]]:
+    """The club's rows from place ``start`` on (but ``but``'s), as ``_STORED``, in order: the
+    columns the re-rating needs, no more, read as the driver gives them (ids, numbers and
+    keys need no conversion), without Django making each row."""
+    rows = ClubResult.objects.filter(club=club, position__gte=start)
+    if but is not None:
+        rows = rows.exclude(game=but)
+    sql, params = rows.order_by("position", "seat").values_list(*_STORED).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found: list[tuple[Any, ...]] = cursor.fetchall()
+    return found
 
 
 def _rerate(club: Club, game: Game, start: int, new: list[ClubResult], place: int) -> None:
     """The game's rows replaced by ``new`` (none: it no longer counts), put at ``place``,
     and every counted game from ``start`` on re-rated; only the rows whose place or rating
     moved are written."""
-    games = _stored(_from(club, start).exclude(game=game))
+    games = _stored(_from(club, start, but=game))
     stored = [row for rows in games for row in rows]
     added: list[Stored] = [
         [None, game.pk, row.key, row.rank, None, None, None, None] for row in new
