@@ -7,11 +7,10 @@ the games, and reads them. Nothing here scores a game per request.
 """
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from itertools import groupby
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -30,9 +29,10 @@ from ..engine.league import (
     Source,
     Standing,
     Statistic,
+    first_rating,
     placings,
     ranked,
-    replay,
+    rate,
 )
 from ..table.models import Game, Hand, Seat, Summary
 from ..table.services import Imported
@@ -147,24 +147,64 @@ def forget(club: Club, game: Game) -> None:
         _rerate(club, game, old[0].position, [], old[0].position)
 
 
+# A stored row as the re-rating reads it: a list, not a model object (tens of thousands are
+# read after a correction early in a long history), its place and rating as read kept
+# beside the new ones.
+PK, GAME, KEY, RANK, POSITION, MU, SIGMA, WAS = range(8)
+_STORED = ("id", "game_id", "key", "rank", "position", "mu", "sigma")
+Stored = list[Any]
+"""``[id, game_id, key, rank, position, mu, sigma, (position, mu, sigma) as read]``"""
+
+
+def _stored(rows: Iterable[tuple[Any, ...]]) -> list[list[Stored]]:
+    """Rows read as ``_STORED``, in the order of their places and seats, grouped by game."""
+    games: list[list[Stored]] = []
+    last = None
+    for row in rows:
+        stored = [*row, row[POSITION:]]
+        if row[GAME] != last:
+            games.append([])
+            last = row[GAME]
+        games[-1].append(stored)
+    return games
+
+
+def _from(club: Club, start: int, *, but: Game | None = None) -> list[tuple[Any, ...]]:
+    """The club's rows from place ``start`` on (but ``but``'s), as ``_STORED``, in order: the
+    columns the re-rating needs, no more, read as the driver gives them (ids, numbers and
+    keys need no conversion), without Django making each row."""
+    rows = ClubResult.objects.filter(club=club, position__gte=start)
+    if but is not None:
+        rows = rows.exclude(game=but)
+    sql, params = rows.order_by("position", "seat").values_list(*_STORED).query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found: list[tuple[Any, ...]] = cursor.fetchall()
+    return found
+
+
 def _rerate(club: Club, game: Game, start: int, new: list[ClubResult], place: int) -> None:
     """The game's rows replaced by ``new`` (none: it no longer counts), put at ``place``,
     and every counted game from ``start`` on re-rated; only the rows whose place or rating
     moved are written."""
-    later = list(
-        ClubResult.objects.filter(club=club, position__gte=start)
-        .exclude(game=game)
-        .order_by("position", "seat")
-        .only("game_id", "key", "rank", "position", "mu", "sigma")
-    )
-    before = {row.pk: (row.position, row.mu, row.sigma) for row in later}
-    games = [list(rows) for _, rows in groupby(later, key=lambda row: row.game_id)]
+    games = _stored(_from(club, start, but=game))
+    stored = [row for rows in games for row in rows]
+    added: list[Stored] = [
+        [None, game.pk, row.key, row.rank, None, None, None, None] for row in new
+    ]
     if new:
-        games.insert(place - start, new)
+        games.insert(place - start, added)
     _rate(club, games, start)
+    for row, values in zip(new, added, strict=True):
+        row.position, row.mu, row.sigma = values[POSITION], values[MU], values[SIGMA]
     ClubResult.objects.filter(game=game).delete()
     ClubResult.objects.bulk_create(new)
-    _move([row for row in later if before[row.pk] != (row.position, row.mu, row.sigma)])
+    _move(_changed(stored))
+
+
+def _changed(rows: Iterable[Stored]) -> list[Stored]:
+    """The rows whose place or rating is not what was read."""
+    return [row for row in rows if row[WAS] != (row[POSITION], row[MU], row[SIGMA])]
 
 
 def _as_seated(state: GameState) -> GameState:
@@ -184,7 +224,7 @@ def _as_seated(state: GameState) -> GameState:
     return replace(state, names=seated)
 
 
-def _move(rows: Sequence[ClubResult], batch: int = 200) -> None:
+def _move(rows: Sequence[Stored], batch: int = 200) -> None:
     """Store the new place and rating of rows re-rated. A correction early in a long history
     re-rates tens of thousands, which Django's bulk_update (a CASE of every row) or a
     statement a row would take seconds to write: PostgreSQL takes them all as arrays in one
@@ -211,8 +251,8 @@ def _move(rows: Sequence[ClubResult], batch: int = 200) -> None:
             )
 
 
-def _moved(rows: Sequence[ClubResult]) -> list[tuple[int, int, float, float]]:
-    return [(row.pk, row.position, row.mu, row.sigma) for row in rows]
+def _moved(rows: Sequence[Stored]) -> list[tuple[int, int, float, float]]:
+    return [(row[PK], row[POSITION], row[MU], row[SIGMA]) for row in rows]
 
 
 def _place(club: Club, game: Game, moment: datetime) -> int:
@@ -253,17 +293,25 @@ def ratings_before(club: Club, position: int, keys: Iterable[str]) -> dict[str, 
     return {key: Rating(mu, sigma) for key, at, mu, sigma in rows if last.get(key) == at}
 
 
-def _rate(club: Club, games: Sequence[Sequence[ClubResult]], start: int) -> None:
+def _rate(club: Club, games: Sequence[Sequence[Stored]], start: int) -> None:
     """Number ``games`` from ``start`` and rate them in that order, from the ratings the
     players had before."""
-    keys = {row.key for rows in games for row in rows}
+    keys = {row[KEY] for rows in games for row in rows}
     before = ratings_before(club, start, keys) if start else {}
-    after = replay(
-        (([row.key for row in rows], [row.rank for row in rows]) for rows in games), before
-    )
-    for position, (rows, ratings) in enumerate(zip(games, after, strict=True), start=start):
-        for row, rating in zip(rows, ratings, strict=True):
-            row.position, row.mu, row.sigma = position, rating.mu, rating.sigma
+    _rate_rows(games, start, before)
+
+
+def _rate_rows(games: Sequence[Sequence[Stored]], start: int, before: dict[str, Rating]) -> None:
+    """Number ``games`` from ``start`` and rate them in that order, from ``before``: one
+    Plackett-Luce update a game (:func:`~scoring.engine.league.rate`)."""
+    current = dict(before)
+    first = first_rating()
+    for position, rows in enumerate(games, start=start):
+        keys = [row[KEY] for row in rows]
+        after = rate([current.get(key) or first for key in keys], [row[RANK] for row in rows])
+        for row, key, rating in zip(rows, keys, after, strict=True):
+            current[key] = rating
+            row[POSITION], row[MU], row[SIGMA] = position, rating.mu, rating.sigma
 
 
 def rerate_from(club: Club, start: int) -> int:
@@ -271,14 +319,9 @@ def rerate_from(club: Club, start: int) -> int:
     the ratings their players had before (two members merged into one: his games are
     rated as one player's from the first of them on). Only the rows whose rating moved are
     rewritten; returns how many."""
-    later = list(
-        ClubResult.objects.filter(club=club, position__gte=start)
-        .order_by("position", "seat")
-        .only("game_id", "key", "rank", "position", "mu", "sigma")
-    )
-    before = {row.pk: (row.position, row.mu, row.sigma) for row in later}
-    _rate(club, [list(rows) for _, rows in groupby(later, key=_game)], start)
-    moved = [row for row in later if before[row.pk] != (row.position, row.mu, row.sigma)]
+    games = _stored(_from(club, start))
+    _rate(club, games, start)
+    moved = _changed(row for rows in games for row in rows)
     _move(moved)
     return len(moved)
 
@@ -295,7 +338,8 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
         .order_by("game_id")
         .values_list("game_id", flat=True)
     )
-    games: list[list[ClubResult]] = []
+    games: list[tuple[datetime, str, list[dict[str, Any]]]] = []
+    keys: dict[str, str] = {}
     for first in range(0, len(ids), chunk):
         batch = ids[first : first + chunk]
         names: dict[int, list[str]] = defaultdict(list)
@@ -308,16 +352,41 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
         hands: dict[int, list[Hand]] = defaultdict(list)
         for hand in Hand.objects.filter(game_id__in=batch).order_by("game_id", "number"):
             hands[hand.game_id].append(hand)
-        for game in Game.objects.filter(pk__in=batch).only(*_RULES):
+        for game in Game.objects.filter(pk__in=batch).only("pk", *_RULES):
             seated, rows = tuple(names[game.pk]), tuple(hands[game.pk])
             state = GameRows(game, seated, rows, record_of(game, seated, rows)).scored()
             if state.result.finished:
-                games.append(results_of(state, club))
-    games.sort(key=lambda rows: (rows[0].finished_at, rows[0].game.record_id))
-    _rate(club, games, 0)
+                finished_at = state.hands[-1].recorded_at
+                values = _result_values(club, seated, state.result, finished_at, keys)
+                for seat in values:
+                    seat["game_id"] = game.pk
+                games.append((finished_at, game.record_id, values))
+    games.sort(key=lambda game: (game[0], game[1]))
+    rated = [
+        [[None, None, seat["key"], seat["rank"], None, None, None, None] for seat in values]
+        for _, _, values in games
+    ]
+    _rate_rows(rated, 0, {})
     ClubResult.objects.filter(club=club).delete()
-    ClubResult.objects.bulk_create((row for rows in games for row in rows), batch_size=1000)
+    insert_rows(ClubResult, _COLUMNS, _numbered(club, games, rated))
     return len(games)
+
+
+_COLUMNS = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]
+"""A result's columns, as a bulk insert writes them."""
+
+
+def _numbered(
+    club: Club,
+    games: Sequence[tuple[datetime, str, list[dict[str, Any]]]],
+    rated: Sequence[Sequence[Stored]],
+) -> Iterator[list[Any]]:
+    """The games' rows, each with its place and rating, as ``_COLUMNS``' values."""
+    for (_, _, values), numbered in zip(games, rated, strict=True):
+        for seat, row in zip(values, numbered, strict=True):
+            seat["club_id"] = club.pk
+            seat["position"], seat["mu"], seat["sigma"] = row[POSITION : SIGMA + 1]
+            yield [seat[name] for name in _COLUMNS]
 
 
 def follow_import(club: Club, imported: Sequence[Imported]) -> int:
@@ -327,9 +396,9 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
     with the club's counted games already there, in the finishing order; the rows already
     there whose place or rating moved are rewritten. Returns the number of counted games
     imported."""
-    # Each counted game: when it finished, its record id (the order), and its rows, as
-    # stored (ClubResult) or new (their fields' values).
-    games: list[tuple[datetime, str, Sequence[ClubResult | dict[str, Any]]]] = []
+    # Each counted game imported: when it finished and its record id (the order), its rows'
+    # values, and those the rating reads and numbers.
+    imports: list[tuple[datetime, str, list[dict[str, Any]], list[Stored]]] = []
     keys: dict[str, str] = {}  # a club's few names, each compared once
     for one in imported:
         if one.result.finished and one.last_recorded_at is not None:
@@ -338,57 +407,39 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
             )
             for seat in values:
                 seat["club_id"], seat["game_id"] = club.pk, one.game.pk
-            games.append((one.last_recorded_at, one.game.record_id, values))
-    new = len(games)
-    old: list[ClubResult] = list(
-        ClubResult.objects.filter(club=club)
-        .order_by("position", "seat")
-        .only("game_id", "finished_at", "key", "rank", "position", "mu", "sigma")
-    )
-    record_id = dict(
-        Game.objects.filter(club_game__club=club, results__seat=0).values_list("pk", "record_id")
-    )
-    before = {row.pk: (row.position, row.mu, row.sigma) for row in old}
-    for game_id, group in groupby(old, key=_game):
-        stored = list(group)
-        games.append((stored[0].finished_at, record_id[game_id], stored))
+            rated = [
+                [None, one.game.pk, seat["key"], seat["rank"], None, None, None, None]
+                for seat in values
+            ]
+            imports.append((one.last_recorded_at, one.game.record_id, values, rated))
+    if not imports:
+        return 0
+    # The games already counted before the first one imported keep their places and
+    # ratings: only those after it are read and rated again.
+    first = min((moment, record_id) for moment, record_id, _, _ in imports)
+    order = {
+        game_id: (moment, record_id)
+        for game_id, moment, record_id in ClubResult.objects.filter(club=club, seat=0)
+        .values_list("game_id", "finished_at", "game__record_id")
+        .order_by()
+    }
+    start = sum(place < first for place in order.values())
+    stored = _stored(_from(club, start))
+    games = [(*order[rows[0][GAME]], rows) for rows in stored]
+    games.extend((moment, record_id, rated) for moment, record_id, _, rated in imports)
     games.sort(key=lambda game: (game[0], game[1]))
-    after = replay(
-        ([_field(row, "key") for row in rows], [_field(row, "rank") for row in rows])
-        for _, _, rows in games
-    )
-    for position, ((_, _, rows), ratings) in enumerate(zip(games, after, strict=True)):
-        for row, rating in zip(rows, ratings, strict=True):
-            _set(row, position=position, mu=rating.mu, sigma=rating.sigma)
-    fields = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]
-    insert_rows(
-        ClubResult,
-        fields,
-        (
-            [row[name] for name in fields]
-            for _, _, rows in games
-            for row in rows
-            if isinstance(row, dict)
-        ),
-    )
-    _move([row for row in old if before[row.pk] != (row.position, row.mu, row.sigma)])
-    return new
-
-
-def _field(row: ClubResult | dict[str, Any], name: str) -> Any:
-    return row[name] if isinstance(row, dict) else getattr(row, name)
-
-
-def _set(row: ClubResult | dict[str, Any], **values: Any) -> None:
-    if isinstance(row, dict):
-        row.update(values)
-        return
-    for name, value in values.items():
-        setattr(row, name, value)
-
-
-def _game(row: ClubResult) -> int:
-    return row.game_id
+    _rate(club, [rows for _, _, rows in games], start)
+    fields = _COLUMNS
+    rows_in = []
+    for _, _, values, rated in imports:
+        for seat, numbered in zip(values, rated, strict=True):
+            seat["position"], seat["mu"], seat["sigma"] = numbered[POSITION : SIGMA + 1]
+            rows_in.append([seat[name] for name in fields])
+    # In the finishing order, as a rebuild writes them.
+    rows_in.sort(key=lambda row: row[fields.index("position")] * 4 + row[fields.index("seat")])
+    insert_rows(ClubResult, fields, rows_in)
+    _move(_changed(row for rows in stored for row in rows))
+    return len(imports)
 
 
 _RULES = ("record_id", "first_dealer", "target", "failed_taker", "stake", "currency")
@@ -460,7 +511,7 @@ def night_standings(night: Night, *, public: bool = False) -> list[Line]:
     )
 
 
-def _sum(statistic: Statistic, points: Sequence[int]) -> Aggregate:
+def sum_of(statistic: Statistic, points: Sequence[int]) -> Aggregate:
     """The statistic added up in the database over a player's rows."""
     match statistic.source:
         case Source.GAMES:
@@ -486,7 +537,7 @@ def standings_of(
         .values("key")
         .annotate(
             player=Max("name"),
-            **{statistic.name: _sum(statistic, points) for statistic in STATISTICS},
+            **{statistic.name: sum_of(statistic, points) for statistic in STATISTICS},
             amount=Sum("amount"),
             last=Max("position"),
         )

@@ -59,15 +59,13 @@ def insert_rows(
     columns = [field for field in map(options.get_field, fields) if isinstance(field, models.Field)]
     if len(columns) != len(fields):
         raise TypeError(f"{fields}: give the fields of {model.__name__}'s own columns")
+    table = connection.ops.quote_name(options.db_table)
+    names = ", ".join(connection.ops.quote_name(str(field.column)) for field in columns)
     if connection.vendor != "postgresql":
-        model._default_manager.bulk_create(
-            (model(**dict(zip(fields, row, strict=True))) for row in rows), batch_size=BATCH
-        )
+        _insert_many(table, names, columns, rows)
         return
     # COPY's text format reads JSON as its text; every other value psycopg adapts.
     as_json = [index for index, field in enumerate(columns) if isinstance(field, models.JSONField)]
-    table = connection.ops.quote_name(options.db_table)
-    names = ", ".join(connection.ops.quote_name(str(field.column)) for field in columns)
     statement = f"COPY {table} ({names}) FROM STDIN"
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
         for row in rows:
@@ -77,6 +75,45 @@ def insert_rows(
                     if row[index] is not None:
                         row[index] = json.dumps(row[index])
             copy.write_row(row)
+
+
+_AS_THEY_ARE = (
+    models.IntegerField,
+    models.FloatField,
+    models.BooleanField,
+    models.CharField,
+    models.TextField,
+    models.ForeignKey,
+)
+"""Fields whose Python values the database's driver takes as they are (no adaptation)."""
+
+
+def _insert_many(
+    table: str,
+    names: str,
+    columns: "Sequence[models.Field[Any, Any]]",
+    rows: Iterable[Sequence[Any]],
+) -> None:
+    """Rows inserted a batch at a time through the driver's ``executemany`` (SQLite): each
+    value adapted as Django adapts it to be saved (``get_db_prep_save``: a time, JSON, a
+    decimal), but those the driver takes as they are; no model object is made."""
+    adapt = [
+        (index, field) for index, field in enumerate(columns) if not isinstance(field, _AS_THEY_ARE)
+    ]
+    statement = f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})"
+    batch: list[Sequence[Any]] = []
+    with connection.cursor() as cursor:
+        for row in rows:
+            if adapt:
+                row = list(row)
+                for index, field in adapt:
+                    row[index] = field.get_db_prep_save(row[index], connection)
+            batch.append(row)
+            if len(batch) == BATCH:
+                cursor.executemany(statement, batch)
+                batch = []
+        if batch:
+            cursor.executemany(statement, batch)
 
 
 def insert_objects(objects: Sequence[models.Model]) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import pairwise
+from math import exp, sqrt
 from typing import Protocol
 
 from openskill.models import PlackettLuce
@@ -317,18 +318,77 @@ def _model() -> PlackettLuce:
     return PlackettLuce()
 
 
+@cache
 def first_rating() -> Rating:
     """The rating a player starts from: the model's defaults (mu 25, sigma 25/3)."""
     start = _model().rating()
     return Rating(start.mu, start.sigma)
 
 
-def rate(before: Sequence[Rating], ranks: Sequence[int]) -> tuple[Rating, ...]:
-    """The four players' ratings after one game: one Plackett-Luce update, seats in order."""
+@cache
+def _constants() -> tuple[float, float, float]:
+    """The model's tau², beta² and kappa, as its update computes them."""
     model = _model()
-    teams = [[model.rating(mu=rating.mu, sigma=rating.sigma)] for rating in before]
-    after = model.rate(teams, ranks=list(ranks))
-    return tuple(Rating(team[0].mu, team[0].sigma) for team in after)
+    return model.tau * model.tau, model.beta**2, model.kappa
+
+
+def rate(before: Sequence[Rating], ranks: Sequence[int]) -> tuple[Rating, ...]:
+    """The players' ratings after one game: one Plackett-Luce update, seats in order, one
+    player a team.
+
+    ``PlackettLuce().rate([[p0], [p1], [p2], [p3]], ranks=...)`` computed directly: the same
+    float operations in the same order (openskill 6's ``rate`` and ``_compute``: sigma
+    widened by tau, the teams sorted by rank, stably, and put back), so the same bits, without
+    its objects, copies and checks (tests/engine/test_league.py holds it to openskill's).
+    Weights of 1 and a team of one make some of its steps exact no-ops (``x * 1.0``, a sum of
+    one), left out."""
+    tau_squared, beta_squared, kappa = _constants()
+    order = sorted(range(len(before)), key=ranks.__getitem__)
+    rank = [int(ranks[index]) for index in order]
+    mu = [before[index].mu for index in order]
+    sigma = [sqrt(before[index].sigma * before[index].sigma + tau_squared) for index in order]
+    squared = [value**2 for value in sigma]
+    collective = 0.0
+    for value in squared:
+        collective += value + beta_squared
+    c = sqrt(collective)
+    teams = range(len(order))
+    exps = [exp(value / c) for value in mu]
+    sum_q: list[float] = []
+    tied: list[int] = []
+    for q in teams:
+        summed = 0.0
+        first = True
+        for i in teams:
+            if rank[i] >= rank[q]:
+                summed = exps[i] if first else summed + exps[i]
+                first = False
+        sum_q.append(summed)
+        tied.append(sum(other == rank[q] for other in rank))
+    after = list(before)
+    for i in teams:
+        omega = 0.0
+        delta = 0.0
+        for q in teams:
+            share = exps[i] / sum_q[q]
+            if rank[q] <= rank[i]:
+                delta += share * (1 - share) / tied[q]
+                if q == i:
+                    omega += (1 - share) / tied[q]
+                else:
+                    omega -= share / tied[q]
+        omega *= squared[i] / c
+        delta *= squared[i] / c**2
+        delta *= sqrt(squared[i]) / c
+        part = sigma[i] ** 2 / squared[i]
+        new_mu = mu[i] + part * omega
+        new_sigma = sigma[i] * sqrt(max(1 - part * delta, kappa))
+        if tied[i] > 1:
+            # openskill averages the change of tied teams' mu over a rating it has already
+            # changed in place: it adds 0.0.
+            new_mu = new_mu + 0.0
+        after[order[i]] = Rating(new_mu, new_sigma)
+    return tuple(after)
 
 
 def replay(
@@ -339,8 +399,9 @@ def replay(
     its players (any hashable key) and ranks; ``start`` holds ratings from earlier games."""
     current = dict(start or {})
     after_each = []
+    first = first_rating()
     for players, game_ranks in games:
-        before = [current.get(player) or first_rating() for player in players]
+        before = [current.get(player) or first for player in players]
         after = rate(before, game_ranks)
         current.update(zip(players, after, strict=True))
         after_each.append(after)

@@ -1,5 +1,6 @@
 """League figures (``make bench``): ``demo_club --games 10000``, then a season of 10,000
-games: its page and its standings.csv; then a merge of a member with 3,000 games.
+games: its page and its standings.csv, a player's page; the first game corrected; the
+league rebuilt; then a merge of a member with 3,000 games.
 
 Builds the demo club (``manage.py demo_club``: every hand checked by the engine, written in
 bulk through the club import) and prints how long it took (aim: under two minutes), then
@@ -34,6 +35,10 @@ AIM_MS = 300
 AIM_QUERIES = 12
 MERGED_GAMES = 3_000
 AIM_MERGE_S = 2
+CORRECTIONS = 5
+AIM_CORRECTION_S = 0.5
+AIM_PLAYER_MS = 60
+AIM_REBUILD_S = 5
 
 
 def setup_django(folder: Path) -> str:
@@ -112,6 +117,88 @@ def figures(client, url: str) -> tuple[float, float, int, int]:
     return statistics.median(timings), p95, queries, size
 
 
+def load_average() -> str:
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
+
+
+def stored_rows(club) -> list[tuple]:
+    from scoring.clubs.models import ClubResult
+
+    columns = ("game_id", "seat", "position", "key", "name", "rank", "mu", "sigma")
+    return sorted(ClubResult.objects.filter(club=club).values_list(*columns))
+
+
+def a_correction(game):
+    """A hand of ``game`` given other tricks, so that its ranks change and it is still won
+    by its last hand: (its number, the hand)."""
+    from dataclasses import replace
+    from itertools import permutations
+
+    from scoring.table.state import load_game
+
+    state = load_game(game)
+    record, ranks = state.record, state.result.ranks
+    for number, hand in enumerate(record.hands, start=1):
+        if hand.contract is None or hand.tricks is None:
+            continue
+        for tricks in permutations(hand.tricks):
+            changed = replace(hand, tricks=tricks)
+            try:
+                result = record.with_hand(number, changed).score()
+            except Exception:  # tricks the rules refuse
+                continue
+            if result.finished and len(result.hands) == len(record.hands) and result.ranks != ranks:
+                return number, changed
+    raise AssertionError(f"no correction changes the ranks of {game.record_id}")
+
+
+def correction_figures(club) -> bool:
+    """The first of the club's counted games corrected CORRECTIONS times (and back), so that
+    its ranks change: every later game re-rated. Each correction's seconds (wall and this
+    process's CPU); the stored rows then equal a full rebuild. Whether the aim is missed."""
+    from scoring.clubs import league
+    from scoring.clubs.models import ClubResult
+    from scoring.table import services
+
+    first = ClubResult.objects.get(club=club, seat=0, position=0).game
+    walls, cpus = [], []
+    for _ in range(CORRECTIONS):
+        number, hand = a_correction(first)
+        wall, cpu = time.perf_counter(), time.process_time()
+        services.edit_hand(
+            public_id=first.public_id, number=number, hand=hand, discard_after_end=False
+        )
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    stored = stored_rows(club)
+    league.rebuild(club)
+    same = stored == stored_rows(club)
+    print(
+        f"  correction of the first of {ClubResult.objects.filter(club=club, seat=0).count()} "
+        f"counted games (ranks changed), {CORRECTIONS} times: median "
+        f"{statistics.median(walls):.2f} s, slowest {max(walls):.2f} s (CPU median "
+        f"{statistics.median(cpus):.2f} s; aim: < {AIM_CORRECTION_S} s); "
+        f"equal to a full rebuild: {same}"
+    )
+    return statistics.median(walls) >= AIM_CORRECTION_S or not same
+
+
+def rebuild_figures(club) -> bool:
+    """``rebuild_league --club demo``: its seconds, wall and CPU. Whether the aim is missed."""
+    from django.core.management import call_command
+
+    stored = stored_rows(club)
+    wall, cpu = time.perf_counter(), time.process_time()
+    call_command("rebuild_league", club=club.slug, stdout=io.StringIO())
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    same = stored == stored_rows(club)
+    print(
+        f"  rebuild_league --club {club.slug} ({len(stored)} results): {wall:.2f} s "
+        f"(CPU {cpu:.2f} s; aim: < {AIM_REBUILD_S} s); the same rows: {same}"
+    )
+    return wall >= AIM_REBUILD_S or not same
+
+
 def split_player(club):
     """The club's first player's last MERGED_GAMES games given to a new member, "<name> 2",
     as if a guest had been typed so; the league rated again from the first of them. The
@@ -176,7 +263,10 @@ def main() -> None:
 
         from scoring.clubs.models import ClubResult
 
-        print(f"League, {vendor}, {GAMES} games, server time in process")
+        print(
+            f"League, {vendor}, {GAMES} games, server time in process "
+            f"(load average {load_average()})"
+        )
         seconds = build_demo()
         print(f"  demo_club --games {GAMES}: {seconds:.1f} s (aim: < {AIM_DEMO_S} s)")
         missed = seconds >= AIM_DEMO_S
@@ -199,7 +289,18 @@ def main() -> None:
             missed |= median >= AIM_MS or queries > AIM_QUERIES
             print(f"  {label:30} {median:6.1f} ms {p95:6.1f} ms {queries:8} {size:9}")
         print(f"  (aims: < {AIM_MS} ms and ≤ {AIM_QUERIES} queries each)")
+        page = reverse("club_player", args=[club.slug, player.pk])
+        median, p95, queries, size = figures(client, page)
+        games_of = ClubResult.objects.filter(club=club, key=player.key).count()
+        print(
+            f"  {'GET player page':30} {median:6.1f} ms {p95:6.1f} ms {queries:8} {size:9}"
+            f"  ({games_of} games; aim: < {AIM_PLAYER_MS} ms)"
+        )
+        missed |= median >= AIM_PLAYER_MS
+        missed |= correction_figures(club)
+        missed |= rebuild_figures(club)
         missed |= merge_figures(club)
+        print(f"  load average: {load_average()}")
     print(f"\n({time.perf_counter() - started:.1f} s)")
     if missed:
         sys.exit(1)

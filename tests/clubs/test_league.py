@@ -22,6 +22,7 @@ from openskill.models import PlackettLuce
 from scoring.clubs import league
 from scoring.clubs import services as club_services
 from scoring.clubs.models import ClubResult, Member
+from scoring.clubs.pages.league import money as pages_money
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump
 from scoring.engine import score as score_record
 from scoring.engine.league import standings_csv
@@ -228,9 +229,82 @@ def stored_csv(club, season):
     return list(csv.reader(io.StringIO(text, newline="")))
 
 
+def expected_player(club, key, rows):
+    """A player's page figures from the club's expected ``rows``, added up here: his sums,
+    contracts by bid and trump, head-to-head, last games and ratings."""
+    mine = [row for row in rows if row["key"] == key]
+    games = {row["game_id"] for row in mine}
+    sums = {
+        "games": len(mine),
+        "wins": sum(row["won"] for row in mine),
+        "points": sum(row["total"] for row in mine),
+        **{field: sum(row[field] for row in mine) for field in COUNTS[4:]},
+    }
+    contracts = [tuple(contract) for row in mine for contract in row["contracts"]]
+    by_bid = [
+        (bid, sum(c[0] == bid for c in contracts), sum(c[0] == bid and c[2] for c in contracts))
+        for bid in (3, 4, 5, 6)
+    ]
+    by_trump = sorted(
+        (
+            trump,
+            sum(c[1] == trump for c in contracts),
+            sum(c[1] == trump and c[2] for c in contracts),
+        )
+        for trump in ("S", "H", "D", "C", "NT")
+    )
+    rank = {row["game_id"]: row["rank"] for row in mine}
+    meetings = {}
+    for row in rows:
+        if row["game_id"] in games and row["key"] != key:
+            tally = meetings.setdefault(row["key"], [0, 0, 0, 0])
+            mine_rank = rank[row["game_id"]]
+            tally[0] += 1
+            tally[1 if mine_rank < row["rank"] else 2 if mine_rank > row["rank"] else 3] += 1
+    recent = [(row["game_id"], row["rank"], row["total"]) for row in reversed(mine[-10:])]
+    amounts = [row["amount"] for row in mine if row["amount"] is not None]
+    money = sum(amounts, Decimal(0)) if amounts else None
+    ratings = [(row["mu"], row["sigma"]) for row in mine]
+    return sums, by_bid, by_trump, sorted(meetings.values()), recent, money, ratings
+
+
+def stored_player(club, member):
+    from scoring.clubs.pages.league import player_stats
+
+    stats = player_stats(club, member)
+    game_ids = dict(Game.objects.filter(club_game__club=club).values_list("public_id", "pk"))
+    symbols = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "NT": "NT"}
+    return (
+        (
+            {field: stats.counts[field] for field in ("games", "wins", "points", *COUNTS[4:])},
+            [(int(line.symbol), line.taken, line.made) for line in stats.by_bid],
+            sorted((symbols[line.symbol], line.taken, line.made) for line in stats.by_trump),
+            sorted([m.games, m.ahead, m.behind, m.level] for m in stats.head_to_head),
+            [(game_ids[game.public_id], game.rank, game.total) for game in stats.recent],
+            stats.money,
+        ),
+        (stats.rating.mu, stats.rating.sigma),
+        stats.chart,
+    )
+
+
+def check_players(club, rows):
+    """Each member's player page (added up in the database) equals his rows added up here."""
+    for member in Member.objects.filter(club=club):
+        sums, by_bid, by_trump, meetings, recent, money, ratings = expected_player(
+            club, member.key, rows
+        )
+        stored, rating, chart = stored_player(club, member)
+        shown = pages_money(money, club)
+        assert stored == (sums, by_bid, by_trump, meetings, recent, shown)
+        assert rating == (ratings[-1] if ratings else (25.0, 25 / 3))
+        assert (chart is None) == (not ratings)
+
+
 def check_league(club, seasons=()):
     """The stored rows equal the independent computation, and a full rebuild leaves them
-    as they were; each season's standings and CSV equal the independent ones."""
+    as they were; each season's standings and CSV equal the independent ones, and each
+    player's page his rows added up."""
     stored = stored_league(club)
     expected = expected_league(club)
     league.rebuild(club)
@@ -239,6 +313,7 @@ def check_league(club, seasons=()):
         standings = expected_standings(club, season, expected)
         assert stored_standings(club, season) == standings
         assert stored_csv(club, season) == expected_csv(standings)
+    check_players(club, expected)
     return expected
 
 

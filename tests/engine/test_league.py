@@ -2,6 +2,8 @@
 game, the OpenSkill ratings, the standings and their CSV."""
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from scoring.engine import Contract, Hand, Rules, RulesError, Trump, score_game
@@ -185,6 +187,51 @@ def test_rate_equals_openskill_plackett_luce_called_directly(ranks):
     after = rate(before, ranks)
 
     assert [(rating.mu, rating.sigma) for rating in after] == expected
+
+
+def openskill_rate(before, ranks):
+    """The reference: OpenSkill's own update, as the contract calls it."""
+    teams = [[MODEL.rating(mu=rating.mu, sigma=rating.sigma)] for rating in before]
+    return tuple(Rating(team[0].mu, team[0].sigma) for team in MODEL.rate(teams, ranks=list(ranks)))
+
+
+RATINGS = st.builds(
+    Rating,
+    st.floats(min_value=-200, max_value=250, allow_nan=False),
+    st.floats(min_value=1e-6, max_value=50, allow_nan=False),
+)
+RANK_PATTERNS = st.lists(st.integers(1, 4), min_size=4, max_size=4)
+"""Any ranks, ties of two, three or four included (also patterns a table never gives)."""
+TABLE_RANKS = st.lists(st.integers(-20, 40), min_size=4, max_size=4).map(
+    lambda totals: [1 + sum(other > total for other in totals) for total in totals]
+)
+"""Ranks as a table gives them: 1 + the players with a higher total."""
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(RATINGS, min_size=4, max_size=4), st.one_of(RANK_PATTERNS, TABLE_RANKS))
+@example([Rating(25.0, 25 / 3)] * 4, [1, 1, 1, 1])
+@example(
+    [Rating(-0.0, 1.0), Rating(0.0, 2.0), Rating(3.0, 1e-6), Rating(250.0, 50.0)], [2, 2, 1, 4]
+)
+def test_rate_is_bit_identical_to_openskill(before, ranks):
+    assert rate(before, ranks) == openskill_rate(before, ranks)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.permutations("abcdef").map(lambda p: p[:4]), TABLE_RANKS), max_size=30)
+)
+def test_replay_chains_openskill_bit_for_bit(games):
+    current = {}
+    expected = []
+    for players, ranks in games:
+        before = [current.get(player, Rating(25.0, 25 / 3)) for player in players]
+        after = openskill_rate(before, ranks)
+        current.update(zip(players, after, strict=True))
+        expected.append(after)
+
+    assert replay(games) == expected
 
 
 def test_rate_tied_players_with_equal_ratings_stay_equal():

@@ -3,7 +3,7 @@ a season's standings, a player's statistics, and the club's records as JSON line
 
 Nothing here scores a game or rates a player: the standings are added up by
 ``league.season_standings``, the ratings were stored when each game finished. A player's
-page adds up his own rows in Python.
+page is added up in the database too.
 """
 
 import json
@@ -14,6 +14,8 @@ from decimal import Decimal
 from math import ceil
 from typing import Any, NamedTuple
 
+from django.db import connection
+from django.db.models import Sum
 from django.utils.translation import gettext
 
 from ...common.names import name_key
@@ -21,18 +23,16 @@ from ...common.words import TRUMP_NAMES, format_money, is_red, trump_symbol
 from ...engine import Record, Trump, record_to_dict
 from ...engine.auction import BOULMOUS, LOWEST_BID
 from ...engine.league import (
-    COUNTED,
     COUNTS,
     STATISTIC,
     STATISTICS,
     Rating,
     Statistic,
-    figure,
     first_rating,
 )
 from ...table.models import Game
 from ...table.state import exported, load_games
-from ..league import Line, season_of
+from ..league import Line, season_of, sum_of
 from ..models import Club, ClubResult, Member, Season
 from ..names import NAMED_COLUMNS, Named, club_names, shown_names
 
@@ -286,40 +286,24 @@ class PlayerStats(Counts):
         ]
 
 
-class _Seat(NamedTuple):
-    """One player's row of a counted game, as the player page reads it."""
+class _Recent(NamedTuple):
+    """One of his last games, as the player page shows it."""
 
     game_id: int
     public_id: str
-    position: int
     finished_at: datetime
-    key: str
-    name: str
     rank: int
     total: int
     won: bool
-    contracts: list[tuple[int, str, bool]]
-    """Each ``[bid, trump, made]``, as JSON keeps it."""
-    amount: Decimal | None
     mu: float
     sigma: float
-    counts: dict[str, int]
-    """Each counted statistic's figure in this game."""
-
-    @property
-    def rating(self) -> Rating:
-        return Rating(self.mu, self.sigma)
 
 
-_SEAT_COLUMNS = [
-    "game_id" if name == "game_id" else "game__public_id" if name == "public_id" else name
-    for name in _Seat._fields
-    if name != "counts"
-]
+_RECENT_COLUMNS = [name if name != "public_id" else "game__public_id" for name in _Recent._fields]
 
 
 class _Other(NamedTuple):
-    """Another player's row at one of his tables: what the head-to-head needs."""
+    """Another player's row at one of his tables: what the last games show of him."""
 
     game_id: int
     key: str
@@ -329,24 +313,29 @@ class _Other(NamedTuple):
 
 
 def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerStats:
-    """A member's statistics over all the club's counted games, in three queries: his rows,
-    the others' rows at his tables, and the club's names (as the public sees them if
-    ``public``)."""
-    counted, core = [statistic.name for statistic in COUNTED], len(_SEAT_COLUMNS)
-    mine = [
-        _Seat._make([*values[:core], dict(zip(counted, values[core:], strict=True))])
-        for values in ClubResult.objects.filter(club=club, key=member.key)
-        .order_by("position")
-        .values_list(*_SEAT_COLUMNS, *counted)
+    """A member's statistics over all the club's counted games, added up in the database
+    (his sums, his contracts by bid and trump, his head-to-head each one query, whatever
+    the number of his games), with his ratings after each game for the chart, his last
+    games and the others at their tables, and the club's names (as the public sees them
+    if ``public``): seven queries."""
+    his = ClubResult.objects.filter(club=club, key=member.key)
+    sums = his.aggregate(
+        **{statistic.name: sum_of(statistic, club.points) for statistic in STATISTICS},
+        amount=Sum("amount"),
+    )
+    counts = {statistic.name: sums[statistic.name] or 0 for statistic in STATISTICS}
+    ratings = [
+        Rating(mu, sigma) for mu, sigma in his.order_by("position").values_list("mu", "sigma")
     ]
-    his_games = ClubResult.objects.filter(club=club, key=member.key).values("game_id")
+    recent = [
+        _Recent(*values)
+        for values in his.order_by("-position").values_list(*_RECENT_COLUMNS)[:LAST_GAMES]
+    ]
     tables: dict[int, list[_Other]] = {}
-    # By game alone (his games are the club's): the game's index finds each table's rows,
-    # whatever the planner's statistics say of the club's.
     for values in (
-        ClubResult.objects.filter(game_id__in=his_games)
+        ClubResult.objects.filter(game_id__in=[row.game_id for row in recent])
         .exclude(key=member.key)
-        .order_by("position", "seat")
+        .order_by("seat")
         .values_list(*_Other._fields)
     ):
         other = _Other(*values)
@@ -354,62 +343,83 @@ def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerS
     named = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
     names = shown_names(named, public=public)
     members = {one.key: (one.pk, names[one.key]) for one in named}
-    contracts = [(bid, trump, bool(ok)) for row in mine for bid, trump, ok in row.contracts]
-    amounts = [row.amount for row in mine if row.amount is not None]
+    contracts = contract_counts(club, member.key)
     return PlayerStats(
         name=names[member.key],
-        counts={
-            statistic.name: sum(figure(statistic, row, club.points) for row in mine)
-            for statistic in STATISTICS
-        },
+        counts=counts,
         by_bid=_by_bid(contracts),
         by_trump=_by_trump(contracts),
-        money=money(sum(amounts, Decimal(0)), club) if amounts else "",
-        rating=mine[-1].rating if mine else first_rating(),
-        head_to_head=_head_to_head(mine, tables, members),
-        recent=_recent(mine, tables, members),
-        chart=_chart([row.rating for row in mine]),
+        money=money(sums["amount"], club),
+        rating=ratings[-1] if ratings else first_rating(),
+        head_to_head=_head_to_head(club, member.key, members),
+        recent=_recent(recent, tables, members),
+        chart=_chart(ratings),
     )
+
+
+Contracts = Mapping[tuple[int, str, bool], int]
+"""How many contracts he took of each bid and trump, made or not."""
+
+
+def contract_counts(club: Club, key: str) -> dict[tuple[int, str, bool], int]:
+    """His contracts (each row's ``[bid, trump, made]`` list) counted by bid, trump and
+    outcome in the database: one query, the list's elements read by the database's own
+    JSON functions."""
+    table = connection.ops.quote_name(ClubResult._meta.db_table)
+    if connection.vendor == "postgresql":
+        elements = "jsonb_array_elements(r.contracts) AS c"
+        bid, trump, made = "(c->>0)::int", "c->>1", "(c->>2)::boolean"
+    else:
+        elements = "json_each(r.contracts) AS c"
+        bid, trump, made = (f"json_extract(c.value, '$[{index}]')" for index in range(3))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {bid}, {trump}, {made}, COUNT(*) FROM {table} AS r, {elements} "
+            "WHERE r.club_id = %s AND r.key = %s GROUP BY 1, 2, 3",
+            [club.pk, key],
+        )
+        return {(int(b), str(t), bool(m)): n for b, t, m, n in cursor.fetchall()}
 
 
 Taken = tuple[int, str, bool]
 """A contract he took: its bid, its trump and whether he made it."""
 
 
-def _contract_line(label: str, symbol: str, red: bool, outcomes: Sequence[bool]) -> ContractLine:
-    made = sum(outcomes)
+def _contract_line(label: str, symbol: str, red: bool, made: int, taken: int) -> ContractLine:
     return ContractLine(
         label=label,
         symbol=symbol,
         red=red,
-        taken=len(outcomes),
+        taken=taken,
         made=made,
-        missed=len(outcomes) - made,
-        made_percent=percent(made, len(outcomes)),
+        missed=taken - made,
+        made_percent=percent(made, taken),
     )
 
 
-def _by_bid(contracts: Sequence[Taken]) -> list[ContractLine]:
+def _by_bid(contracts: Contracts) -> list[ContractLine]:
     """His contracts by bid, 3 to 6 (boulmous), each shown whether he took it or not."""
     return [
         _contract_line(
             gettext("boulmous") if bid == BOULMOUS else "",
             str(bid),
             False,
-            [made for taken, _, made in contracts if taken == bid],
+            sum(n for (taken, _, made), n in contracts.items() if taken == bid and made),
+            sum(n for (taken, _, _), n in contracts.items() if taken == bid),
         )
         for bid in range(LOWEST_BID, BOULMOUS + 1)
     ]
 
 
-def _by_trump(contracts: Sequence[Taken]) -> list[ContractLine]:
+def _by_trump(contracts: Contracts) -> list[ContractLine]:
     """His contracts by trump: spades, hearts, diamonds, clubs, no trump."""
     return [
         _contract_line(
             str(TRUMP_NAMES[trump]),
             trump_symbol(trump),
             is_red(trump),
-            [made for _, taken, made in contracts if taken == trump.value],
+            sum(n for (_, taken, made), n in contracts.items() if taken == trump.value and made),
+            sum(n for (_, taken, _), n in contracts.items() if taken == trump.value),
         )
         for trump in Trump
     ]
@@ -419,26 +429,29 @@ Names = dict[str, tuple[int, str]]
 """The club's members by key: their id and their name."""
 
 
-def _head_to_head(
-    mine: Sequence[_Seat], tables: dict[int, list[_Other]], members: Names
-) -> list[Meeting]:
-    """Each other player he met: the most games together first, then by name."""
-    tallies: dict[str, list[int]] = {}
-    names: dict[str, str] = {}
-    for row in mine:
-        for other in tables.get(row.game_id, ()):
-            names.setdefault(other.key, other.name)
-            tally = tallies.setdefault(other.key, [0, 0, 0, 0])
-            tally[0] += 1
-            tally[1 if row.rank < other.rank else 2 if row.rank > other.rank else 3] += 1
-    meetings = [
-        Meeting(*members.get(key, (None, names[key])), *tally) for key, tally in tallies.items()
-    ]
+def _head_to_head(club: Club, key: str, members: Names) -> list[Meeting]:
+    """Each other player he met: the most games together first, then by name. Counted in
+    the database, his rows joined to the others' at his tables: one query."""
+    table = connection.ops.quote_name(ClubResult._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT o.key, MAX(o.name), COUNT(*), "
+            "SUM(CASE WHEN m.rank < o.rank THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN m.rank > o.rank THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN m.rank = o.rank THEN 1 ELSE 0 END) "
+            f"FROM {table} AS m JOIN {table} AS o ON o.game_id = m.game_id "
+            "WHERE m.club_id = %s AND m.key = %s AND o.key <> %s GROUP BY o.key",
+            [club.pk, key, key],
+        )
+        meetings = []
+        for other, name, games, ahead, behind, level in cursor.fetchall():
+            member_id, shown = members.get(other, (None, name))
+            meetings.append(Meeting(member_id, shown, games, ahead, behind, level))
     return sorted(meetings, key=lambda meeting: (-meeting.games, meeting.name.casefold()))
 
 
 def _recent(
-    mine: Sequence[_Seat], tables: dict[int, list[_Other]], members: Names
+    recent: Sequence[_Recent], tables: dict[int, list[_Other]], members: Names
 ) -> list[RecentGame]:
     """His last games, the newest first, each with the others at his table."""
     return [
@@ -448,13 +461,13 @@ def _recent(
             rank=row.rank,
             total=row.total,
             won=row.won,
-            rating=row.rating.shown,
+            rating=Rating(row.mu, row.sigma).shown,
             others=[
                 Opponent(members.get(other.key, (None, other.name))[1], other.total, other.rank)
                 for other in tables.get(row.game_id, ())
             ],
         )
-        for row in reversed(mine[-LAST_GAMES:])
+        for row in recent
     ]
 
 
