@@ -23,6 +23,6 @@ def room(fillfactor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("scoring", "0016_import_source")]
+    dependencies = [("scoring", "0017_api_tokens")]
 
     operations = [migrations.RunPython(room(50), room(None), elidable=False)]
