@@ -243,6 +243,21 @@ def test_loads_refuses_a_place_with_a_right_to_left_override():
     )
 
 
+def test_tellable_names_cut_never_leaves_a_letter_without_its_harakat():
+    # مُحَمَّدٌ: the sixth character, a mim, carries a fatha and a shadda; both stay with it.
+    shown = tellable_names(("مُحَمَّدٌ بن علي", "Amina", "Bilal", "Chafik"))
+
+    assert shown == ("مُحَمَّ…", "Amina", "Bilal", "Chafik")
+
+
+def test_tellable_names_alike_all_through_are_told_by_their_seats():
+    # "Mohamed Ali" and "Mohamed Ali Ali" part only where the first ends: both would read
+    # "Moh…Ali", so every seat is numbered.
+    shown = tellable_names(("Mohamed Ali", "Mohamed Ali Ali", "Amina", "Bilal"))
+
+    assert shown == ("1·Moha…", "2·Moha…", "3·Amin…", "4·Bila…")
+
+
 @pytest.mark.parametrize(
     ("names", "labels"),
     [
@@ -263,6 +278,10 @@ def test_loads_refuses_a_place_with_a_right_to_left_override():
         (
             ("Ali", "Alia Benali", "Alexandre Dupont", "Alexandra Dupont"),
             ("Ali", "Alia", "Ale…dre", "Ale…dra"),
+        ),
+        (  # they part far into a long word: its last three letters before they part
+            ("Mohamed Abdelkader", "Mohamed Abdelkrim", "Amina", "Bilal"),
+            ("Moh…lka", "Moh…lkr", "Amina", "Bilal"),
         ),
     ],
 )
