@@ -114,15 +114,18 @@ def report(gid: str, phone: str, name: str, count: int) -> None:
         log.error("waiting hands: the cache does not answer: %s", error)
 
 
-def others(request: HtmxHttpRequest, gid: str) -> list[Waiting]:
-    """What the other phones hold, as this request's page says it."""
+def others(
+    request: HtmxHttpRequest, gid: str, reports: list[Waiting] | None = None
+) -> list[Waiting]:
+    """What the other phones hold, as this request's page says it (from ``reports``, when
+    the caller has read them already)."""
     me = phone_of(request, gid)
-    return [each for each in waiting(gid) if each.phone != me]
+    return [each for each in (waiting(gid) if reports is None else reports) if each.phone != me]
 
 
-def stamp(gid: str) -> str:
+def stamp(gid: str, reports: list[Waiting] | None = None) -> str:
     """A short mark of what is waiting, empty when nothing is: part of the version."""
-    shown = [(each.phone, each.count) for each in waiting(gid)]
+    shown = [(each.phone, each.count) for each in (waiting(gid) if reports is None else reports)]
     return f"{zlib.crc32(repr(shown).encode()):08x}" if shown else ""
 
 

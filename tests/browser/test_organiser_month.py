@@ -21,10 +21,10 @@ from openskill.models import PlackettLuce
 from playwright.sync_api import expect
 
 from scoring.engine import loads, score
-from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
-from tests.browser.test_club import log_in, submit
+from tests.browser.phone import PHONE_WIDTH, scroll_width
+from tests.browser.test_club import log_in, play, submit
 from tests.browser.test_night import open_card, play_to_the_winner
-from tests.browser.test_table import GAME, TEXT, VOID, enter, key, save_button, status
+from tests.browser.test_table import GAME, TEXT, key
 
 pytestmark = pytest.mark.browser
 
@@ -96,18 +96,6 @@ def check(page, season, first, last, shot):
     shown = standings_csv(page, season)
     assert shown == expected(page, first, last)
     return shown
-
-
-def play(page, deals):
-    for number, deal in enumerate(deals, start=1):
-        if deal is VOID:
-            page.get_by_role("button", name=TEXT["en"]["void"], exact=True).click()
-        else:
-            enter(Taps(), page, deal)
-            save_button(page, "en").click()
-        if number < len(deals):
-            expect(status(page)).to_have_text(TEXT["en"]["hand"].format(number + 1))
-    expect(page.locator(".winner h1")).to_be_visible()
 
 
 def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts):

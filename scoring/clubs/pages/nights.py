@@ -364,7 +364,8 @@ def night_money(club: Club, night: Night, *, public: bool = False) -> NightMoney
         for name, part in zip(state.names, breakdown_of(state.result), strict=True):
             key = name_key(name)
             names.setdefault(key, name)
-            minor[key] += to_minor(amount(part.boulmous, rules.stake, currency), currency)
+            # A game not won: the engine's breakdown holds its boulmous payments alone.
+            minor[key] += to_minor(amount(part.total, rules.stake, currency), currency)
     members = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
     shown = shown_names(members, public=public)
     ids = {member.key: member.pk for member in members}

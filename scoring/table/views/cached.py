@@ -50,6 +50,7 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
         and may(request, Action.REMATCH_GAME, gid, game)
     )
     refused = None if can_score else lost_right(request, gid)
+    reports = waiting.waiting(gid)  # one cache read for both parts below
     parts = (
         gid,
         version_of(summary.changed_at),
@@ -60,8 +61,8 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
         crumb_of(game),
         # What the other phones hold waiting to be sent, as this phone is told it, and why
         # this phone may no longer score: both drawn on the game page, neither in the summary.
-        waiting.stamp(gid),
-        tuple((one.name, one.count) for one in waiting.others(request, gid)),
+        waiting.stamp(gid, reports),
+        tuple((one.name, one.count) for one in waiting.others(request, gid, reports)),
         refused.reason if refused is not None else None,
     )
     return Shown(parts, can_share, can_rematch)
