@@ -74,6 +74,8 @@ def setup_django() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    # As `make serve` does: production's pages need the collected files' manifest.
+    call_command("collectstatic", interactive=False, verbosity=0)
 
 
 def records_file(folder: Path, games: int) -> tuple[Path, int]:
@@ -155,9 +157,10 @@ def start_gunicorn(port: int) -> subprocess.Popen:
         "EMAIL_HOST": "localhost",
     }
     command = [str(GUNICORN), "-c", "boulmous_site/gunicorn.py", "boulmous_site.wsgi"]
-    server = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    # Its log to a file: a pipe nobody reads fills up and stops the server mid-import.
+    log = tempfile.NamedTemporaryFile(prefix="boulmous-import-gunicorn-", suffix=".log")
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+    server.log = log  # type: ignore[attr-defined]  # closed (and removed) with the server
     for _ in range(120):
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
