@@ -4,6 +4,7 @@ stands for its account: the request is then that account's, for the same rights 
 pages (scoring/clubs/access.py), and a token that is not valid is refused whatever it asks.
 """
 
+import hashlib
 from typing import Any
 
 from django.http import HttpRequest
@@ -13,6 +14,7 @@ from ..accounts.tokens import user_of
 from ..clubs.access import club_may, club_member
 from ..clubs.models import Club, Member
 from ..common.rights import Action
+from ..common.throttles import API_REQUESTS, client_address, refused_for
 from . import errors
 
 ANYONE = "anyone"
@@ -23,6 +25,9 @@ class Reader(HttpBearer):
     """ninja's bearer scheme, optional: without the header a request reads as itself."""
 
     def __call__(self, request: HttpRequest) -> Any:
+        seconds = refused_for(API_REQUESTS, request, key=_caller)
+        if seconds is not None:
+            raise errors.ApiError(429, "too_many_requests", errors.TOO_MANY, retry_after=seconds)
         header = request.headers.get(self.header, "")
         if not header:
             return ANYONE
@@ -37,6 +42,15 @@ class Reader(HttpBearer):
             raise errors.ApiError(401, "invalid_token", errors.BAD_TOKEN)
         request.user = user
         return user
+
+
+def _caller(group: str, request: HttpRequest) -> str:
+    """Who the API's throttle counts: the token sent (its digest: the cache never holds a
+    secret), else the address."""
+    header = request.headers.get("Authorization", "")
+    if header:
+        return "token:" + hashlib.sha256(header.encode()).hexdigest()
+    return client_address(request)
 
 
 def readable_club(request: HttpRequest, slug: str) -> tuple[Club, Member | None]:

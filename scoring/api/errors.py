@@ -21,6 +21,10 @@ BAD_TOKEN = _("This API token is not valid: it was revoked, or is mistyped.")
 NOT_MEMBER = _("This club is private, and shows its data to its members only.")
 INVALID = _("The request is not valid: see each field's problem.")
 NOT_ALLOWED = _("The API only reads: use GET.")
+TOO_MANY = _(
+    "Too many requests from this token, or from this address, in a short time: wait the "
+    "seconds Retry-After gives."
+)
 SERVER_ERROR = _("The server failed to answer. Try again later.")
 
 
@@ -44,4 +48,6 @@ def error_response(request: HttpRequest, error: ApiError) -> JsonResponse:
     response = JsonResponse({"error": body}, status=error.status)
     if error.status == 401:
         response["WWW-Authenticate"] = 'Bearer realm="boulmous"'
+    if "retry_after" in error.more:
+        response["Retry-After"] = str(error.more["retry_after"])
     return response

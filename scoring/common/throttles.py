@@ -24,6 +24,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
 from redis.exceptions import RedisError
 
@@ -62,6 +63,9 @@ GAME_IMPORT = Limit("game-import", 30, HOUR, "game records imported")
 CLUB_IMPORT = Limit("club-import", 10, HOUR, "club records.jsonl imports")
 WAITING_HANDS = Limit("waiting-hands", 600, HOUR, "reports of hands waiting to be sent")
 API_TOKEN = Limit("api-token", 20, HOUR, "API tokens made")
+# The API's every request, per token (else per address): a script reading a club's 20,000
+# games page by page (400 pages) twice an hour stays under it; one asking in a loop does not.
+API_REQUESTS = Limit("api-requests", 3600, HOUR, "API requests, per token (else per address)")
 LIMITS = (
     SIGN_UP,
     PASSWORD_RESET,
@@ -133,27 +137,32 @@ def throttled(
         @wraps(view)
         def wrapper(request: R, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
             if request.method == "POST":
-                try:
-                    usage = get_usage(
-                        request,
-                        group=limit.name,
-                        key=_address_key,
-                        rate=limit.rate,
-                        method="POST",
-                        increment=True,
-                    )
-                except RedisError as error:
-                    log.error(CACHE_DOWN, error, limit.name)
-                    usage = None
-                if usage is not None and usage["should_limit"]:
-                    # time_left is -1 when the cache failed to count: try again in a minute.
-                    seconds = usage["time_left"] if usage["time_left"] > 0 else 60
+                seconds = refused_for(limit, request)
+                if seconds is not None:
                     return too_many(request, FORM_PAUSED, seconds)
             return view(request, *args, **kwargs)
 
         return wrapper
 
     return decorator
+
+
+def refused_for(
+    limit: Limit, request: HttpRequest, key: Callable[[str, HttpRequest], str] = _address_key
+) -> int | None:
+    """Count this request against ``limit`` (by ``key``: the address unless given); past
+    it, the seconds until it is let through again, else None."""
+    try:
+        usage = get_usage(
+            request, group=limit.name, key=key, rate=limit.rate, method=ALL, increment=True
+        )
+    except RedisError as error:
+        log.error(CACHE_DOWN, error, limit.name)
+        return None
+    if usage is None or not usage["should_limit"]:
+        return None
+    # time_left is -1 when the cache failed to count: try again in a minute.
+    return int(usage["time_left"]) if usage["time_left"] > 0 else 60
 
 
 def too_many(request: HttpRequest, message: str | Promise, seconds: int) -> HttpResponse:
