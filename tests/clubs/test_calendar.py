@@ -190,21 +190,55 @@ def test_club_page_public_club_offers_the_feed(public_club):
     first, _ = add_nights(public_club)
     page = Client().get("/clubs/sfax/").content.decode()
     assert (
-        'href="webcal://testserver/clubs/sfax/nights.ics"' in page,
-        "http://testserver/clubs/sfax/nights.ics" in page,
+        'href="webcal://testserver/clubs/sfax/nights.ics?lang=en"' in page,
+        "http://testserver/clubs/sfax/nights.ics?lang=en" in page,
         f'href="/clubs/sfax/nights/{first.pk}/night.ics"' in page,
-        "cannot sign in" in page,
+        "key=" in page,
     ) == (True, True, True, False)
 
 
-def test_club_page_private_club_says_why_no_feed(private_club, amina):
-    first, _ = add_nights(private_club)
-    page = signed_in(amina).get("/clubs/sfax/").content.decode()
-    assert (
-        "webcal:" in page,
-        "a calendar app cannot sign in" in page,
-        f'href="/clubs/sfax/nights/{first.pk}/night.ics"' in page,
-    ) == (False, True, True)
+def feed_of(page):
+    """The feed's address a club page gives, as a calendar app would be given it."""
+    return page.content.decode().split("<bdi>", 1)[1].split("</bdi>", 1)[0].replace("&amp;", "&")
+
+
+def test_club_page_private_club_gives_each_member_his_own_feed(private_club, amina):
+    add_nights(private_club)
+    bilal = with_role(private_club, "Bilal", Member.Role.MEMBER)
+    amina_feed = feed_of(signed_in(amina).get("/clubs/sfax/"))
+    bilal_feed = feed_of(signed_in(bilal).get("/clubs/sfax/"))
+
+    read = Client().get(bilal_feed.removeprefix("http://testserver"))
+
+    assert (amina_feed != bilal_feed, "key=" in bilal_feed) == (True, True)
+    assert (read.status_code, read["Cache-Control"], len(events(read))) == (200, "private", 2)
+
+
+def test_feed_key_refused_when_tampered_of_another_club_or_its_member_gone(private_club, amina):
+    add_nights(private_club)
+    bilal = with_role(private_club, "Bilal", Member.Role.MEMBER)
+    feed = feed_of(signed_in(bilal).get("/clubs/sfax/")).removeprefix("http://testserver")
+    other = make_club(account("zied"), slug="tunis")
+    key = feed.split("key=", 1)[1]
+
+    tampered = Client().get(feed[:-2] + ("AA" if not feed.endswith("AA") else "BB"))
+    elsewhere = Client().get(f"/clubs/{other.slug}/nights.ics?key={key}")
+    Member.objects.filter(pk=Member.objects.get(club=private_club, name="Bilal").pk).delete()
+    gone = Client().get(feed)
+
+    assert (tampered.status_code, elsewhere.status_code, gone.status_code) == (403, 403, 403)
+
+
+def test_feed_in_the_language_of_the_page_it_was_taken_from(public_club):
+    add_nights(public_club)
+    feed = feed_of(Client().get("/clubs/sfax/", HTTP_ACCEPT_LANGUAGE="fr"))
+
+    read = Client().get(feed.removeprefix("http://testserver"), HTTP_ACCEPT_LANGUAGE="en")
+
+    assert (feed.endswith("?lang=fr"), {str(e["SUMMARY"]) for e in events(read)}) == (
+        True,
+        {"Sfax — soirée du club"},
+    )
 
 
 def test_night_page_links_its_file(private_club, amina):

@@ -12,10 +12,32 @@ import hashlib
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
+from django.core import signing
 from django.utils.translation import get_language, gettext
 from icalendar import Calendar, Event, vDuration
 
-from ..models import Club, Night
+from ..models import Club, Member, Night
+
+FEED_SALT = "boulmous.clubs.nights-feed"
+
+
+def feed_key(member: Member) -> str:
+    """The key in a private club's feed address that stands for ``member``: a calendar
+    app cannot sign in. Signed (SECRET_KEY), so it cannot be made up; it reads as long
+    as its member is in the club and may see it, and no longer."""
+    return signing.dumps([member.club_id, member.pk], salt=FEED_SALT)
+
+
+def member_of_key(club: Club, key: str) -> Member | None:
+    """The member a feed key stands for, if it is valid and his, in this club."""
+    try:
+        club_id, member_id = signing.loads(key, salt=FEED_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if club_id != club.pk:
+        return None
+    return Member.objects.filter(club=club, pk=member_id).first()
+
 
 PRODID = "-//Boulmous//Club nights//EN"
 REFRESH = timedelta(hours=6)

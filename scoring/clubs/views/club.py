@@ -46,6 +46,7 @@ from ..forms import (
 from ..members import played
 from ..models import Club, Member
 from ..names import Named, sees_full_names, shown_names
+from .calendar import feed_address
 
 RECENT_GAMES = 20
 
@@ -124,11 +125,7 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         )
         for game in game_summaries(recent)
     ]
-    feed = (
-        request.build_absolute_uri(reverse("club_nights_ics", args=[club.slug]))
-        if club.public
-        else ""
-    )
+    feed = feed_address(request, club, member)
     context = {
         "club": club,
         "member": member,
@@ -150,7 +147,7 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
             for player in players
             if player.role == Member.Role.GUEST and player.retired_at is None
         ],
-        # The nights' feed, to subscribe to: a calendar app cannot sign in (a public club).
+        # The nights' feed, to subscribe to: a private club's is the member's own.
         "nights_feed": feed,
         "nights_webcal": "webcal://" + feed.partition("://")[2] if feed else "",
     }
