@@ -278,20 +278,28 @@ def test_french_error_in_the_language_asked(owner, token):
 # --- Who writes ----------------------------------------------------------------------------
 
 
-def test_token_made_used_then_revoked_is_refused_at_once(owner):
+def test_token_made_on_the_account_page_writes_then_revoked_there_is_refused_at_once(owner):
     game = owned_game(owner)
-    made = create_token(user=owner, name="offline")
+    browser = Client()
+    browser.force_login(owner)
+    made = browser.post("/accounts/tokens/new", {"name": "Offline queue"}).context["new_token"]
 
     used = record(Client(), game, 1, bearer(made.secret))
-    revoke_token(user=owner, token_id=made.token.pk)
+    revoked = browser.post(f"/accounts/tokens/{made.token.pk}/revoke")
     after = record(Client(), game, 2, bearer(made.secret))
 
-    assert (used.status_code, after.status_code, after.json()["error"]["code"]) == (
-        201,
-        401,
-        "invalid_token",
-    )
-    assert len(rows(game)) == 1
+    assert (used.status_code, revoked.status_code, after.status_code) == (201, 302, 401)
+    assert (after.json()["error"]["code"], len(rows(game))) == ("invalid_token", 1)
+
+
+def test_token_revoked_by_the_service_is_refused_at_once(owner):
+    game = owned_game(owner)
+    made = create_token(user=owner, name="offline")
+    revoke_token(user=owner, token_id=made.token.pk)
+
+    response = Client().delete(hands_url(game, 1), **bearer(made.secret))
+
+    assert (response.status_code, response.json()["error"]["code"]) == (401, "invalid_token")
 
 
 def test_token_of_an_account_that_may_not_score_the_game_is_a_403(owner):
