@@ -1,24 +1,34 @@
-"""Who reads: a signed-in session (the site's cookie), a personal API token sent as
-``Authorization: Bearer <secret>`` (scoring/accounts/tokens.py), or anyone. A token
-stands for its account: the request is then that account's, for the same rights as the
-pages (scoring/clubs/access.py), and a token that is not valid is refused whatever it asks.
+"""Who asks: a signed-in session (the site's cookie), a personal API token sent as
+``Authorization: Bearer <secret>`` (scoring/accounts/tokens.py), a game's scorer link's
+secret sent the same way, or anyone. A token stands for its account: the request is then
+that account's, for the same rights as the pages (scoring/clubs/access.py), and no phone's
+(the scorer cookie is not read). A scorer link's secret (any secret without the tokens'
+``bm_`` prefix) stands for a phone handed that link, and nothing more: it may score the
+link's game while the link is not revoked (scoring/table/access.py checks it, as for a
+phone). A secret that is neither is refused whatever it asks.
 """
 
 import hashlib
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
-from ..accounts.tokens import user_of
+from ..accounts.tokens import PREFIX, user_of
 from ..clubs.access import club_may, club_member
 from ..clubs.models import Club, Member
-from ..common.rights import Action
+from ..common.rights import Action, Actor, PhoneRights
 from ..common.throttles import API_REQUESTS, client_address, refused_for
+from ..table.models import ScorerLink
 from . import errors
 
 ANYONE = "anyone"
 """What a request without a token reads as: whoever its session says, else a stranger."""
+
+LINK_DEVICE = "API"
+"""The device a change made with a scorer link's secret is said to come from, in the
+game's history."""
 
 
 class Reader(HttpBearer):
@@ -37,11 +47,33 @@ class Reader(HttpBearer):
         return self.authenticate(request, secret.strip())
 
     def authenticate(self, request: HttpRequest, token: str) -> Any:
+        if not token.startswith(PREFIX):
+            return self.scorer_link(request, token)
         user = user_of(token)
         if user is None:
             raise errors.ApiError(401, "invalid_token", errors.BAD_TOKEN)
         request.user = user
+        request.phone = PhoneRights()  # type: ignore[attr-defined]
+        request.actor = Actor(user_id=user.pk)  # type: ignore[attr-defined]
         return user
+
+    def scorer_link(self, request: HttpRequest, secret: str) -> ScorerLink:
+        """The request as a phone handed this link (one query): revoked, it holds the link
+        still, and the game's policy refuses its writes, saying why."""
+        link = (
+            ScorerLink.objects.filter(secret=secret)
+            .select_related("game")
+            .only("pk", "game__public_id")
+            .first()
+            if 0 < len(secret) <= 100
+            else None
+        )
+        if link is None:
+            raise errors.ApiError(401, "invalid_token", errors.BAD_TOKEN)
+        request.user = AnonymousUser()
+        request.phone = PhoneRights({link.game.public_id: link.pk})  # type: ignore[attr-defined]
+        request.actor = Actor(device=LINK_DEVICE)  # type: ignore[attr-defined]
+        return link
 
 
 def _caller(group: str, request: HttpRequest) -> str:

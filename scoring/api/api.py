@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from . import clubs, errors, games
+from . import clubs, errors, games, writes
 from .access import Reader
 
 log = logging.getLogger(__name__)
@@ -17,8 +17,10 @@ api = NinjaAPI(
     title="Boulmous",
     version="1",
     description=(
-        "The read API of a Boulmous site: clubs, seasons' standings (standings.csv's "
-        "columns), games (boulmous/1 records and their reports), players and nights. "
+        "The API of a Boulmous site: clubs, seasons' standings (standings.csv's "
+        "columns), games (boulmous/1 records and their reports), players and nights; "
+        "and a table's writes: record a hand, edit one, undo the last, with a token of "
+        "an account that may score the game or the game's scorer link's secret. "
         "Public clubs are read by anyone; a private club's data needs a signed-in session "
         "or a personal API token, made on the account page and sent as "
         "`Authorization: Bearer <token>`. docs/api.md says more."
@@ -30,6 +32,7 @@ api = NinjaAPI(
 )
 api.add_router("", clubs.router)
 api.add_router("", games.router)
+api.add_router("", writes.router)
 
 
 @api.exception_handler(errors.ApiError)

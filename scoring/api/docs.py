@@ -24,6 +24,14 @@ SUMMARIES: dict[str, Promise] = {
     "nights": _("The club's nights, the latest first."),
     "night": _("A night: its rounds, their tables and who sat out."),
     "game": _("A game's boulmous/1 record and the engine's report of it."),
+    "record_hand": _(
+        "Record the game's next hand, as the game page's form does; the same token sent "
+        "again records nothing more. Answers the game as it now stands."
+    ),
+    "edit_hand": _(
+        "Change a recorded hand, as its edit page does; the hands after it are scored again."
+    ),
+    "undo_hand": _("Undo the game's last hand, as the game page's Undo does."),
 }
 """What each endpoint answers, by its name, in the page's language."""
 
@@ -33,7 +41,25 @@ EXAMPLES = {
     "player_id": "1",
     "night_id": "1",
     "game_id": "GAME_ID",
+    "number": "1",
 }
+
+BODIES = {
+    "record_hand": '{"number": 1, "token": "UUID", "taker": 1, "bid": 4, "trump": "H", '
+    '"tricks": [1, 4, 0]}',
+    "edit_hand": '{"taker": 2, "bid": 4, "trump": "S", "tricks": [1, 0, 4]}',
+}
+"""The body each write's curl line sends."""
+
+
+def _curl(method: str, name: str, url: str) -> str:
+    """The curl line of an endpoint: a write with its token and its body."""
+    if method == "GET":
+        return f"curl -H 'Accept-Language: en' {url}"
+    line = f"curl -X {method} -H 'Authorization: Bearer $TOKEN'"
+    if name in BODIES:
+        line += f" -H 'Content-Type: application/json' -d '{BODIES[name]}'"
+    return f"{line} {url}"
 
 
 def _endpoints(request: HttpRequest) -> list[dict[str, Any]]:
@@ -60,7 +86,7 @@ def _endpoints(request: HttpRequest) -> list[dict[str, Any]]:
                         }
                         for parameter in parameters
                     ],
-                    "curl": f"curl -H 'Accept-Language: en' {request.build_absolute_uri(example)}",
+                    "curl": _curl(method.upper(), name, request.build_absolute_uri(example)),
                 }
             )
     return found

@@ -20,7 +20,7 @@ SIGN_IN = _(
 BAD_TOKEN = _("This API token is not valid: it was revoked, or is mistyped.")
 NOT_MEMBER = _("This club is private, and shows its data to its members only.")
 INVALID = _("The request is not valid: see each field's problem.")
-NOT_ALLOWED = _("The API only reads: use GET.")
+NOT_ALLOWED = _("This address does not take this method: its Allow header says which it takes.")
 TOO_MANY = _(
     "Too many requests from this token, or from this address, in a short time: wait the "
     "seconds Retry-After gives."

@@ -7,17 +7,32 @@ from datetime import date, datetime
 from typing import Any
 
 from ninja import Schema
-from pydantic import create_model
+from pydantic import Field, create_model
 
 from ..engine.league import CSV_HEADER, STATISTICS
+
+
+class FieldProblem(Schema):
+    name: str
+    problem: str
 
 
 class ErrorBody(Schema):
     code: str
     """Stable: ``not_found``, ``unauthorized``, ``invalid_token``, ``forbidden``,
-    ``invalid_request``, ``method_not_allowed``."""
+    ``csrf_failed``, ``invalid_request``, ``invalid_hand``, ``conflict``, ``won``,
+    ``closed``, ``ends_early``, ``method_not_allowed``, ``server_error``."""
     message: str
     """In the request's language (Accept-Language: en, fr, ar)."""
+    fields: list[FieldProblem] | None = None
+    """For ``invalid_request`` and ``invalid_hand``: each field's problem, in the words of
+    the game page's form for a hand (``hand`` names the hand as a whole)."""
+    reason: str | None = None
+    """For a write's ``forbidden``: ``revoked`` (the scorer link), ``ended`` (the account's
+    right), ``none`` (never had one), as the game page's 403 says."""
+    hand: int | None = None
+    game: dict[str, Any] | None = None
+    """For a 409: the game as it now stands (``id``, ``record``, ``report``)."""
 
 
 class ErrorOut(Schema):
@@ -117,6 +132,54 @@ class GameOut(Schema):
     """The ``boulmous/1`` record (docs/record-format.md)."""
     report: dict[str, Any]
     """The engine's report of it, as the scorer writes it."""
+
+
+class GameWritten(GameOut):
+    """The game after a write, and what the write did."""
+
+    status: str
+    """``recorded``, ``duplicate`` (this ``token`` recorded the hand before: nothing
+    more was), ``edited``, ``undone``."""
+    hand: int
+    next_hand: int | None
+    """The number the next hand records with; None once the game is over."""
+
+
+class HandFacts(Schema):
+    """A hand, in the fields of the game page's form (scoring/table/forms.py ``HandForm``),
+    which checks them: any problem is a 422 in its words."""
+
+    dealer: int | str | None = None
+    taker: int | str | None = None
+    """The taker's seat, 0 to 3, in the order of the game's players."""
+    bid: int | str | None = None
+    """3 to 6 (6: boulmous)."""
+    trump: str | None = None
+    """``H``, ``D``, ``C``, ``S``."""
+    tricks: list[int | str | None] = Field(default=[], max_length=4)
+    """Tricks by seat; the fourth may be left out, it follows."""
+    calls: list[str] = Field(default=[], max_length=4)
+    """The auction, from the dealer's left: ``pass`` or a bid (optional)."""
+    void: bool = False
+    """An all-pass deal: no contract."""
+    plays: str = ""
+    """The 24 cards in the order played (``AH,9H,…``), for a hand played card by card."""
+
+
+class HandIn(HandFacts):
+    """A new hand: its number, and a token for the form sent once."""
+
+    number: int
+    """The hand this records: the game's next."""
+    token: str | None = None
+    """A UUID, one per hand sent: the same token sent again records nothing more."""
+
+
+class EditIn(HandFacts):
+    """A hand's new facts; its number is the address's."""
+
+    discard_after_end: bool = False
+    """With an edit that wins the game before its last hand: discard the hands after."""
 
 
 Counts = create_model(

@@ -1,6 +1,7 @@
-"""The read API's addresses, under /api/v1/ (scoring/urls.py): ninja's endpoints, each
-answering HEAD as GET, as the site's pages do (tests/site/test_head.py); the OpenAPI
-document; its page; and a JSON 404 for any other address under /api/v1/."""
+"""The API's addresses, under /api/v1/ (scoring/urls.py): ninja's endpoints, each
+answering HEAD as GET, as the site's pages do (tests/site/test_head.py), and the writes
+(scoring/api/writes.py) their own methods alone; the OpenAPI document; its page; and a
+JSON 404 for any other address under /api/v1/."""
 
 from collections.abc import Callable
 from functools import wraps
@@ -13,13 +14,28 @@ from django.views.decorators.csrf import csrf_exempt
 from . import docs, errors
 from .api import api
 
+WRITES = {"record_hand": ("POST",), "hand": ("PUT", "DELETE")}
+"""The addresses that write, by name, and the methods each takes (and no GET)."""
 
-def _reads(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+
+def _reads(
+    view: Callable[..., HttpResponse], writes: tuple[str, ...] = ()
+) -> Callable[..., HttpResponse]:
     """``view`` answering HEAD as it answers GET (the server sends no body), and any other
-    method with a JSON 405."""
+    method with a JSON 405; or, for an address that ``writes``, those methods alone."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if writes:
+            if request.method in writes:
+                return view(request, *args, **kwargs)
+            refused = errors.error_response(
+                request, errors.ApiError(405, "method_not_allowed", errors.NOT_ALLOWED)
+            )
+            refused["Allow"] = ", ".join(writes)
+            if request.method == "HEAD":
+                refused.content = b""
+            return refused
         if request.method == "HEAD":
             request.method = "GET"
             try:
@@ -54,7 +70,9 @@ def _endpoints() -> list[URLPattern | URLResolver]:
     return [
         URLPattern(
             one.pattern,
-            _reads(index if one.name == "api-root" else one.callback),
+            _reads(
+                index if one.name == "api-root" else one.callback, WRITES.get(one.name or "", ())
+            ),
             one.default_args,
             one.name,
         )

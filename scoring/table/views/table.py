@@ -248,6 +248,36 @@ def _form_errors(form: HandForm) -> dict[str, list[str]]:
     return {name: [str(error) for error in errors] for name, errors in form.errors.items()}
 
 
+def refused_notice(refused: services.WriteRefused) -> str:
+    """What the page, and the API (scoring/api/writes.py), say of a refused write."""
+    if isinstance(refused, services.AlreadyRecorded):
+        return gettext(
+            "This form was already sent: it recorded hand %(number)s, once. Here is the game."
+        ) % {"number": refused.number}
+    if isinstance(refused, services.GameClosed):
+        return gettext("This game was abandoned: resume it to change it.")
+    if isinstance(refused, services.NothingToRedo):
+        return gettext("The game changed since the undo: that hand cannot come back.")
+    if isinstance(refused, services.GameWon):
+        return gettext("The game was won meanwhile: here is the game now.")
+    if isinstance(refused, services.HandTaken) and refused.number > len(refused.state.hands):
+        return gettext(
+            "Hand %(number)s was just changed by someone else: here is the game now."
+        ) % {"number": refused.number}
+    return gettext("Hand %(number)s was just recorded by someone else: here is the game now.") % {
+        "number": getattr(refused, "number", "")
+    }
+
+
+def ends_early_message(early: services.EndsEarly) -> str:
+    """What the edit form, and the API, say of an edit that ends the game before its end."""
+    return gettext(
+        "With this change the game is won at hand %(won)s, before the last "
+        "hand recorded (%(last)s). Save it and discard the hands after hand "
+        "%(won)s (they stay in the history), or change it again."
+    ) % {"won": early.won_at, "last": early.last}
+
+
 def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:
     """A write the game no longer allows: a 409 with the game as it now stands."""
     if wants_json(request):
@@ -255,26 +285,9 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
         return _written(
             request, refused.state, status_word, getattr(refused, "number", None), code=code
         )
-    status = 409
-    if isinstance(refused, services.AlreadyRecorded):
-        status = 200  # nothing wrong: the hand is there once
-        notice = gettext(
-            "This form was already sent: it recorded hand %(number)s, once. Here is the game."
-        ) % {"number": refused.number}
-    elif isinstance(refused, services.GameClosed):
-        notice = gettext("This game was abandoned: resume it to change it.")
-    elif isinstance(refused, services.NothingToRedo):
-        notice = gettext("The game changed since the undo: that hand cannot come back.")
-    elif isinstance(refused, services.GameWon):
-        notice = gettext("The game was won meanwhile: here is the game now.")
-    elif isinstance(refused, services.HandTaken) and refused.number > len(refused.state.hands):
-        notice = gettext(
-            "Hand %(number)s was just changed by someone else: here is the game now."
-        ) % {"number": refused.number}
-    else:
-        notice = gettext(
-            "Hand %(number)s was just recorded by someone else: here is the game now."
-        ) % {"number": getattr(refused, "number", "")}
+    # An AlreadyRecorded is nothing wrong: the hand is there once.
+    status = 200 if isinstance(refused, services.AlreadyRecorded) else 409
+    notice = refused_notice(refused)
     response = _game_page(request, refused.state, notice=notice, announce=notice, status=status)
     return retarget(response, "#game") if request.htmx else response
 
@@ -397,12 +410,7 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
             except services.EndsEarly as early:
                 # An edit that ends the game before its last hand is not applied silently.
                 form.ends_at = early.won_at
-                message = gettext(
-                    "With this change the game is won at hand %(won)s, before the last "
-                    "hand recorded (%(last)s). Save it and discard the hands after hand "
-                    "%(won)s (they stay in the history), or change it again."
-                ) % {"won": early.won_at, "last": early.last}
-                form.add_error(None, message)
+                form.add_error(None, ends_early_message(early))
             else:
                 if wants_json(request):
                     return _written(request, edited, "edited", number)
