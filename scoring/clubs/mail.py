@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import F, Min, Q
+from django.db.models import Exists, Min, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -232,39 +232,57 @@ def season_over(season: Season, club: Club) -> bool:
 
 
 def send_season(season_id: int) -> int:
-    """The season's standings to each member who asked for them before its last day was
-    over, once its last day is over; how many went out."""
+    """The season's standings to each member who asked for them by its last day, once
+    that day is over; how many went out."""
     season = Season.objects.select_related("club").get(pk=season_id)
     if not season_over(season, season.club):
         return 0
-    # Chosen before the day after the last day (in UTC: a day either way is of no matter).
-    since = Q(chosen_at__date__lte=season.last_day + timedelta(days=1))
+    # Chosen by its last day (that day in UTC: an hour either way is of no matter).
+    since = Q(chosen_at__date__lte=season.last_day)
     sent = 0
     for choice in _choices(season.club_id, SEASONS, since):
         sent += _deliver(choice, partial(season_mail, choice, season), season=season)
     return sent
 
 
+def _waiting(what: str, since: Q, **sent: OuterRef) -> Exists:
+    """A member of the outer row's club who asked for ``what``, has a verified address, and
+    has not had the outer row's mail: the rows still due, in one query however many."""
+    had = MailSent.objects.filter(member=OuterRef("member"), **sent)
+    return Exists(
+        MailChoice.objects.filter(
+            since,
+            member__club=OuterRef("club"),
+            member__user__account_email__verified_at__isnull=False,
+            **{what: True},
+        ).filter(~Exists(had))
+    )
+
+
 def send_due() -> int:
     """Every mail still due: nights ended and seasons over, for the members who asked for
-    them since, and not mailed yet. Run again, it sends nothing more."""
+    them since, and not mailed yet. Run again, it sends nothing more (and looks only at
+    the nights and seasons some member still waits for)."""
     sent = 0
     nights = Night.objects.filter(
+        _waiting(NIGHTS, Q(chosen_at__lte=OuterRef("ended_at")), night=OuterRef(OuterRef("pk"))),
         ended_at__isnull=False,
-        club__members__mail_choice__nights=True,
-        club__members__mail_choice__chosen_at__lte=F("ended_at"),
     )
-    for night_id in nights.values_list("pk", flat=True).distinct().order_by("pk"):
+    for night_id in nights.values_list("pk", flat=True).order_by("pk"):
         sent += send_night(night_id)
     first = MailChoice.objects.filter(seasons=True).aggregate(first=Min("chosen_at"))["first"]
     if first is None:
         return sent
     seasons = Season.objects.filter(
+        _waiting(
+            SEASONS,
+            Q(chosen_at__date__lte=OuterRef("last_day")),
+            season=OuterRef(OuterRef("pk")),
+        ),
         # Over in every zone by tomorrow (send_season asks the club's), chosen before.
         last_day__lt=timezone.now().date() + timedelta(days=1),
         last_day__gte=first.date() - timedelta(days=1),
-        club__members__mail_choice__seasons=True,
     )
-    for season_id in seasons.values_list("pk", flat=True).distinct().order_by("pk"):
+    for season_id in seasons.values_list("pk", flat=True).order_by("pk"):
         sent += send_season(season_id)
     return sent

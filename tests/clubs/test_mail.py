@@ -173,6 +173,14 @@ def test_night_mail_not_sent_twice(readers, organiser):
     assert MailSent.objects.filter(night=night).count() == 2
 
 
+def test_send_due_looks_no_more_at_nights_mailed(readers, organiser, django_assert_num_queries):
+    night = new_night(readers)
+    play_two_rounds(readers, organiser, night)
+    mail.send_night(night.pk)
+    with django_assert_num_queries(2):  # the nights waited for, the first seasons' choice
+        assert mail.send_due() == 0
+
+
 def test_night_mail_not_sent_to_those_who_did_not_ask(readers, organiser):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
