@@ -648,3 +648,24 @@ class GamesFilterForm(forms.Form):
         if since and until and until < since:
             self.add_error("until", gettext("The last day comes before the first."))
         return data
+
+
+class MailChoiceForm(forms.Form):
+    """What a member wants his club to mail him (scoring/clubs/mail.py)."""
+
+    nights = forms.BooleanField(label=_("After each night: its ranking and money"), required=False)
+    seasons = forms.BooleanField(
+        label=_("At each season's end: its final standings"), required=False
+    )
+
+    def __init__(self, *args: Any, address: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.address = address
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if (data.get("nights") or data.get("seasons")) and self.address is None:
+            raise forms.ValidationError(
+                _("Mail goes to a verified address only: verify yours on your account page first.")
+            )
+        return data

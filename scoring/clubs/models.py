@@ -283,3 +283,39 @@ def _statistic_field(statistic: Statistic) -> "models.Field[int, int]":
 # engine's registry (STATISTICS), and added up by the standings from these columns.
 for _statistic in COUNTED:
     ClubResult.add_to_class(_statistic.name, _statistic_field(_statistic))
+
+
+class MailChoice(models.Model):
+    """What a member with an account asked his club to mail him (scoring/clubs/mail.py): the
+    night's ranking and money after each night, the standings at a season's end. Kept with
+    the language he chose it in, which the mails are written in, and the site's address he
+    chose it at, which their links lead to."""
+
+    member = models.OneToOneField(Member, on_delete=models.CASCADE, related_name="mail_choice")
+    nights = models.BooleanField(_("a mail after each night"), default=False)
+    seasons = models.BooleanField(_("a mail at each season's end"), default=False)
+    language = models.CharField(max_length=10)
+    origin = models.CharField(max_length=200)
+    """The site's address, ``https://example.org``, that the mails' links begin with."""
+    chosen_at = models.DateTimeField(default=timezone.now)
+    """Since when: a night that ended, or a season whose last day was, before it is not mailed."""
+
+
+class MailSent(models.Model):
+    """A mail sent to a member, once for each night and each season."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="mails_sent")
+    night = models.ForeignKey(Night, null=True, blank=True, on_delete=models.CASCADE)
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE)
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["member", "night"], name="mail_sent_night_once"),
+            models.UniqueConstraint(fields=["member", "season"], name="mail_sent_season_once"),
+            models.CheckConstraint(
+                condition=models.Q(night__isnull=True, season__isnull=False)
+                | models.Q(night__isnull=False, season__isnull=True),
+                name="mail_sent_night_or_season",
+            ),
+        ]

@@ -23,7 +23,7 @@ from ..engine.league import COUNTED
 from ..engine.names import look_alike, name_key
 from ..table.models import Game, Player, Seat, Summary
 from ..table.state import exported, load_games
-from .models import Club, ClubResult, Member
+from .models import Club, ClubResult, MailChoice, Member
 
 ANONYMOUS = "Player {number}"
 """An anonymous name, as stored. Names are data, not words of the page: the game records,
@@ -115,6 +115,8 @@ def _detach(club: Club, member: Member, *, anonymous: bool) -> None:
         member.short_in_public = False
     member.user_id, member.claimed_by_id = None, None
     member.save(update_fields=["name", "key", "user", "claimed_by", "short_in_public", "role"])
+    # What the account asked to be mailed goes with it (scoring/clubs/mail.py).
+    MailChoice.objects.filter(member=member).delete()
 
 
 @transaction.atomic

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -27,7 +28,7 @@ from ..table.services import (
     record_ids,
 )
 from ..table.state import GameState, score
-from . import history, league
+from . import history, league, mail
 from .models import Attendance, Club, ClubGame, Member, Night, Round, Season
 
 # The club: its members, its seasons, its games and its records.
@@ -592,6 +593,9 @@ def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
     if night.ended_at is None:
         night.ended_at = timezone.now()
         night.save(update_fields=["ended_at"])
+        # The members who asked have its ranking mailed once it is for good, after the
+        # request's work (scoring/clubs/mail.py; manage.py send_club_mail sends what failed).
+        transaction.on_commit(partial(mail.send_night, night.pk))
     return night
 
 

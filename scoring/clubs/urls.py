@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import calendar, club, edits, games, history, league, members, nights, privacy
+from .views import calendar, club, edits, games, history, league, mail, members, nights, privacy
 
 urlpatterns = [
     # Clubs (issue 11): running a club, in views/club.py.
@@ -52,6 +52,9 @@ urlpatterns = [
         privacy.public_name,
         name="member_public_name",
     ),
+    # Mail (issue 22.6): a member's choice, and the link that stops it, in views/mail.py.
+    path("clubs/<slug:club>/mail", mail.club_mail, name="club_mail"),
+    path("mail/unsubscribe/<slug:what>/<str:token>", mail.unsubscribe, name="mail_unsubscribe"),
     path("clubs/<slug:club>/invite/new", club.new_invite, name="club_new_invite"),
     path("clubs/<slug:club>/invite.svg", club.invite_qr, name="club_invite_qr"),
     path("clubs/<slug:club>/join/<slug:secret>", club.join_club, name="join_club"),

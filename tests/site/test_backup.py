@@ -41,8 +41,9 @@ from psycopg.sql import SQL, Identifier
 from scoring.accounts import services as accounts
 from scoring.accounts.tokens import create_token
 from scoring.clubs import history as club_history
+from scoring.clubs import mail as club_mail
 from scoring.clubs import services as club_services
-from scoring.clubs.models import Club, Member, Night
+from scoring.clubs.models import Club, MailSent, Member, Night
 from scoring.common.rights import Actor
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump, dealer_of, hand_from_dict
 from scoring.engine import loads as load_record
@@ -252,6 +253,15 @@ def populate() -> dict[str, Any]:
     play(two, [BOULMOUS] * 2, table_two)
     club_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
     club_services.end_night(night_id=night.pk, by=organiser)  # round 2's tables abandoned
+    # Bilal has the night's ranking mailed, in French.
+    club_mail.choose(
+        member_id=members["Bilal"].pk,
+        nights=True,
+        seasons=True,
+        language="fr",
+        origin="https://boulmous.example",
+    )
+    MailSent.objects.create(member=members["Bilal"], night=night)
     ScorerLink.objects.filter(game=one).update(revoked_at=timezone.now())
     # The club's own history: a line by an admin, with what it changed.
     club_history.log(
