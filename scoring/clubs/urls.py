@@ -91,6 +91,12 @@ urlpatterns = [
         name="round_cards",
     ),
     path("clubs/<slug:club>/nights/<int:night>/ranking", nights.ranking, name="night_ranking"),
+    # Results that travel (issue 22.3): the image a link pasted in a chat shows.
+    path(
+        "clubs/<slug:club>/nights/<int:night>/preview.png",
+        nights.ranking_preview,
+        name="night_preview",
+    ),
     path(
         "clubs/<slug:club>/nights/<int:night>/ranking.csv",
         nights.ranking_csv,
@@ -104,6 +110,11 @@ urlpatterns = [
     # The league (issue 11): standings, players, records, in views/league.py.
     path("clubs/<slug:club>/standings/", league.all_time, name="all_time"),
     path("clubs/<slug:club>/seasons/<slug:season>/", league.season, name="season"),
+    path(
+        "clubs/<slug:club>/seasons/<slug:season>/preview.png",
+        league.season_preview,
+        name="season_preview",
+    ),
     path(
         "clubs/<slug:club>/seasons/<slug:season>/standings.csv",
         league.standings_csv,

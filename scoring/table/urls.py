@@ -25,6 +25,8 @@ urlpatterns = [
     path("games/<slug:gid>/abandon", table.abandon, name="abandon"),
     path("games/<slug:gid>/resume", table.resume, name="resume"),
     path("games/<slug:gid>/share", share.share, name="share"),
+    # Results that travel (issue 22.3): the image a link pasted in a chat shows.
+    path("games/<slug:gid>/preview.png", share.preview, name="game_preview"),
     path("games/<slug:gid>/share/new", share.new_link, name="new_link"),
     path("games/<slug:gid>/share/<int:link_id>/revoke", share.revoke_link, name="revoke_link"),
     path("games/<slug:gid>/score/<slug:secret>", share.join, name="join"),

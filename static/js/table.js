@@ -42,6 +42,33 @@ document.addEventListener("click", (event) => {
   if (event.target.closest("[data-print]")) window.print();
 });
 
+// A result's Share button (issue 22.3, templates/share_button.html), shown once this runs
+// (:root[data-can-share]): the Web Share API where the phone has it, else the text and its
+// link copied, and said so (or shown, to copy by hand, where copying is refused).
+document.documentElement.dataset.canShare = "";
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-share]");
+  if (!button) return;
+  const text = button.dataset.share;
+  const url = location.origin + location.pathname; // the page's own address, as og:url
+  let said = button.nextElementSibling;
+  if (!said?.matches("output")) button.after((said = document.createElement("output")));
+  if (navigator.share) {
+    try {
+      await navigator.share({ text, url });
+      return;
+    } catch (error) {
+      if (error.name === "AbortError") return;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(`${text} ${url}`);
+    said.textContent = button.dataset.copied;
+  } catch {
+    said.textContent = `${text} ${url}`;
+  }
+});
+
 // After the game is swapped in place: what needs reading first (an error, a notice) is
 // brought into view and focused; otherwise the page is back at the top, the new totals
 // in view, and focus is on the new hand's first control (or the winner).

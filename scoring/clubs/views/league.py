@@ -6,9 +6,11 @@ from functools import wraps
 
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest, attachment
+from ...common.preview import preview_response
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
 from ...engine.names import first_name_and_initial
@@ -27,6 +29,7 @@ from ..pages.league import (
     standing_rows,
 )
 from ..pages.pdf import standings_pdf as pdf_of_standings
+from ..pages.share import season_shared, share_context
 
 
 class SeasonMoved(Exception):
@@ -91,6 +94,10 @@ def _standings_page(
         "rating_explained": rating_explained(),
         "is_admin": club_may(Action.RUN_CLUB, club, member),
     }
+    if template == "clubs/season.html":
+        shared, preview = season_shared(request, club, found, rows)
+        image = reverse("season_preview", args=[club.slug, found.slug])
+        context.update(share_context(request, club, shared, preview, image))
     return render(request, template, context)
 
 
@@ -101,6 +108,19 @@ def season(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
     return _standings_page(request, club, member, season, "clubs/season.html")
+
+
+@require_safe
+@with_club(Action.SEE_CLUB)
+@follows_season
+def season_preview(
+    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
+) -> HttpResponse:
+    """The season's standings as a preview image (1200x630 PNG), for whoever may see them."""
+    found, _ = _seasons(club, season)
+    rows = standing_rows(club, season_standings(club, found, public=not sees_full_names(member)))
+    _, preview = season_shared(request, club, found, rows)
+    return preview_response(request, "season", preview)
 
 
 @require_safe

@@ -21,6 +21,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common.http import HtmxHttpRequest, attachment
+from ...common.preview import preview_response
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
 from ...table.models import Summary
@@ -42,6 +43,7 @@ from ..pages.nights import (
     season_of_night,
 )
 from ..pages.pdf import night_pdf
+from ..pages.share import night_shared, share_context
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -352,7 +354,22 @@ def ranking(
         "season": season_of_night(found),
         "money": night_money(club, found, public=public),
     }
+    shared, preview = night_shared(request, club, found, rows)
+    image = reverse("night_preview", args=[club.slug, found.pk])
+    context.update(share_context(request, club, shared, preview, image))
     return render(request, "clubs/night_ranking.html", context)
+
+
+@require_safe
+@with_club(Action.SEE_CLUB)
+def ranking_preview(
+    request: HtmxHttpRequest, club: Club, member: Member | None, night: int
+) -> HttpResponse:
+    """The night's ranking as a preview image (1200x630 PNG), for whoever may see it."""
+    found = _night(club, night)
+    rows = standing_rows(club, night_standings(found, public=not sees_full_names(member)))
+    _, preview = night_shared(request, club, found, rows)
+    return preview_response(request, "night", preview)
 
 
 @require_safe

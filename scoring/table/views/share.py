@@ -1,7 +1,9 @@
-"""Sharing a game: a link to watch it, and links that hand its scoring to another phone."""
+"""Sharing a game: a link to watch it, and links that hand its scoring to another phone; and
+its result (issue 22.3): the Share button's text, the page's Open Graph tags, the preview
+image (scoring/common/share.py, scoring/common/preview.py)."""
 
 import segno
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
@@ -10,12 +12,16 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest
+from ...common.preview import Preview, preview_response
 from ...common.rights import Action, Actor
+from ...common.share import Shared, game_share, game_title
 from ...common.throttles import SCORER_LINK_JOIN, throttled
 from .. import services
 from ..access import Access, with_game, writes_game
 from ..forms import JoinForm
-from ..models import Game, ScorerLink
+from ..models import Game, ScorerLink, Summary
+from ..pages.game import game_clock
+from .cached import names_part
 
 
 def qr_code(url: str, title: str) -> SafeString:
@@ -41,6 +47,49 @@ def share(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
         "links": links,
     }
     return render(request, "table/share.html", context)
+
+
+def shared_game(
+    request: HtmxHttpRequest,
+    game: Game,
+    names: tuple[str, ...],
+    totals: tuple[int, ...],
+    winner: int | None,
+) -> Shared:
+    """What the game page shares: its day, the totals and the winner, with its address. Said
+    in the game's time zone (the page is drawn in it: pages.game.game_clock)."""
+    url = request.build_absolute_uri(reverse("game", args=[game.public_id]))
+    return game_share(game.created_at, names, totals, winner, url)
+
+
+def preview_url(request: HtmxHttpRequest, game: Game, version: str) -> str:
+    """The preview image's address, with the version it shows: a chat that keeps images by
+    address asks again once the game has changed."""
+    path = reverse("game_preview", args=[game.public_id])
+    return request.build_absolute_uri(f"{path}?v={version}")
+
+
+@require_safe
+@with_game()
+def preview(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    """The game's preview image (1200x630 PNG): the winner, the day, the totals, names as
+    the page shows them to this request; for whoever may watch the game, as its page."""
+    try:
+        summary = game.summary
+    except Summary.DoesNotExist:
+        raise Http404 from None
+    names = names_part(request, game, summary, can_score=access.can_score)
+    assert isinstance(names, tuple)
+    with game_clock(game):
+        day = game_title(game.created_at)
+    ranked = sorted(zip(names, summary.totals, strict=True), key=lambda one: -one[1])
+    winner = summary.winner
+    if winner is not None:
+        title, subtitle = gettext("%(name)s wins!") % {"name": names[winner]}, day
+    else:
+        title, subtitle = day, str(Summary.Status(summary.status).label)
+    rows = tuple((name, str(total)) for name, total in ranked)
+    return preview_response(request, "game", Preview(title, subtitle, rows))
 
 
 @require_POST

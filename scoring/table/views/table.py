@@ -49,6 +49,7 @@ from ..pages.settlement import settle_up
 from ..state import GameState, load_game
 from .cached import game_shown
 from .live_middleware import shown_version
+from .share import preview_url, shared_game
 
 HISTORY_LENGTH = 30
 LISTED = 30
@@ -181,6 +182,10 @@ def game_context(
         "crumb": crumb_of(state.game),
         "waiting": waiting.others(request, gid),
         "lost_right": None if can_score else lost_right(request, gid),
+        "shared": shared_game(
+            request, state.game, state.names, state.result.totals, state.result.winner
+        ),
+        "preview_url": preview_url(request, state.game, read),
     }
 
 
@@ -346,7 +351,9 @@ def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
             )
             return render_to_string(template, context, request)
 
-    response = cached_page(request, page_key("game", template, *shown.parts), draw)
+    # The page's addresses are absolute (its Open Graph tags): the host is in the key.
+    host = request.build_absolute_uri("/")
+    response = cached_page(request, page_key("game", template, host, *shown.parts), draw)
     patch_vary_headers(response, ["HX-Request"])
     return response
 
