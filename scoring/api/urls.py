@@ -1,7 +1,8 @@
 """The API's addresses, under /api/v1/ (scoring/urls.py): ninja's endpoints, each
-answering HEAD as GET, as the site's pages do (tests/site/test_head.py), and the writes
-(scoring/api/writes.py) their own methods alone; the OpenAPI document; its page; and a
-JSON 404 for any other address under /api/v1/."""
+answering HEAD as GET, as the site's pages do (tests/site/test_head.py), those under a club
+with CORS for the origins it lists (clubs/embed.py), and the writes (scoring/api/writes.py)
+their own methods alone; the OpenAPI document; its page; and a JSON 404 for any other
+address under /api/v1/."""
 
 from collections.abc import Callable
 from functools import wraps
@@ -11,11 +12,24 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, URLResolver, include, path, re_path, reverse
 from django.views.decorators.csrf import csrf_exempt
 
+from ..clubs.embed import allow_origin
+from ..clubs.models import Club
 from . import docs, errors
 from .api import api
 
 WRITES = {"record_hand": ("POST",), "hand": ("PUT", "DELETE")}
 """The addresses that write, by name, and the methods each takes (and no GET)."""
+
+
+def _across_sites(request: HttpRequest, response: HttpResponse, kwargs: dict[str, Any]) -> None:
+    """CORS on the reads under a club (``/clubs/{club}/…``): for the origins the club lists,
+    if it is public (clubs/embed.py); looked up only when the request says its origin."""
+    if "club" not in kwargs:
+        return
+    club = None
+    if "Origin" in request.headers:
+        club = Club.objects.filter(slug=kwargs["club"]).first()
+    allow_origin(request, response, club)
 
 
 def _reads(
@@ -43,6 +57,7 @@ def _reads(
             finally:
                 request.method = "HEAD"
             response.content = b""
+            _across_sites(request, response, kwargs)
             return response
         if request.method != "GET":
             response = errors.error_response(
@@ -50,7 +65,9 @@ def _reads(
             )
             response["Allow"] = "GET, HEAD"
             return response
-        return view(request, *args, **kwargs)
+        response = view(request, *args, **kwargs)
+        _across_sites(request, response, kwargs)
+        return response
 
     return wrapper
 

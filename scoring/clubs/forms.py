@@ -34,6 +34,7 @@ from ..engine import (
 )
 from ..engine.league import DEFAULT_POINTS, check_points
 from ..table.forms import ImportForm
+from .embed import clean_origins
 from .members import BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
 from .models import Member
 
@@ -105,6 +106,24 @@ class PointsFields(forms.Form):
             self.add_error("points", rules_error(error))
 
 
+class OriginsField(forms.CharField):
+    """Websites, one a line, as origins (``https://example.org``), each checked strictly
+    (clubs/embed.py): the field says which one is wrong, and why."""
+
+    widget = forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocapitalize": "none"})
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=2000, required=False, strip=True, **kwargs)
+
+    def clean(self, value: Any) -> list[str]:
+        return clean_origins(super().clean(value))
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return "\n".join(value)
+        return value
+
+
 class ClubSettingsForm(PointsFields, RulesFields):
     """A club's settings: its name, time zone, rules, league points, and who sees what."""
 
@@ -125,6 +144,13 @@ class ClubSettingsForm(PointsFields, RulesFields):
         help_text=_("Else an admin confirms each player who comes through it."),
         required=False,
     )
+    embed_origins = OriginsField(
+        label=_("Websites that may show the standings"),
+        help_text=_(
+            "One a line, such as https://example.org: their pages may show the seasons' "
+            "standings in a frame, and read standings.csv and the API. Public standings only."
+        ),
+    )
 
     @classmethod
     def initial_of(cls, club: Any) -> dict[str, Any]:
@@ -135,6 +161,7 @@ class ClubSettingsForm(PointsFields, RulesFields):
             **RulesFields.initial_of(club.rules),
             "public": club.public,
             "invite_admits": club.invite_admits,
+            "embed_origins": club.embed_origins,
             **cls.points_initial(club.points),
         }
 
@@ -154,6 +181,7 @@ class NewClubForm(ClubSettingsForm):
         max_length=40,
     )
     your_name = NameField(label=_("Your name in the club"), max_length=MAX_NAME)
+    embed_origins = None  # type: ignore[assignment]  # listed in the settings, once made
 
     field_order = ["name", "slug", "your_name"]
 

@@ -31,6 +31,9 @@ class Club(GameRules):
     invite_secret = models.CharField(max_length=32, unique=True, default=new_public_id)
     invite_admits = models.BooleanField(_("the invite link admits at once"), default=False)
     """Else an admin confirms each player who comes through the link."""
+    embed_origins = models.JSONField(_("websites that may show the standings"), default=list)
+    """The origins (``https://example.org``) whose pages may frame the club's standings and
+    read its standings.csv and API across sites (scoring/clubs/embed.py); none by default."""
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -128,6 +128,7 @@ def update_club(
     points: Sequence[int],
     public: bool,
     invite_admits: bool,
+    embed_origins: Sequence[str] | None = None,
     by: Actor = NOBODY,
 ) -> Club:
     """The club's settings; games already played keep the rules they were played with. What
@@ -145,6 +146,8 @@ def update_club(
     for name, value in rules_columns(rules).items():
         setattr(club, name, value)
     club.points = list(points)
+    if embed_origins is not None:  # the origins checked (clubs/embed.py), else as they are
+        club.embed_origins = list(embed_origins)
     club.save()
     was, now = history.changed(before, settings_of(club))
     if was:
@@ -159,6 +162,7 @@ SETTINGS = (
     "points",
     "public",
     "invite_admits",
+    "embed_origins",
 )
 """The club's settings, as its history names them."""
 

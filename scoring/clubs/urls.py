@@ -120,6 +120,8 @@ urlpatterns = [
         league.standings_csv,
         name="standings_csv",
     ),
+    # On the club's own website (issue 22.4): in a frame, for the origins it lists.
+    path("clubs/<slug:club>/seasons/<slug:season>/embed", league.season_embed, name="season_embed"),
     path(
         "clubs/<slug:club>/seasons/<slug:season>/print",
         league.standings_print,

@@ -168,6 +168,7 @@ def club_settings(request: HtmxHttpRequest, club: Club, member: Member | None) -
             points=data["league_points"],
             public=data["public"],
             invite_admits=data["invite_admits"],
+            embed_origins=data["embed_origins"],
             by=request.actor,
         )
         messages.success(request, gettext("The club's settings are saved."))

@@ -7,6 +7,8 @@ from functools import wraps
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest, attachment
@@ -16,6 +18,7 @@ from ...engine.league import standings_csv as csv_text
 from ...engine.names import first_name_and_initial
 from ..access import club_may, may_name_in_public, with_club
 from ..edits import moved_season
+from ..embed import allow_frames, allow_origin
 from ..forms import PublicNameForm
 from ..league import all_time_standings, season_standings, season_winners
 from ..models import Club, Member, Season
@@ -93,6 +96,9 @@ def _standings_page(
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
         "is_admin": club_may(Action.RUN_CLUB, club, member),
+        "embed_url": request.build_absolute_uri(
+            reverse("season_embed", args=[club.slug, found.slug])
+        ),
     }
     if template == "clubs/season.html":
         shared, preview = season_shared(request, club, found, rows)
@@ -156,7 +162,37 @@ def standings_csv(
         csv_text(line.standing for line in lines), content_type="text/csv; charset=utf-8"
     )
     attachment(response, f"{club.slug}-{found.slug}-standings.csv")
+    allow_origin(request, response, club)
     return response
+
+
+@require_safe
+@xframe_options_exempt
+def season_embed(request: HtmxHttpRequest, club: str, season: str) -> HttpResponse:
+    """The season's standings for a frame on the club's own website (clubs/embed.py): no
+    script, the names as the public sees them, framed only by the origins the club lists.
+    What anyone may see (a public club), else a 404, whoever asks: a frame is for the
+    public."""
+    found = get_object_or_404(Club, slug=club)
+    if not club_may(Action.SEE_CLUB, found, None):
+        raise Http404
+    with timezone.override(found.time_zone):
+        try:
+            shown, _ = _seasons(found, season)
+        except SeasonMoved as moved:
+            return allow_frames(redirect("season_embed", club=found.slug, season=moved.slug), found)
+        rows = standing_rows(found, season_standings(found, shown, public=True))
+        context = {
+            "club": found,
+            "season": shown,
+            "rows": rows,
+            "headings": headings(),
+            "games": counted_games(rows),
+            "with_money": bool(found.stake),
+            "rating_explained": rating_explained(),
+        }
+        response = render(request, "clubs/season_embed.html", context)
+    return allow_frames(response, found)
 
 
 @require_safe
