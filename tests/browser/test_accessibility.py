@@ -12,6 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from scoring.clubs import history as club_history
 from scoring.clubs import services as club_services
+from scoring.clubs.mail import unsubscribe_token
 from scoring.common.rights import Actor
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
@@ -188,6 +189,9 @@ def club_pages(transactional_db):
         ("table sheet", f"{nights}/rounds/1/sheet"),
         ("table cards", f"{nights}/rounds/1/cards"),
         ("night ranking", f"{nights}/ranking"),
+        ("mail from the club", f"{base}/mail"),
+        ("mail, stop asked", f"/mail/unsubscribe/nights/{unsubscribe_token(member.pk, 'nights')}"),
+        ("season framed on a website", f"{base}/seasons/autumn/embed"),
     ]
 
 
