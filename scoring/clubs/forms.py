@@ -151,6 +151,15 @@ class ClubSettingsForm(PointsFields, RulesFields):
             "standings in a frame, and read standings.csv and the API. Public standings only."
         ),
     )
+    colour = forms.RegexField(
+        label=_("The club's colour"),
+        help_text=_("The standings shown on the club's website are drawn in it."),
+        regex=r"^#[0-9a-fA-F]{6}$",
+        error_messages={"invalid": _("Choose a colour such as #0f5132.")},
+        initial="#0f5132",
+        widget=forms.TextInput(attrs={"type": "color"}),
+        required=False,  # left out, the club keeps its colour
+    )
 
     @classmethod
     def initial_of(cls, club: Any) -> dict[str, Any]:
@@ -162,8 +171,13 @@ class ClubSettingsForm(PointsFields, RulesFields):
             "public": club.public,
             "invite_admits": club.invite_admits,
             "embed_origins": club.embed_origins,
+            "colour": club.colour,
             **cls.points_initial(club.points),
         }
+
+    def clean_colour(self) -> str | None:
+        colour: str = self.cleaned_data["colour"]
+        return colour.lower() or None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -182,6 +196,7 @@ class NewClubForm(ClubSettingsForm):
     )
     your_name = NameField(label=_("Your name in the club"), max_length=MAX_NAME)
     embed_origins = None  # type: ignore[assignment]  # listed in the settings, once made
+    colour = None  # type: ignore[assignment]  # chosen in the settings, once made
 
     field_order = ["name", "slug", "your_name"]
 

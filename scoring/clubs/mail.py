@@ -4,11 +4,14 @@ mail goes out once per member and night or season (a ``MailSent`` row, written i
 transaction as the sending, so a mail that fails is tried again), in the language he chose
 it in, with a signed link that stops it without logging in.
 
-A night's mail goes out when the transaction that ends the night commits
-(services.end_night); ``manage.py send_club_mail`` sends whatever is still due: nights
-ended and seasons over, since the member chose it, and not yet mailed."""
+A night's mail goes out once the transaction that ends the night commits
+(services.end_night) and, in a request, once its answer has been sent (``request_finished``:
+the organiser's phone never waits for the mail server); ``manage.py send_club_mail`` sends
+whatever is still due: nights ended and seasons over, since the member chose it, and not
+yet mailed (a worker killed before it sent them, a mail server that failed)."""
 
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -17,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
+from django.core.signals import request_finished, request_started
 from django.db import transaction
 from django.db.models import Exists, Min, OuterRef, Q
 from django.template.loader import render_to_string
@@ -34,6 +38,42 @@ logger = logging.getLogger(__name__)
 NIGHTS = "nights"
 SEASONS = "seasons"
 WHAT = (NIGHTS, SEASONS)
+
+
+class _Answering(threading.local):
+    """Whether this thread is answering a request, and the nights to mail once it has."""
+
+    def __init__(self) -> None:
+        self.now = False
+        self.nights: list[int] = []
+
+
+_answering = _Answering()
+
+
+def _started(**kwargs: object) -> None:
+    _answering.now, _answering.nights = True, []
+
+
+def _finished(**kwargs: object) -> None:
+    nights, _answering.now, _answering.nights = _answering.nights, False, []
+    for night_id in nights:
+        try:
+            send_night(night_id)
+        except Exception:  # the answer is sent: logged, and send_club_mail sends it later
+            logger.exception("Failed to send the mail of night %s", night_id)
+
+
+request_started.connect(_started, dispatch_uid="boulmous-club-mail-started")
+request_finished.connect(_finished, dispatch_uid="boulmous-club-mail-finished")
+
+
+def send_night_soon(night_id: int) -> None:
+    """The night's mail, after the request's answer if this is a request, else now."""
+    if _answering.now:
+        _answering.nights.append(night_id)
+    else:
+        send_night(night_id)
 
 
 def _salt(what: str) -> str:

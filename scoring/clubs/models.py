@@ -32,6 +32,8 @@ class Club(GameRules):
     invite_admits = models.BooleanField(_("the invite link admits at once"), default=False)
     """Else an admin confirms each player who comes through the link."""
     embed_origins = models.JSONField(_("websites that may show the standings"), default=list)
+    colour = models.CharField(_("colour"), max_length=7, default="#0f5132")
+    """The club's colour (``#rrggbb``): its standings framed on its website are drawn in it."""
     """The origins (``https://example.org``) whose pages may frame the club's standings and
     read its standings.csv and API across sites (scoring/clubs/embed.py); none by default."""
     created_at = models.DateTimeField(default=timezone.now)

@@ -129,6 +129,7 @@ def update_club(
     public: bool,
     invite_admits: bool,
     embed_origins: Sequence[str] | None = None,
+    colour: str | None = None,
     by: Actor = NOBODY,
 ) -> Club:
     """The club's settings; games already played keep the rules they were played with. What
@@ -148,6 +149,8 @@ def update_club(
     club.points = list(points)
     if embed_origins is not None:  # the origins checked (clubs/embed.py), else as they are
         club.embed_origins = list(embed_origins)
+    if colour is not None:
+        club.colour = colour
     club.save()
     was, now = history.changed(before, settings_of(club))
     if was:
@@ -163,6 +166,7 @@ SETTINGS = (
     "public",
     "invite_admits",
     "embed_origins",
+    "colour",
 )
 """The club's settings, as its history names them."""
 
@@ -598,8 +602,8 @@ def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
         night.ended_at = timezone.now()
         night.save(update_fields=["ended_at"])
         # The members who asked have its ranking mailed once it is for good, after the
-        # request's work (scoring/clubs/mail.py; manage.py send_club_mail sends what failed).
-        transaction.on_commit(partial(mail.send_night, night.pk))
+        # request's answer (scoring/clubs/mail.py; manage.py send_club_mail sends what failed).
+        transaction.on_commit(partial(mail.send_night_soon, night.pk))
     return night
 
 

@@ -300,3 +300,46 @@ def test_cors_not_on_a_game_outside_clubs(public):
     response = Client().get(f"/api/v1/games/{game.public_id}", headers={"origin": SITE})
 
     assert (response.status_code, cors(response)[0]) == (200, None)
+
+
+def test_club_page_snippet_of_the_season_in_play(public, client):
+    for_admin = client.get("/clubs/cafe/").content.decode()
+    hidden = Client().get("/clubs/cafe/").content.decode()
+    listed(public, SITE)
+    shown = Client().get("/clubs/cafe/").content.decode()
+
+    frame = "&lt;iframe src=&quot;http://testserver/clubs/cafe/seasons/now/embed&quot;"
+    assert (frame in for_admin, "embed-code" in hidden, frame in shown) == (True, False, True)
+
+
+def test_club_colour_chosen_logged_and_drawn_in_the_frame(public, client):
+    response = client.post(
+        "/clubs/cafe/settings", settings_form(name="Café des Sports", colour="#B22222")
+    )
+    public.refresh_from_db()
+    change = ClubChange.objects.get(club=public, action="club_edited")
+    frame = Client().get("/clubs/cafe/seasons/now/embed").content.decode()
+
+    assert (response.status_code, public.colour) == (302, "#b22222")
+    assert (change.before["colour"], change.after["colour"]) == ("#0f5132", "#b22222")
+    assert 'style="--club: #b22222"' in frame
+
+
+def test_club_colour_not_a_colour_said_on_the_field_nothing_saved(public, client):
+    response = client.post(
+        "/clubs/cafe/settings",
+        settings_form(name="Café des Sports", colour='red" onload="x'),
+    )
+    public.refresh_from_db()
+
+    assert (response.status_code, public.colour) == (422, "#0f5132")
+    assert response.context["form"].errors["colour"] == ["Choose a colour such as #0f5132."]
+
+
+def test_club_colour_left_out_kept(public, client):
+    Club.objects.filter(pk=public.pk).update(colour="#123456")
+
+    client.post("/clubs/cafe/settings", settings_form(name="Café des Sports"))
+    public.refresh_from_db()
+
+    assert public.colour == "#123456"

@@ -12,6 +12,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core import mail as django_mail
 from django.core.management import call_command
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import Client
 from django.utils import timezone, translation
 
@@ -101,6 +103,37 @@ def test_night_mail_sent_after_the_ending_request_commits(
         "amina@example.org",
         "bilal@example.org",
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_night_mail_sent_once_the_ending_request_is_answered(readers, organiser):
+    night = new_night(readers)
+    play_a_round(organiser, night)
+    # Committed for real: the night's end is mailed when the request ends (request_finished).
+    response = organiser.post(url(night, "end"))
+
+    assert (response.status_code, sorted(m.to[0] for m in django_mail.outbox)) == (
+        302,
+        ["amina@example.org", "bilal@example.org"],
+    )
+
+
+def test_night_mail_in_a_request_waits_for_its_end(readers, organiser):
+    night = new_night(readers)
+    play_a_round(organiser, night)
+    organiser.post(url(night, "end"))  # in the test's transaction: nothing commits, nothing sent
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        request_started.send(sender=None)
+        mail.send_night_soon(night.pk)
+        during = len(django_mail.outbox)
+        request_finished.send(sender=None)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+    assert (during, len(django_mail.outbox)) == (0, 2)
 
 
 def test_night_mail_content_ranking_and_money(readers, organiser):

@@ -16,6 +16,7 @@ from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -126,6 +127,12 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         for game in game_summaries(recent)
     ]
     feed = feed_address(request, club, member)
+    seasons = list(club.seasons.all())
+    today = timezone.localdate()
+    shown_season = next(
+        (one for one in seasons if one.first_day <= today <= one.last_day),
+        max(seasons, key=lambda one: one.last_day, default=None),
+    )
     context = {
         "club": club,
         "member": member,
@@ -135,7 +142,14 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         "claims": [player for player in players if player.claimed_by_id is not None]
         if club_may(Action.RUN_CLUB, club, member)
         else [],
-        "seasons": club.seasons.all(),
+        "seasons": seasons,
+        # The frame for the club's website, of the season in play (else the last one).
+        "embed_season": shown_season,
+        "embed_url": request.build_absolute_uri(
+            reverse("season_embed", args=[club.slug, shown_season.slug])
+        )
+        if shown_season
+        else "",
         "games": games,
         "members": [
             (player, shown[player.key])
@@ -169,6 +183,7 @@ def club_settings(request: HtmxHttpRequest, club: Club, member: Member | None) -
             public=data["public"],
             invite_admits=data["invite_admits"],
             embed_origins=data["embed_origins"],
+            colour=data["colour"],
             by=request.actor,
         )
         messages.success(request, gettext("The club's settings are saved."))
