@@ -22,13 +22,17 @@ WRITES = {"record_hand": ("POST",), "hand": ("PUT", "DELETE")}
 
 
 def _across_sites(request: HttpRequest, response: HttpResponse, kwargs: dict[str, Any]) -> None:
-    """CORS on the reads under a club (``/clubs/{club}/…``): for the origins the club lists,
-    if it is public (clubs/embed.py); looked up only when the request says its origin."""
-    if "club" not in kwargs:
+    """CORS on the reads of a club: under it (``/clubs/{club}/…``) or one of its games
+    (``/games/{id}``), for the origins the club lists, if it is public (clubs/embed.py);
+    looked up only when the request says its origin."""
+    if "club" not in kwargs and "game_id" not in kwargs:
         return
     club = None
     if "Origin" in request.headers:
-        club = Club.objects.filter(slug=kwargs["club"]).first()
+        if "club" in kwargs:
+            club = Club.objects.filter(slug=kwargs["club"]).first()
+        else:
+            club = Club.objects.filter(club_games__game__public_id=kwargs["game_id"]).first()
     allow_origin(request, response, club)
 
 

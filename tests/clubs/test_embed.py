@@ -9,11 +9,15 @@ from django.test import Client
 
 from scoring.clubs.embed import clean_origin, clean_origins
 from scoring.clubs.models import Club, ClubChange
+from scoring.engine import Rules
+from scoring.table import services as table_services
 from tests.clubs.test_clubs import signed_in, with_role
 from tests.clubs.test_edits import settings_form
 from tests.clubs.test_league_pages import GAME_A, new_club, play
+from tests.factories import NAMES
 
 SITE = "https://club.example.org"
+OTHER = "https://elsewhere.example.net"
 EMBED = "/clubs/cafe/seasons/now/embed"
 
 
@@ -293,13 +297,20 @@ def test_cors_head_as_get(public):
     assert (response.status_code, cors(response)[0]) == (200, SITE)
 
 
-def test_cors_not_on_a_game_outside_clubs(public):
+def test_cors_on_a_club_game_for_its_clubs_origins_only(public):
     listed(public, SITE)
     game = public.club_games.first().game
+    alone = table_services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
 
-    response = Client().get(f"/api/v1/games/{game.public_id}", headers={"origin": SITE})
+    of_club = Client().get(f"/api/v1/games/{game.public_id}", headers={"origin": SITE})
+    elsewhere = Client().get(f"/api/v1/games/{game.public_id}", headers={"origin": OTHER})
+    outside = Client().get(f"/api/v1/games/{alone.public_id}", headers={"origin": SITE})
 
-    assert (response.status_code, cors(response)[0]) == (200, None)
+    assert [(one.status_code, cors(one)[0]) for one in (of_club, elsewhere, outside)] == [
+        (200, SITE),
+        (200, None),
+        (200, None),
+    ]
 
 
 def test_club_page_snippet_of_the_season_in_play(public, client):
