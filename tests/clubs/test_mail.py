@@ -154,13 +154,14 @@ def test_night_mail_content_ranking_and_money(readers, organiser):
         assert (line in text, line in html) == (True, True)
     for balance in money.balances:
         assert (f"{balance.player}: {balance.amount}" in text) is True
-    ranking = re.findall(r"^(\d+)\. (\w+): (\d+) league points?", text, flags=re.MULTILINE)
+    ranking = re.findall(r"^(\d+)\. (.+?): (\d+) league points?", text, flags=re.MULTILINE)
+    # Ranked: whoever sat at a game of the night that was won (a round's game may be left
+    # unfinished when the round closes, as the draw and the random play make it).
+    ranked = ClubResult.objects.filter(game__club_game__round__night=night)
     assert ranking[0][0] == "1"
-    assert len(ranking) == 9
-    assert {name for _, name, _ in ranking} == {
-        "Amina",
-        *Member.objects.filter(club=readers).exclude(name="Amina").values_list("name", flat=True),
-    }
+    assert sorted(name for _, name, _ in ranking) == sorted(
+        set(ranked.values_list("name", flat=True))
+    )
     assert f"http://testserver/clubs/sfax/nights/{night.pk}/ranking" in text
     assert unsubscribe_link(message) in text
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
