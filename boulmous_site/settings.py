@@ -189,6 +189,11 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The seconds a club's import may take before it is refused with a message (nothing
+# stored): below gunicorn's 30 s worker timeout, with room for the commit and the answer
+# (scoring/common/deadline.py).
+IMPORT_SECONDS = env_int("IMPORT_SECONDS", 20)
+
 # Accounts are optional: nobody needs one to score a game at a table.
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -16,6 +16,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from ..common.bulk import collector_paused
+from ..common.deadline import NO_DEADLINE, Deadline, DeadlinePassed
 from ..common.forms import (
     MAX_NAME,
     NameField,
@@ -69,6 +70,18 @@ def already_message(line: int, record_id: str, same_as: int | None) -> str:
     return gettext(
         "line %(number)s: this game (the same players, hands and finish) is in the club already"
     ) % {"number": line}
+
+
+def too_long_message(passed: DeadlinePassed, games: int) -> str:
+    """What is said of an import stopped at its deadline (scoring/common/deadline.py)."""
+    return gettext(
+        "This file takes longer to import than the server allows for one request "
+        "(%(seconds)s s), so nothing was imported. Split it into files of up to %(part)s "
+        "games and import them one by one."
+    ) % {
+        "seconds": number_format(passed.seconds),
+        "part": number_format(passed.part(games), force_grouping=True),
+    }
 
 
 def slug_of(name: str) -> str:
@@ -436,9 +449,13 @@ class ClubImportForm(forms.Form):
     MAX_BYTES = 50_000_000
     MAX_LINES = 20_000
     MAX_PROBLEMS = 20
+    READING_SHARE = 0.4
+    """About the share of an import's time its reading takes (tests/bench/bench_import.py):
+    what was read when the deadline passed tells how many games would fit in the time."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, deadline: Deadline = NO_DEADLINE, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.deadline = deadline
         text = self.fields["text"]
         # What Django takes of a form's fields, as the site is set up: more is refused
         # before the form sees it (a 400 that says so: boulmous_site/urls.py).
@@ -474,7 +491,12 @@ class ClubImportForm(forms.Form):
         """The lines whose problems are said: past the limit, the others are counted."""
         seen: dict[str, int] = {}
         """Each record's id, and the line it is on."""
-        for number, line in self._lines(data):
+        for index, (number, line) in enumerate(self._lines(data)):
+            if index % 100 == 0:
+                try:
+                    self.deadline.check(self.READING_SHARE * index / count)
+                except DeadlinePassed as passed:
+                    raise forms.ValidationError(too_long_message(passed, count)) from None
             found = self._line(line)
             if isinstance(found, tuple) and found[0].about.id and found[0].about.id in seen:
                 found = [

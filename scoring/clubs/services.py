@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ..common.bulk import collector_paused, insert_rows, values_found
+from ..common.deadline import NO_DEADLINE, Deadline
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import SEATS, GameResult, Record, Rules, fingerprint
@@ -339,6 +340,7 @@ def import_club_records(
     by: Actor = NOBODY,
     results: Sequence[GameResult] | None = None,
     lines: Sequence[int] | None = None,
+    deadline: Deadline = NO_DEADLINE,
 ) -> int:
     """Games from a club's ``records.jsonl``, all or none; their players become members.
 
@@ -348,9 +350,11 @@ def import_club_records(
     their seats, hands, history and summaries are inserted in bulk, each row as
     :func:`import_record` writes it, and the league follows once, from those results
     (:func:`league.follow_import`). ``lines`` are the records' line numbers in their file,
-    for the refusals (1, 2, 3… unless given). Returns the number of games imported."""
+    for the refusals (1, 2, 3… unless given). Returns the number of games imported. Past
+    ``deadline`` (a request's), it raises :class:`~scoring.common.deadline.DeadlinePassed`
+    and nothing is kept."""
     with collector_paused():
-        return _import_club_records(club, records, owner_id, by, results, lines)
+        return _import_club_records(club, records, owner_id, by, results, lines, deadline)
 
 
 def _import_club_records(
@@ -360,6 +364,7 @@ def _import_club_records(
     by: Actor,
     results: Sequence[GameResult] | None,
     lines: Sequence[int] | None,
+    deadline: Deadline,
 ) -> int:
     Club.objects.select_for_update().get(pk=club.pk)
     numbers = list(lines) if lines is not None else list(range(1, len(records) + 1))
@@ -391,6 +396,9 @@ def _import_club_records(
         club_label=club.name,
         by=by,
     )
+    # The shares of an import's time done at each point (tests/bench/bench_import.py): the
+    # commit after the last takes most of what is left.
+    deadline.check(0.75)
     insert_rows(
         ClubGame,
         ("game_id", "club_id", "source_id", "fingerprint"),
@@ -400,6 +408,7 @@ def _import_club_records(
         ),
     )
     league.follow_import(club, imported)
+    deadline.check(0.85)
     return len(records)
 
 

@@ -14,6 +14,8 @@ from scoring.clubs import league
 from scoring.clubs import services as club_services
 from scoring.clubs.forms import ClubImportForm
 from scoring.clubs.models import ClubResult
+from scoring.common import deadline
+from scoring.common.deadline import Deadline, DeadlinePassed
 from scoring.engine import record_to_dict
 from scoring.table import services
 from scoring.table.models import Change, Game, Hand, Seat, Summary
@@ -349,3 +351,75 @@ def test_import_club_game_refuses_what_a_bulk_import_brought(amina, club):
     assert (refused.value.line, refused.value.record_id) == (1, records[1].about.id)
     kept = other.club_games.values_list("source_id", flat=True)
     assert sorted(kept) == sorted(record.about.id for record in records)
+
+
+# --- The request's deadline (issue 18: a killed worker answered 500) --------------------
+
+
+class Ticking:
+    """time.monotonic as a clock that moves one second each time it is read."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+def test_deadline_part_is_what_was_done_of_the_games_rounded_down():
+    assert [DeadlinePassed(20, share).part(20_000) for share in (0.0, 0.3, 0.749)] == [
+        500,
+        6000,
+        14_500,
+    ]
+
+
+def test_import_records_reading_past_the_deadline_is_refused_and_nothing_is_stored(
+    amina, club, settings
+):
+    settings.IMPORT_SECONDS = 0
+    text = "\n".join(record_line(f"g{number}") for number in range(3))
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"text": text})
+
+    assert (response.status_code, errors(response), Game.objects.count()) == (
+        422,
+        [
+            "This file takes longer to import than the server allows for one request (0 s), "
+            "so nothing was imported. Split it into files of up to 500 games and import them "
+            "one by one."
+        ],
+        0,
+    )
+
+
+def test_import_records_writing_past_the_deadline_is_refused_in_french_and_rolled_back(
+    amina, club, settings, monkeypatch
+):
+    # Read at 1 s (the deadline set), the lines at 2 s, the games written at 3 s: past 2 s.
+    settings.IMPORT_SECONDS = 2
+    monkeypatch.setattr(deadline.time, "monotonic", Ticking())
+    browser = signed_in(amina)
+    browser.cookies["django_language"] = "fr"
+
+    response = browser.post("/clubs/sfax/import", {"text": record_line("g1")})
+
+    assert (response.status_code, errors(response)) == (
+        422,
+        [
+            "Ce fichier prend plus de temps à importer que le serveur n’en accorde à une "
+            "requête (2 s) : rien n’a été importé. Partagez-le en fichiers d’au plus 500 parties "
+            "et importez-les un à un."
+        ],
+    )
+    assert (Game.objects.count(), Hand.objects.count(), ClubResult.objects.count()) == (0, 0, 0)
+
+
+def test_import_service_past_its_deadline_keeps_nothing(club):
+    with pytest.raises(DeadlinePassed) as passed:
+        club_services.import_club_records(
+            club=club, records=some_records(), owner_id=None, deadline=Deadline(0)
+        )
+
+    assert (passed.value.share, Game.objects.count(), Seat.objects.count()) == (0.75, 0, 0)

@@ -9,6 +9,7 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -22,6 +23,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common import rights
+from ...common.deadline import Deadline, DeadlinePassed
 from ...common.http import HtmxHttpRequest
 from ...common.names import name_key
 from ...common.rights import Action
@@ -43,6 +45,7 @@ from ..forms import (
     SeasonForm,
     already_message,
     look_alike_message,
+    too_long_message,
 )
 from ..members import played
 from ..models import Club, Member
@@ -444,7 +447,9 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
 @with_club(Action.RUN_CLUB)
 def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A club's records.jsonl, from paper or from another site: every game, or none."""
-    form = ClubImportForm(request.POST or None, request.FILES or None)
+    # The whole request's time, from here: reading the file counts.
+    deadline = Deadline(settings.IMPORT_SECONDS)
+    form = ClubImportForm(request.POST or None, request.FILES or None, deadline=deadline)
     if request.method == "POST" and form.is_valid():
         try:
             count = services.import_club_records(
@@ -454,7 +459,10 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
                 by=request.actor,
                 results=form.cleaned_data["results"],
                 lines=form.cleaned_data["lines"],
+                deadline=deadline,
             )
+        except DeadlinePassed as passed:
+            form.add_error(None, too_long_message(passed, len(form.cleaned_data["records"])))
         except services.AlreadyInClub as already:
             form.add_error(None, already_message(already.line, already.record_id, already.same_as))
         except services.NameLooksLike as alike:
