@@ -64,6 +64,14 @@ trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# The saturation phase drives wrk, a Debian package: installed where it is missing, as
+# .ci/run installs Chromium.
+if [[ ${LOAD_SATURATION:-1} != 0 ]] && ! command -v wrk >/dev/null; then
+  echo "--- installing Debian's wrk"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+fi
+
 echo "--- the database: $DATABASE_URL"
 fresh=$("$PY" - "$GAMES" "${LOAD_FRESH:-0}" <<'PY'
 import os
