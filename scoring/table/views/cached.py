@@ -23,6 +23,18 @@ def names_part(request: HttpRequest, game: Game, summary: Summary, *, can_score:
     return names if can_score else names_for(request, game, names)
 
 
+def record_shown(request: HttpRequest, game: Game, *, can_score: bool) -> tuple[object, ...] | None:
+    """What a game's record.json shows that may differ from one request to another: the
+    game's version and the names shown (no word of the site's, no time in a zone, nothing
+    of the other phones'). None for a game with no summary: drawn as before."""
+    try:
+        summary = game.summary
+    except Summary.DoesNotExist:
+        return None
+    names = names_part(request, game, summary, can_score=can_score)
+    return (game.public_id, version_of(summary.changed_at), names)
+
+
 @dataclass(frozen=True)
 class Shown:
     """A game as this request sees it: what its pages' keys are made of, and what the

@@ -17,7 +17,7 @@ from ..access import Access, load_shown, with_game
 from ..forms import ImportForm
 from ..models import Game
 from ..state import exported
-from .cached import game_shown
+from .cached import record_shown
 
 
 @require_safe
@@ -27,15 +27,14 @@ def record_json(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRes
         record = exported(load_shown(request, game, can_score=access.can_score))
         return json.dumps(record_to_dict(record), ensure_ascii=False, indent=2)
 
-    shown = game_shown(request, game, can_score=access.can_score)
+    shown = record_shown(request, game, can_score=access.can_score)
     content_type = "application/json; charset=utf-8"
     if shown is None or not cacheable(request):
         response = HttpResponse(draw(), content_type=content_type)
     else:
         # The record says no word of the site's and no time in a zone: one per version and
         # names shown, whatever the language or the phone.
-        gid, version, names = shown.parts[:3]
-        key = page_key("record.json", gid, version, names, language=False)
+        key = page_key("record.json", *shown, language=False)
         response = cached_page(request, key, draw, content_type=content_type)
     attachment(response, f"boulmous-{game.public_id}.json")
     return response
