@@ -297,7 +297,7 @@ def test_save_is_disabled_while_the_hand_is_sent(phone, game):
     page = phone()
     page.goto(f"/games/{game.public_id}/")
     page.evaluate(
-        """document.body.addEventListener("htmx:beforeSend", () => {
+        """document.addEventListener("boulmous:before-save", () => {
             window.saveDisabled = document.querySelector("#entry button.save").disabled;
         }, {once: true})"""
     )
