@@ -258,7 +258,7 @@ def test_edit_of_a_past_hand_changes_the_winner(phone):
 # --- Never a hand twice ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "plain"])
+@pytest.mark.parametrize("javascript", [True, False], ids=["in-place", "plain"])
 def test_save_double_tapped_records_the_hand_once(phone, game, javascript):
     page = phone(javascript=javascript)
     page.goto(f"/games/{game.public_id}/")
