@@ -299,7 +299,8 @@ X_FRAME_OPTIONS = "DENY"
 
 # Every cookie the site sets (session, CSRF token, language) is HttpOnly, SameSite=Lax,
 # and Secure unless DEBUG. htmx sends the CSRF token from the page (hx-headers on
-# <body>), never reading the cookie.
+# <body>), the game page's forms (static/js/table.js) their own field: neither reads the
+# cookie.
 SECURE_COOKIES = env_flag("SECURE_COOKIES", default=not DEBUG)
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
 SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
@@ -307,7 +308,7 @@ SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax
 
 # No inline script, no eval: scripts are files from this site (htmx, table.js). The
 # pages' style="--seat: ..." attributes are the only inline CSS; htmx's own indicator
-# <style> is turned off in base.html's htmx-config.
+# <style> is turned off in templates/htmx.html's htmx-config.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],

@@ -24,7 +24,7 @@
   let timer = null;
   let asking = null;
   let failures = 0;
-  let busy = false; // an htmx request of the page's own (a save) is on its way
+  let busy = false; // a request of the page's own (a save, static/js/table.js) is on its way
   let left = false;
 
   const board = () => document.getElementById("board");
@@ -95,10 +95,6 @@
     );
     oldBoard.replaceWith(newBoard);
     oldScores.replaceWith(newScores);
-    if (window.htmx) {
-      window.htmx.process(newBoard);
-      window.htmx.process(newScores);
-    }
     const entry = document.getElementById("entry");
     if (entry && newBoard.hasAttribute("data-over")) {
       entry.remove(); // the game was won or abandoned on another phone: no next hand
@@ -180,15 +176,15 @@
     document.dispatchEvent(new CustomEvent("boulmous:live", { detail: { version: shown } }));
   }
 
-  // A save (or undo) through htmx swaps the whole game in, with its version: the asks go on
-  // from it, and stop if it ended the game.
-  document.addEventListener("htmx:beforeRequest", (event) => {
-    if (game.contains(event.detail.elt)) busy = true;
+  // A save (or undo) sent in place (static/js/table.js) swaps the whole game in, with its
+  // version: the asks go on from it, and stop if it ended the game.
+  document.addEventListener("boulmous:before-save", (event) => {
+    if (game.contains(event.detail.form)) busy = true;
   });
-  document.addEventListener("htmx:afterRequest", () => {
+  document.addEventListener("boulmous:after-save", () => {
     busy = false;
   });
-  document.addEventListener("htmx:afterSwap", (event) => {
+  document.addEventListener("boulmous:swapped", (event) => {
     if (event.detail.target !== game) return;
     game.dataset.version = version();
     schedule(delay());

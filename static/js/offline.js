@@ -182,27 +182,9 @@
     if (label && !form.dataset.saveLabel) form.dataset.saveLabel = label.textContent;
     if (navigator.onLine && !waiting(where.game).length && !holding(where.game).length) return;
     event.preventDefault();
-    event.stopPropagation(); // htmx does not send it
+    event.stopPropagation(); // table.js does not send it
     keep(form, new FormData(form, event.submitter), where);
   }, true);
-
-  // Online, but the request found no network: kept too, instead of "try again".
-  const sent = new WeakMap();
-  document.addEventListener("htmx:configRequest", (event) => {
-    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
-    if (!queueable(form) || event.detail.verb !== "post") return;
-    sent.set(form, [...event.detail.formData]);
-  });
-  document.addEventListener("htmx:sendError", (event) => {
-    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
-    const data = form && sent.get(form);
-    const where = data && handsAction(form, null);
-    if (!where) return;
-    sent.delete(form);
-    const label = form.querySelector("button.save");
-    if (label && form.dataset.saveLabel) label.textContent = form.dataset.saveLabel;
-    keep(form, data, where);
-  });
 
   // Online, but this phone may no longer score the game (a 403 that says why): what was
   // sent is kept as a draft, never sent again, and the game is drawn as it may now see it.
@@ -222,16 +204,20 @@
       next: null,
     });
   }
-  document.addEventListener("htmx:responseError", async (event) => {
-    const xhr = event.detail.xhr;
-    if (!xhr || xhr.status !== 403 || !xhr.getResponseHeader(REFUSED)) return;
-    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
-    const data = form && sent.get(form);
-    const where = data && queueable(form) && handsAction(form, null);
-    if (where) {
-      sent.delete(form);
-      await forbiddenDraft(form, data, where);
+  // A save sent in place that failed (static/js/table.js): with no network (but a timeout,
+  // which may have reached the server), the hand is kept too, instead of "try again"; a 403
+  // that says why, online, makes what was sent a draft.
+  document.addEventListener("boulmous:save-failed", async ({ detail: { form, data, response, timeout } }) => {
+    const where = queueable(form) && handsAction(form, null);
+    if (!response) {
+      if (!where || timeout) return;
+      const label = form.querySelector("button.save");
+      if (label && form.dataset.saveLabel) label.textContent = form.dataset.saveLabel;
+      keep(form, data, where);
+      return;
     }
+    if (response.status !== 403 || !response.headers.get(REFUSED)) return;
+    if (where) await forbiddenDraft(form, data, where);
     const game = pageGame();
     if (game) await showGame(game);
   });
@@ -540,7 +526,7 @@
   // The game as the server has it, in place; what is being tapped stays tapped.
   async function showGame(game) {
     const target = document.getElementById("game");
-    if (!target || !window.htmx) {
+    if (!target || !globalThis.BoulmousSwap) {
       location.reload();
       return;
     }
@@ -551,7 +537,7 @@
     const html = await response.text();
     if (!response.ok || pageGame() !== game) return;
     const tapped = taps(document.getElementById("hand-form"));
-    window.htmx.swap(target, html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
+    globalThis.BoulmousSwap(target, html);
     tapAgain(document.getElementById("hand-form"), tapped);
     render();
     refreshKeptPage();
@@ -689,9 +675,9 @@
 
   // --- When ------------------------------------------------------------------------
 
-  document.addEventListener("htmx:afterSettle", (event) => {
+  document.addEventListener("boulmous:swapped", (event) => {
     render();
-    if (event.detail.target && event.detail.target.id === "game") refreshKeptPage();
+    if (event.detail.target.id === "game") refreshKeptPage();
   });
   document.addEventListener("boulmous:live", () => {
     render();

@@ -11,7 +11,8 @@
 // contract and the cards played): offline, any address of that hand gets its copy, and
 // a hand never visited the newest copy of the game's, which static/js/play.js sets up
 // again for the hand and contract its address names. The game page's "Or record the
-// play card by card" asks htmx for that address; offline, htmx is told to go there.
+// play card by card" is a navigation to that address; the play page's contract form asks
+// htmx for it, and offline, htmx is told to go there.
 /* global VERSION, SHELL, OFFLINE_PAGE */
 
 const SHELL_CACHE = `boulmous-shell-${VERSION}`;
@@ -101,8 +102,8 @@ async function page(event, url) {
   return response;
 }
 
-// A page asks for its game's copy to be renewed after a change made in place (an htmx
-// swap, a live update): a reload offline then shows the game as it was last seen.
+// A page asks for its game's copy to be renewed after a change made in place (a save
+// swapped in, a live update): a reload offline then shows the game as it was last seen.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "refresh") return;
@@ -171,9 +172,9 @@ async function keptPlay(url) {
   return newest;
 }
 
-// htmx asks for a card-by-card page from the game page's hand form (the server answers
-// with HX-Redirect to the play's address). Offline, with a copy to show, htmx is told to
-// go to the address itself: the navigation gets the copy (page() above).
+// htmx asks for a card-by-card page from the play page's contract form. Offline, with a
+// copy to show, htmx is told to go to the address itself: the navigation gets the copy
+// (page() above).
 async function playByHtmx(request, url) {
   try {
     return await fetch(request);

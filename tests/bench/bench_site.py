@@ -5,9 +5,10 @@ response sizes raw and gzip-compressed, and the bytes a phone downloads on its
 first visit, a scorer's and a watcher's: the HTML, the stylesheets, scripts and icon it
 links as WhiteNoise serves them to a phone (Brotli, else gzip), the web app manifest and
 the icon Chrome fetches from it; then, listed apart, the background scripts the page
-loads once it has loaded (base.html's later-script). Runs on a throwaway SQLite
-database, with the static files collected into a temporary folder as in production (and
-as `make run` serves them). Exits 1 when a page misses its aim (below).
+loads once it has loaded (base.html's later-script), which the first visit's aim counts
+too. Runs on a throwaway SQLite database, with the static files collected into a
+temporary folder as in production (and as `make run` serves them). Exits 1 when a page
+misses its aim (below).
 """
 
 import gzip
@@ -30,7 +31,8 @@ RUNS = 50
 SIZES = (1, 60)
 NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
 # Aims: one request and under 10 KB (compressed) per hand saved; a first visit of at most
-# 30 KB for a scorer and 25 KB for a watcher (issue 20); a game page of 60 hands, 8 KB.
+# 30 KB for a scorer and 25 KB for a watcher, what it loads after load included (issue 20);
+# a game page of 60 hands, 8 KB.
 AIM_SAVE_REQUESTS = 1
 AIM_SAVE_KB = 10
 AIM_FIRST_VISIT_KB = {"scorer": 30, "watcher": 25}
@@ -327,20 +329,20 @@ def report(figures: Figures) -> None:
         ("watcher", figures.first_visit(watcher)),
     ):
         total = sum(size for _, size in visit.fetched)
-        # The aims are a game's first visit, at its start: later, the sheet adds to the HTML.
+        in_all = total + sum(size for _, size in visit.later)
+        # The aims are a game's whole first visit, at its start, what it loads after load
+        # included (issue 20.7); later, the sheet adds to the HTML.
         aim = (
-            against(f"{who}'s first visit", total, AIM_FIRST_VISIT_KB[who])
+            against(f"{who}'s first visit, in all", in_all, AIM_FIRST_VISIT_KB[who])
             if figures.hands == SIZES[0]
             else "(for information: the aim is at the game's start)"
         )
-        later = sum(size for _, size in visit.later)
-        print(f"  first visit, a {who}: {kb(total)} compressed {aim}")
+        print(f"  first visit, a {who}: {kb(total)} compressed before load")
         for name, size in visit.fetched:
             print(f"    {name:52} {kb(size):>10}")
         for name, size in visit.later:
             print(f"    {name:52} {kb(size):>10}  after load (background)")
-        if visit.later:
-            print(f"    {'with what it loads after load':52} {kb(total + later):>10}")
+        print(f"    {'with what it loads after load':52} {kb(in_all):>10} {aim}")
         for name, size in visit.on_install:
             print(f"    {name:52} {kb(size):>10}  not counted: fetched on install only")
     print("  under `make run` (DEBUG=1): the same files, served the same way")

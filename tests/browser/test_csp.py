@@ -1,5 +1,5 @@
 """Under the Content-Security-Policy, no page breaks a rule: every page, in each of its
-states that htmx reaches, in English and in Arabic, with JavaScript on.
+states that its scripts reach, in English and in Arabic, with JavaScript on.
 
 A violation is counted twice over: by a ``securitypolicyviolation`` listener that every
 document gets before its own scripts run, and by Chromium's console, which reports each
@@ -62,7 +62,7 @@ PAGES = [
     "home",
     "new game",
     "game, start",
-    "game, a hand saved by htmx",
+    "game, a hand saved in place",
     "edit hand",
     "card by card",
     "calculator",
@@ -103,8 +103,8 @@ def test_no_page_violates_the_content_security_policy(phone, transactional_db, l
     page.locator("#hand-form button.save").click()
     expect(page.locator('#hand-form input[name="number"]')).to_have_value("2")
     swapped = same_document(page)
-    watch.policy["game, a hand saved by htmx"] = watch.policy["game, start"]
-    watch.count("game, a hand saved by htmx")
+    watch.policy["game, a hand saved in place"] = watch.policy["game, start"]
+    watch.count("game, a hand saved in place")
 
     watch.visit("edit hand", f"/games/{game}/hands/1/edit")
     watch.count("edit hand")

@@ -258,7 +258,7 @@ def test_edit_of_a_past_hand_changes_the_winner(phone):
 # --- Never a hand twice ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "plain"])
+@pytest.mark.parametrize("javascript", [True, False], ids=["in-place", "plain"])
 def test_save_double_tapped_records_the_hand_once(phone, game, javascript):
     page = phone(javascript=javascript)
     page.goto(f"/games/{game.public_id}/")
@@ -297,7 +297,7 @@ def test_save_is_disabled_while_the_hand_is_sent(phone, game):
     page = phone()
     page.goto(f"/games/{game.public_id}/")
     page.evaluate(
-        """document.body.addEventListener("htmx:beforeSend", () => {
+        """document.addEventListener("boulmous:before-save", () => {
             window.saveDisabled = document.querySelector("#entry button.save").disabled;
         }, {once: true})"""
     )

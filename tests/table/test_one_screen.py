@@ -61,7 +61,7 @@ def test_abandoned_game_offers_no_undo(client, game):
 def test_htmx_save_announces_the_hand_for_screen_readers(client, game):
     response = client.post(game_url(game, "hands"), hand_data(1, tricks=(2, 3, 0)), **HTMX)
 
-    assert '<div hx-swap-oob="innerHTML:#announce">Hand 1: Bilal 4♥ missed</div>' in text(response)
+    assert "<template data-announce>Hand 1: Bilal 4♥ missed</template>" in text(response)
 
 
 def test_undo_then_redo_records_the_same_hand_again(client, game):
