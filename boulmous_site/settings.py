@@ -187,6 +187,13 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Prepared statements, for the cursors that ask for them: the queries compiled once
+    # (scoring/common/compiled.py) are planned once per connection. Django's own cursors
+    # bind on the client and never prepare (and Django, left to itself, turns preparing
+    # off: None), so nothing else changes. A pooler in front must keep prepared statements
+    # (PgBouncer 1.21+ with max_prepared_statements), or connect directly as deploy.md does.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The seconds a club's import may take before it is refused with a message (nothing

@@ -17,7 +17,9 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
@@ -53,7 +55,7 @@ class CompiledQuery(Generic[M]):
 
     def all(self, value: Any) -> list[M]:
         compiler, sql, converters, init_list, own, populators = self._compiled
-        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        with _cursor() as cursor:
             cursor.execute(sql, [value])
             rows: Any = cursor.fetchall()
         if converters:
@@ -71,3 +73,28 @@ class CompiledQuery(Generic[M]):
     def first(self, value: Any) -> M | None:
         found = self.all(value)
         return found[0] if found else None
+
+
+def _cursor() -> CursorWrapper:
+    """A cursor of the default database, as Django gives it (its queries logged and
+    counted alike); on PostgreSQL, one whose queries are prepared (:class:`_Prepared`)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.ensure_connection()
+    # django-stubs type these as taking Django's wrapper; they take the driver's cursor.
+    raw: Any = _Prepared(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(raw)
+    return connection.make_cursor(raw)
+
+
+class _Prepared(psycopg.Cursor[Any]):
+    """A psycopg cursor that binds its parameters on the server and has PostgreSQL keep
+    each query's plan for the connection (a prepared statement, made on its first run):
+    planning the game's joined lookup took 0.4 to 0.6 ms, running it 0.1. Django's own
+    cursors bind on the client and never prepare; settings.py lets the connection prepare
+    (``prepare_threshold``), which Django turns off unless told."""
+
+    def execute(self, query: Any, params: Any = None, **options: Any) -> Any:
+        return super().execute(query, params, **{**options, "prepare": True})

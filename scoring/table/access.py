@@ -204,9 +204,11 @@ class GameView(Protocol[P]):
 
 
 GAME_WITH_SUMMARY = CompiledQuery(
-    lambda gid: Game.objects.select_related("summary", *hooks.loaded_with_game).filter(
-        public_id=gid
-    )
+    lambda gid: (
+        Game.objects.select_related("summary", *hooks.loaded_with_game)
+        .filter(public_id=gid)
+        .order_by()
+    )  # one game: the model's order would only cost a sort
 )
 """The game of an address, with its summary: its version, for the pages kept in the cache
 (scoring/common/pagecache.py), costs no query of its own. Compiled once: on a cached
