@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.db.models.signals import post_save
 from django.test import Client
+from django.utils import translation
 
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
 from scoring.engine import Rules
@@ -69,6 +70,14 @@ def _fresh_throttles():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _language_back_to_english():
+    """A request in French or Arabic leaves its language active in the thread (Django's
+    LocaleMiddleware activates, nothing deactivates): the next test starts in English."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(scope="session", autouse=True)
