@@ -196,10 +196,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The seconds a club's import may take before it is refused with a message (nothing
-# stored): below gunicorn's 30 s worker timeout, with room for the commit and the answer
-# (scoring/common/deadline.py).
-IMPORT_SECONDS = env_int("IMPORT_SECONDS", 20)
+# The seconds a club's import may take in all: one that would take longer, at the pace it
+# goes, is refused with a message and nothing stored (scoring/common/deadline.py). Below
+# gunicorn's 30 s worker timeout, with room for a projection that falls short.
+IMPORT_SECONDS = env_int("IMPORT_SECONDS", 25)
 
 # Accounts are optional: nobody needs one to score a game at a table.
 LOGIN_URL = "login"

@@ -449,9 +449,10 @@ class ClubImportForm(forms.Form):
     MAX_BYTES = 50_000_000
     MAX_LINES = 20_000
     MAX_PROBLEMS = 20
-    READING_SHARE = 0.4
-    """About the share of an import's time its reading takes (tests/bench/bench_import.py):
-    what was read when the deadline passed tells how many games would fit in the time."""
+    READING_SHARE = 0.33
+    """About the share of an import's time its reading takes (tests/bench/bench_import.py:
+    11.5 s of 35 for 20,000 games): the pace of the reading tells the whole import's time
+    (scoring/common/deadline.py)."""
 
     def __init__(self, *args: Any, deadline: Deadline = NO_DEADLINE, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -491,12 +492,10 @@ class ClubImportForm(forms.Form):
         """The lines whose problems are said: past the limit, the others are counted."""
         seen: dict[str, int] = {}
         """Each record's id, and the line it is on."""
+        self.deadline.begin()  # the upload, read and counted, is behind
         for index, (number, line) in enumerate(self._lines(data)):
             if index % 100 == 0:
-                try:
-                    self.deadline.check(self.READING_SHARE * index / count)
-                except DeadlinePassed as passed:
-                    raise forms.ValidationError(too_long_message(passed, count)) from None
+                self._in_time(index, count)
             found = self._line(line)
             if isinstance(found, tuple) and found[0].about.id and found[0].about.id in seen:
                 found = [
@@ -531,8 +530,17 @@ class ClubImportForm(forms.Form):
                     % {"count": more}
                 )
             raise forms.ValidationError(problems)
+        self._in_time(count, count)
         data["records"], data["results"], data["lines"] = records, results, numbers
         return data
+
+    def _in_time(self, read: int, count: int) -> None:
+        """Refuses the file once the import will not end in time, ``read`` of its ``count``
+        lines read."""
+        try:
+            self.deadline.check(self.READING_SHARE * read / count)
+        except DeadlinePassed as passed:
+            raise forms.ValidationError(too_long_message(passed, count)) from None
 
     def _lines(self, data: dict[str, Any]) -> Iterator[tuple[int, str]]:
         """The lines that are not blank, with their numbers, one at a time: from the file,

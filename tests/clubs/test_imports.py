@@ -356,23 +356,54 @@ def test_import_club_game_refuses_what_a_bulk_import_brought(amina, club):
 # --- The request's deadline (issue 18: a killed worker answered 500) --------------------
 
 
-class Ticking:
-    """time.monotonic as a clock that moves one second each time it is read."""
+class Clock:
+    """time.monotonic as a clock that reads these seconds, one a call."""
 
-    def __init__(self) -> None:
-        self.now = 0.0
+    def __init__(self, *readings: float) -> None:
+        self.readings = iter(readings)
 
     def __call__(self) -> float:
-        self.now += 1
-        return self.now
+        return next(self.readings)
 
 
-def test_deadline_part_is_what_was_done_of_the_games_rounded_down():
-    assert [DeadlinePassed(20, share).part(20_000) for share in (0.0, 0.3, 0.749)] == [
+def test_deadline_part_is_four_fifths_of_what_fits_rounded_down():
+    assert [DeadlinePassed(20, fits).part(20_000) for fits in (0.0, 0.3, 0.749, 1.0)] == [
         500,
-        6000,
-        14_500,
+        4500,
+        11_500,
+        16_000,
     ]
+
+
+def test_deadline_projects_the_whole_from_the_share_done(monkeypatch):
+    # 3 s for a tenth of the work: 30 s in all, of which 25 s would do five sixths (16,666
+    # games of 20,000), and four fifths of those are suggested.
+    monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 3))
+    within = Deadline(25)
+
+    with pytest.raises(DeadlinePassed) as passed:
+        within.check(0.1)
+
+    assert (passed.value.seconds, passed.value.part(20_000)) == (25, 13_000)
+
+
+def test_deadline_counts_the_time_before_the_work_began_once(monkeypatch):
+    # A tenth of the work in 1 s: 10 s in all; after 20 s of reading the upload, 30 s.
+    monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 0, 0, 1, 20, 21))
+    at_once, after_the_upload = Deadline(25), Deadline(25)
+    at_once.begin()
+    at_once.check(0.1)
+    after_the_upload.begin()
+
+    with pytest.raises(DeadlinePassed):
+        after_the_upload.check(0.1)
+
+
+def test_deadline_projects_nothing_from_too_little_done(monkeypatch):
+    # 3 s for 4% of the work would be 75 s: too early to tell, and 3 s is within 25.
+    monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 3))
+
+    Deadline(25).check(0.04)
 
 
 def test_import_records_reading_past_the_deadline_is_refused_and_nothing_is_stored(
@@ -394,12 +425,25 @@ def test_import_records_reading_past_the_deadline_is_refused_and_nothing_is_stor
     )
 
 
+def test_import_records_lines_with_problems_are_said_before_the_deadline(
+    amina, club, settings, monkeypatch
+):
+    # Read in 100 s, 300 s in all at that pace: too long, but the line's problem comes first.
+    settings.IMPORT_SECONDS = 25
+    monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 0, 0, 100))
+
+    response = signed_in(amina).post("/clubs/sfax/import", {"text": "not json"})
+
+    assert errors(response)[0].startswith("line 1: record: not JSON")
+
+
 def test_import_records_writing_past_the_deadline_is_refused_in_french_and_rolled_back(
     amina, club, settings, monkeypatch
 ):
-    # Read at 1 s (the deadline set), the lines at 2 s, the games written at 3 s: past 2 s.
-    settings.IMPORT_SECONDS = 2
-    monkeypatch.setattr(deadline.time, "monotonic", Ticking())
+    # Started at 0, read by 1 s (3 s in all at that pace), then 60 s when the games are
+    # written: 109 s in all at that pace, past 25.
+    settings.IMPORT_SECONDS = 25
+    monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 0, 0, 1, 60))
     browser = signed_in(amina)
     browser.cookies["django_language"] = "fr"
 
@@ -409,8 +453,8 @@ def test_import_records_writing_past_the_deadline_is_refused_in_french_and_rolle
         422,
         [
             "Ce fichier prend plus de temps à importer que le serveur n’en accorde à une "
-            "requête (2 s) : rien n’a été importé. Partagez-le en fichiers d’au plus 500 parties "
-            "et importez-les un à un."
+            "requête (25 s) : rien n’a été importé. Partagez-le en fichiers d’au plus 500 "
+            "parties et importez-les un à un."
         ],
     )
     assert (Game.objects.count(), Hand.objects.count(), ClubResult.objects.count()) == (0, 0, 0)
@@ -422,4 +466,4 @@ def test_import_service_past_its_deadline_keeps_nothing(club):
             club=club, records=some_records(), owner_id=None, deadline=Deadline(0)
         )
 
-    assert (passed.value.share, Game.objects.count(), Seat.objects.count()) == (0.75, 0, 0)
+    assert (passed.value.fits, Game.objects.count(), Seat.objects.count()) == (0.0, 0, 0)
