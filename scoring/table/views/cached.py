@@ -50,11 +50,10 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
     the game's version, the names shown, what the viewer may do there (score, share, start
     the rematch), the time zone its times are said in, the account shown in the header, and
     what the page leads back to. None for a game with no summary: drawn as before."""
-    try:
-        summary = game.summary
-    except Summary.DoesNotExist:
+    shown = record_shown(request, game, can_score=can_score)
+    if shown is None:
         return None
-    gid = game.public_id
+    summary, gid = game.summary, game.public_id
     can_share = can_score and may(request, Action.SHARE_GAME, gid, game)
     can_rematch = (
         can_score
@@ -64,9 +63,7 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
     refused = None if can_score else lost_right(request, gid)
     reports = waiting.waiting(gid)  # one cache read for both parts below
     parts = (
-        gid,
-        version_of(summary.changed_at),
-        names_part(request, game, summary, can_score=can_score),
+        *shown,  # the game's version and the names shown, as record.json's key
         (can_score, can_share, can_rematch),
         zone_of(game) or timezone.get_current_timezone_name(),
         account_shown(request),
