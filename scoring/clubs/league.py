@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 from django.db import connection
@@ -36,7 +36,7 @@ from ..engine.league import (
 )
 from ..table.models import Game, Hand, Seat, Summary
 from ..table.services import Imported
-from ..table.state import GameRows, GameState, record_of
+from ..table.state import GameState, record_of, score
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, shown_names
 
@@ -349,15 +349,20 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
             .values_list("game_id", "player__name")
         ):
             names[game_id].append(name)
-        hands: dict[int, list[Hand]] = defaultdict(list)
-        for hand in Hand.objects.filter(game_id__in=batch).order_by("game_id", "number"):
-            hands[hand.game_id].append(hand)
+        hands: dict[int, list[_HandRow]] = defaultdict(list)
+        for read in (
+            Hand.objects.filter(game_id__in=batch)
+            .order_by("game_id", "number")
+            .values_list(*_HandRow._fields)
+        ):
+            row = _HandRow(*read)
+            hands[row.game_id].append(row)
         for game in Game.objects.filter(pk__in=batch).only("pk", *_RULES):
-            seated, rows = tuple(names[game.pk]), tuple(hands[game.pk])
-            state = GameRows(game, seated, rows, record_of(game, seated, rows)).scored()
-            if state.result.finished:
-                finished_at = state.hands[-1].recorded_at
-                values = _result_values(club, seated, state.result, finished_at, keys)
+            seated, rows = tuple(names[game.pk]), hands[game.pk]
+            result = score(record_of(game, seated, rows))
+            if result.finished:
+                finished_at = rows[-1].recorded_at
+                values = _result_values(club, seated, result, finished_at, keys)
                 for seat in values:
                     seat["game_id"] = game.pk
                 games.append((finished_at, game.record_id, values))
@@ -370,6 +375,20 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
     ClubResult.objects.filter(club=club).delete()
     insert_rows(ClubResult, _COLUMNS, _numbered(club, games, rated))
     return len(games)
+
+
+class _HandRow(NamedTuple):
+    """A hand's row as a rebuild reads it: its values, no model object made (the fields
+    after the first two are :data:`~scoring.table.state.HAND_COLUMNS`, a test says)."""
+
+    game_id: int
+    recorded_at: datetime
+    taker: int | None
+    bid: int | None
+    tricks: Any
+    calls: Any
+    plays: Any
+    trump: str
 
 
 _COLUMNS = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]

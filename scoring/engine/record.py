@@ -386,11 +386,38 @@ def _parse_hands(
     for index, item in enumerate(value):
         if problems.full:
             return hands, True
-        found = problems.count
-        hand = _parse_hand(item, dealer_of(index, first_dealer), problems, index + 1)
-        if hand is not None and problems.count == found:
+        hand = _read_hand(item, dealer_of(index, first_dealer), problems, index + 1)
+        if hand is not None:
             hands.append(hand)
     return hands, False
+
+
+_READ_HANDS: dict[tuple[int, str], Hand] = {}
+"""Hands read without a problem, by dealer and JSON value (see :func:`_read_hand`): a hand
+is frozen, so one read serves every record, and every stored game, that gives it the same
+way."""
+_READ_HANDS_KEPT = 20_000
+"""At most so many kept (a few MB); then they are read afresh."""
+
+
+def _read_hand(item: object, dealer: int, problems: _Problems, number: int) -> Hand | None:
+    """:func:`_parse_hand`, None if the hand has a problem. A hand given by its tricks (no
+    plays) is one of a few thousand, read again and again (a club's records, a game's page):
+    kept once read, under its dealer and its value's repr, which tells 1 from True and from
+    1.0 as reading it does."""
+    key = (dealer, repr(item)) if type(item) is dict and "plays" not in item else None
+    kept = _READ_HANDS.get(key) if key is not None else None
+    if kept is not None:
+        return kept
+    found = problems.count
+    hand = _parse_hand(item, dealer, problems, number)
+    if hand is None or problems.count != found:
+        return None
+    if key is not None:
+        if len(_READ_HANDS) >= _READ_HANDS_KEPT:
+            _READ_HANDS.clear()
+        _READ_HANDS[key] = hand
+    return hand
 
 
 def _parse_hand(item: object, dealer: int, problems: _Problems, number: int) -> Hand | None:
@@ -487,7 +514,7 @@ def hand_from_dict(data: object, dealer: int, number: int = 1) -> Hand:
     Its words are read exactly, as in a whole record (``"H"``, not ``"h"``).
     """
     problems = _Problems()
-    hand = _parse_hand(data, dealer, problems, number)
+    hand = _read_hand(data, dealer, problems, number)
     if problems.count or hand is None:
         raise problems.error()
     return hand

@@ -6,7 +6,7 @@ game as a :class:`GameState`: its rows, its record, and the engine's verdict.
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Prefetch, QuerySet
 
@@ -164,7 +164,25 @@ def about_of(game: Game, hands: Sequence[Hand] = ()) -> About:
     )
 
 
-def record_of(game: Game, names: Sequence[str], hands: Sequence[Hand]) -> Record:
+class HandFacts(Protocol):
+    """What a hand's row says (:data:`HAND_COLUMNS`): a :class:`Hand`, or its values read
+    without making one (a league's rebuild reads a club's every hand)."""
+
+    @property
+    def taker(self) -> int | None: ...
+    @property
+    def bid(self) -> int | None: ...
+    @property
+    def trump(self) -> str: ...
+    @property
+    def tricks(self) -> Any: ...
+    @property
+    def calls(self) -> Any: ...
+    @property
+    def plays(self) -> Any: ...
+
+
+def record_of(game: Game, names: Sequence[str], hands: Sequence[HandFacts]) -> Record:
     """The game as an engine record; every hand is read again by the engine."""
     return Record(
         players=tuple(names),
@@ -189,7 +207,7 @@ def exported(state: GameState) -> Record:
     )
 
 
-def hand_dict(hand: Hand) -> dict[str, Any]:
+def hand_dict(hand: HandFacts) -> dict[str, Any]:
     """A stored hand in the game record's form."""
     if not hand.trump:
         return {"calls": ["pass"] * SEATS}

@@ -29,7 +29,7 @@ from scoring.engine.league import standings_csv
 from scoring.table import services
 from scoring.table.models import Game
 from scoring.table.models import Hand as HandRow
-from scoring.table.state import exported, load_game
+from scoring.table.state import HAND_COLUMNS, exported, load_game
 
 MODEL = PlackettLuce()
 
@@ -790,3 +790,7 @@ def test_league_random_writes_keep_results_equal_to_a_full_recomputation(seed):
         before = after
 
     assert seen == {"won", "won before others", "no longer won", "winner changed", "moved"}
+
+
+def test_rebuild_reads_a_hands_columns_as_the_table_keeps_them():
+    assert league._HandRow._fields == ("game_id", "recorded_at", *HAND_COLUMNS)

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 
+import scoring.engine.record as record_module
 from scoring.engine import (
     FORMAT,
     About,
@@ -862,3 +863,47 @@ def test_fingerprint_differs_by_players_hands_or_finish():
         fingerprint(_game(finished=moment.replace(tzinfo=None))),
     }
     assert (base in others, len(others)) == (False, 5)
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"taker": True}, "hand 1: seat true is not 0, 1, 2 or 3"),
+        ({"bid": 3.0}, 'hand 1: bid 3.0 is not 3, 4, 5, 6 or "boulmous"'),
+        (
+            {"tricks": [3, 2, 1, 0.0]},
+            "hand 1: tricks: seat 3 has 0.0, not a whole number from 0 to 6",
+        ),
+        ({"trump": "h"}, 'hand 1: trump "h" must be written "H"'),
+    ],
+)
+def test_parse_record_refuses_a_hand_read_before_when_given_otherwise(given, message):
+    # A hand read without a problem is kept for the records after it (record.py
+    # _READ_HANDS): the same hand given with True for 1, 3.0 for 3 or a word not written
+    # exactly is still refused.
+    hand = {"taker": 1, "bid": 3, "trump": "H", "tricks": [3, 2, 1, 0]}
+    data = {"format": "boulmous/1", "players": ["A", "B", "C", "D"], "hands": [hand]}
+    assert parse_record(data).hands == (Hand(Contract(1, 3, Trump.HEARTS), tricks=(3, 2, 1, 0)),)
+    with pytest.raises(RecordError) as refused:
+        parse_record({**data, "hands": [{**hand, **given}]})
+    assert str(refused.value) == message
+
+
+def test_parse_record_reads_a_hand_read_before_under_its_own_dealer():
+    # The same hand, first dealt by seat 0 then by seat 1: its calls are checked again
+    # against the new dealer, whose left speaks first.
+    hand = {"calls": [3, "pass", "pass", "pass"], "trump": "S", "tricks": [3, 1, 1, 1]}
+    data = {"format": "boulmous/1", "players": ["A", "B", "C", "D"], "hands": [hand]}
+    assert parse_record(data).hands[0].contract == Contract(1, 3, Trump.SPADES)
+    assert parse_record({**data, "first_dealer": 1}).hands[0].contract == Contract(
+        2, 3, Trump.SPADES
+    )
+
+
+def test_parse_record_reads_hands_afresh_once_enough_are_kept(monkeypatch):
+    monkeypatch.setattr(record_module, "_READ_HANDS", {})
+    monkeypatch.setattr(record_module, "_READ_HANDS_KEPT", 2)
+    hands = [{"taker": taker, "bid": 3, "trump": "H", "tricks": [3, 1, 1, 1]} for taker in range(3)]
+    data = {"format": "boulmous/1", "players": ["A", "B", "C", "D"], "hands": hands}
+    assert [hand.contract.taker for hand in parse_record(data).hands] == [0, 1, 2]
+    assert list(record_module._READ_HANDS) == [(2, repr(hands[2]))]

@@ -230,6 +230,25 @@ def test_settings_database_url_selects_postgresql():
     assert result.stdout.strip() == "django.db.backends.postgresql"
 
 
+def test_sqlite_database_writes_ahead_and_syncs_each_commit(tmp_path):
+    # A commit appends to the log and syncs it once: a saved hand survives a power cut.
+    script = (
+        "import django; django.setup(); from django.db import connection; "
+        "cursor = connection.cursor(); "
+        "print(cursor.execute('PRAGMA journal_mode').fetchone()[0], "
+        "cursor.execute('PRAGMA synchronous').fetchone()[0])"
+    )
+    result = python(
+        "-c",
+        script,
+        SECRET_KEY="x",
+        DJANGO_SETTINGS_MODULE="boulmous_site.settings",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    )
+
+    assert (result.stdout, result.stderr) == ("wal 2\n", "")
+
+
 def test_engine_imports_no_django():
     code = (
         "import sys, scoring.engine; "
