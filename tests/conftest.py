@@ -3,11 +3,11 @@
 import fcntl
 
 import pytest
-from django.conf import settings
+from django.conf import global_settings, settings
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db.models.signals import post_save
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import translation
 
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
@@ -18,6 +18,65 @@ from tests.factories import NAMES
 
 REDIS_URL = "redis://127.0.0.1:6379/5"
 """The tests' Redis (a database of its own), for production settings and the throttles."""
+
+DB_TESTS_ONLY = "--db-tests-only"
+DATABASE_FIXTURES = ("django_db_setup", "live_server")
+"""A test that has either in its fixture closure reaches the database: ``db``,
+``transactional_db``, ``django_db_reset_sequences``, ``django_db_serialized_rollback``,
+``admin_user`` and every fixture built on them stand on ``django_db_setup``; pytest-django
+gives ``live_server`` a transactional database of its own accord."""
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        DB_TESTS_ONLY,
+        action="store_true",
+        help="deselect the tests that use no database (CI's second pass, on PostgreSQL: "
+        "they ran on SQLite already, and the database is all that differs)",
+    )
+
+
+def uses_database(item) -> bool:
+    """Whether ``item`` may reach the database. pytest-django blocks every other test's
+    query, so a test that uses it without saying so fails on SQLite already."""
+    return (
+        item.get_closest_marker("django_db") is not None
+        or any(name in getattr(item, "fixturenames", ()) for name in DATABASE_FIXTURES)
+        # A Django TestCase declares its databases in its class: kept, whatever they are.
+        or hasattr(getattr(item, "cls", None), "databases")
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption(DB_TESTS_ONLY):
+        return
+    kept = [item for item in items if uses_database(item)]
+    deselected = [item for item in items if not uses_database(item)]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+    summary = f"{DB_TESTS_ONLY}: {len(deselected)} tests that use no database deselected"
+    if hasattr(config, "workeroutput"):  # a pytest-xdist worker: its controller says it
+        config.workeroutput["db_tests_only"] = summary
+    else:
+        config.stash[DB_TESTS_ONLY_SUMMARY] = summary
+
+
+DB_TESTS_ONLY_SUMMARY = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's controller collects nothing: a worker tells it what it deselected."""
+    summary = getattr(node, "workeroutput", {}).get("db_tests_only")
+    if summary:
+        node.config.stash[DB_TESTS_ONLY_SUMMARY] = summary
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    summary = config.stash.get(DB_TESTS_ONLY_SUMMARY, None)
+    if summary:
+        terminalreporter.write_line(summary)
 
 
 def scorer_cookie(public_ids):
@@ -88,6 +147,33 @@ def _collected_static():
     with lock.open("w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         call_command("collectstatic", "--no-input", verbosity=0)
+
+
+QUICK_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    # Second, so that a hash made by the site's own (tests/data/legacy_0007) still checks.
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _quick_password_hashing():
+    """Passwords hashed with MD5: the site's hasher (Django's PBKDF2, a million rounds) takes
+    a third of a second of CPU on purpose, and the suite hashes hundreds of passwords, in
+    every account it makes and every login it tries. Any hash is stored and checked the same
+    way; the tests that need the real one ask for ``site_password_hashing``."""
+    with override_settings(PASSWORD_HASHERS=QUICK_HASHERS):
+        yield
+
+
+@pytest.fixture
+def site_password_hashing(settings):
+    """The site's own password hashers, as production has them: for a test of signing up
+    and logging in as they are, and for races, where a real hash's time is the window in
+    which two requests overlap."""
+    from boulmous_site import settings as site
+
+    settings.PASSWORD_HASHERS = getattr(site, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
 
 
 @pytest.fixture

@@ -50,6 +50,7 @@ def reset_link(message):
 # --- Signing up ----------------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("site_password_hashing")
 def test_signup_valid_form_creates_the_user_and_logs_in(client):
     response = client.post("/accounts/signup/", signup_data())
 
@@ -155,6 +156,7 @@ def test_signup_refuses_other_methods(client):
 # --- Logging in and out -----------------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("site_password_hashing")
 def test_login_right_password_logs_in_and_goes_home(client, amina):
     response = client.post("/accounts/login/", {"username": "amina", "password": PASSWORD})
 

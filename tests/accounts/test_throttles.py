@@ -40,12 +40,6 @@ FIFTEEN_MINUTES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _quick_passwords(settings):
-    """Every failure checks a password: a quick hasher keeps hundreds of them quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def amina():
     return User.objects.create_user("amina", "amina@example.com", PASSWORD)

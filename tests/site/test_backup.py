@@ -151,12 +151,6 @@ def restored(blank, tmp_path) -> Iterator[str]:
         server("DROP DATABASE {} WITH (FORCE)", name)
 
 
-@pytest.fixture
-def fast_passwords(settings):
-    """Passwords hashed quickly: a real hash takes long, and any hash is carried as it is."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def run(command: str, *args: Any, **options: Any) -> str:
     out = io.StringIO()
     call_command(command, *map(str, args), stdout=out, **options)
@@ -377,9 +371,7 @@ def sessions(alias: str) -> int:
         return cursor.fetchone()[0]
 
 
-def test_restore_into_a_new_database_gives_every_table_back_equal(
-    db, fast_passwords, restored, tmp_path
-):
+def test_restore_into_a_new_database_gives_every_table_back_equal(db, restored, tmp_path):
     populate()
     path = tmp_path / "site.zip"
     source = stored("default")
@@ -400,7 +392,7 @@ def test_restore_into_a_new_database_gives_every_table_back_equal(
     assert empty == []
 
 
-def test_restore_then_new_rows_get_fresh_ids(db, fast_passwords, restored, tmp_path):
+def test_restore_then_new_rows_get_fresh_ids(db, restored, tmp_path):
     populate()
     run("backup", tmp_path / "site.zip")
     run("restore", tmp_path / "site.zip", database=restored)
@@ -427,9 +419,7 @@ class ToRestored:
         return True
 
 
-def test_restore_then_an_account_signs_in_with_its_old_password(
-    db, fast_passwords, restored, tmp_path
-):
+def test_restore_then_an_account_signs_in_with_its_old_password(db, restored, tmp_path):
     made = populate()
     run("backup", tmp_path / "site.zip")
     run("restore", tmp_path / "site.zip", database=restored)
@@ -488,9 +478,7 @@ def nothing_in(alias: str) -> dict[str, int]:
     }
 
 
-def test_restore_into_a_database_not_empty_is_refused_and_changes_nothing(
-    db, fast_passwords, restored, tmp_path
-):
+def test_restore_into_a_database_not_empty_is_refused_and_changes_nothing(db, restored, tmp_path):
     a_game()
     run("backup", tmp_path / "site.zip")
     get_user_model().objects.db_manager(restored).create_user("walid")
@@ -540,9 +528,7 @@ def damage(path: Path, how: str) -> None:
 
 
 @pytest.mark.parametrize("how", ["cut short", "a byte changed"])
-def test_restore_damaged_file_is_refused_and_writes_nothing(
-    db, fast_passwords, restored, tmp_path, how
-):
+def test_restore_damaged_file_is_refused_and_writes_nothing(db, restored, tmp_path, how):
     a_game()
     path = tmp_path / "site.zip"
     run("backup", path)
