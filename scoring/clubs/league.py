@@ -6,6 +6,7 @@ engine's (scoring/engine/league.py); this module keeps :class:`ClubResult` rows 
 the games, and reads them. Nothing here scores a game per request.
 """
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -15,12 +16,24 @@ from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 from django.db import connection
-from django.db.models import Aggregate, Count, IntegerField, Max, Q, Sum, Value, When
+from django.db.models import (
+    Aggregate,
+    Count,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.expressions import Case
 
-from ..common.bulk import insert_rows
+from ..common.bulk import collector_paused, insert_rows
 from ..common.names import name_key
-from ..engine import GameResult, amount
+from ..engine import GameResult, amount, dealer_of
+from ..engine import Hand as EngineHand
 from ..engine.league import (
     COUNTED,
     COUNTS,
@@ -36,7 +49,7 @@ from ..engine.league import (
 )
 from ..table.models import Game, Hand, Seat, Summary
 from ..table.services import Imported
-from ..table.state import GameState, record_of, score
+from ..table.state import GameState, engine_hand, record_from, score
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, shown_names
 
@@ -331,8 +344,13 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
     always equal. Returns the number of counted games.
 
     Fast for ten thousand games: the games are read ``chunk`` at a time, three queries a
-    chunk (games, the names at their seats, their hands), each scored by the engine; the
-    rows are then rated in order and written in batches."""
+    chunk (games with their last hand's time, the names at their seats, their hands), each
+    scored by the engine; the rows are then rated in order and written in batches."""
+    with collector_paused():
+        return _rebuild(club, chunk)
+
+
+def _rebuild(club: Club, chunk: int) -> int:
     ids = list(
         Summary.objects.filter(game__club_game__club=club, status=Summary.Status.WON)
         .order_by("game_id")
@@ -340,6 +358,8 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
     )
     games: list[tuple[datetime, str, list[dict[str, Any]]]] = []
     keys: dict[str, str] = {}
+    read = _StoredHands()
+    last_hand = Hand.objects.filter(game=OuterRef("pk")).order_by("-number")
     for first in range(0, len(ids), chunk):
         batch = ids[first : first + chunk]
         names: dict[int, list[str]] = defaultdict(list)
@@ -349,19 +369,18 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
             .values_list("game_id", "player__name")
         ):
             names[game_id].append(name)
-        hands: dict[int, list[_HandRow]] = defaultdict(list)
-        for read in (
-            Hand.objects.filter(game_id__in=batch)
-            .order_by("game_id", "number")
-            .values_list(*_HandRow._fields)
+        hands = read.of_games(batch)
+        for game in (
+            Game.objects.filter(pk__in=batch)
+            .only("pk", *_RULES)
+            .annotate(finished_at=Subquery(last_hand.values("recorded_at")[:1]))
         ):
-            row = _HandRow(*read)
-            hands[row.game_id].append(row)
-        for game in Game.objects.filter(pk__in=batch).only("pk", *_RULES):
             seated, rows = tuple(names[game.pk]), hands[game.pk]
-            result = score(record_of(game, seated, rows))
+            dealers = (dealer_of(index, game.first_dealer) for index in range(len(rows)))
+            record = record_from(game, seated, [*map(read.hand, rows, dealers)])
+            result = score(record)
             if result.finished:
-                finished_at = rows[-1].recorded_at
+                finished_at = game.finished_at
                 values = _result_values(club, seated, result, finished_at, keys)
                 for seat in values:
                     seat["game_id"] = game.pk
@@ -379,16 +398,54 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
 
 class _HandRow(NamedTuple):
     """A hand's row as a rebuild reads it: its values, no model object made (the fields
-    after the first two are :data:`~scoring.table.state.HAND_COLUMNS`, a test says)."""
+    are :data:`~scoring.table.state.HAND_COLUMNS`, a test says)."""
 
-    game_id: int
-    recorded_at: datetime
     taker: int | None
     bid: int | None
     tricks: Any
     calls: Any
     plays: Any
     trump: str
+
+
+_JSON = [
+    index for index, name in enumerate(_HandRow._fields) if name in ("tricks", "calls", "plays")
+]
+"""Where a hand's row holds JSON, read as its text."""
+_PLAYS = _HandRow._fields.index("plays")
+
+
+class _StoredHands:
+    """A club's hands as a rebuild reads them, tens of thousands: each row as the database
+    gives it (the JSON as text, not decoded), and read by the engine once for each way it
+    is written and each dealer, since most hands are one of a few thousand."""
+
+    def __init__(self) -> None:
+        self.read: dict[tuple[Any, ...], EngineHand] = {}
+
+    def of_games(self, ids: Sequence[int]) -> dict[int, list[tuple[Any, ...]]]:
+        """The games' hands, in order, by game: one query."""
+        found = Hand.objects.filter(game_id__in=ids).order_by("game_id", "number")
+        sql, params = found.values_list("game_id", *_HandRow._fields).query.sql_with_params()
+        hands: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            for game_id, *row in cursor.fetchall():
+                hands[game_id].append(tuple(row))
+        return hands
+
+    def hand(self, row: tuple[Any, ...], dealer: int) -> EngineHand:
+        key = (dealer, *row)
+        hand = self.read.get(key)
+        if hand is None:
+            values = list(row)
+            for index in _JSON:
+                if values[index] is not None:
+                    values[index] = json.loads(values[index])
+            hand = engine_hand(_HandRow(*values), dealer)
+            if row[_PLAYS] is None:  # a hand played card by card is one of its kind
+                self.read[key] = hand
+        return hand
 
 
 _COLUMNS = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]

@@ -184,15 +184,29 @@ class HandFacts(Protocol):
 
 def record_of(game: Game, names: Sequence[str], hands: Sequence[HandFacts]) -> Record:
     """The game as an engine record; every hand is read again by the engine."""
+    return record_from(
+        game,
+        names,
+        [
+            engine_hand(hand, dealer_of(index, game.first_dealer))
+            for index, hand in enumerate(hands)
+        ],
+    )
+
+
+def record_from(game: Game, names: Sequence[str], hands: Sequence[EngineHand]) -> Record:
+    """The game as an engine record, its hands read already (:func:`engine_hand`)."""
     return Record(
         players=tuple(names),
         first_dealer=game.first_dealer,
         rules=rules_of(game),
-        hands=tuple(
-            hand_from_dict(hand_dict(hand), dealer=dealer_of(index, game.first_dealer))
-            for index, hand in enumerate(hands)
-        ),
+        hands=tuple(hands),
     )
+
+
+def engine_hand(hand: HandFacts, dealer: int) -> EngineHand:
+    """A stored hand read again by the engine, as dealt by ``dealer``."""
+    return hand_from_dict(hand_dict(hand), dealer=dealer)
 
 
 def exported(state: GameState) -> Record:

@@ -5,8 +5,10 @@ records in the order league.md gives (finished, then id): not with scoring.engin
 """
 
 import io
+import json
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -15,13 +17,14 @@ from openskill.models import PlackettLuce
 from scoring.clubs import league
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, ClubResult, Member, Season
-from scoring.engine import About, Contract, GameOver, Hand, Record, Rules, Trump
+from scoring.engine import About, Contract, GameOver, Hand, Record, Rules, Trump, loads
 from scoring.table import services
 from scoring.table.models import Change, Game, Summary
 from scoring.table.models import Hand as HandRow
 
 MEMBERS = ("Amina", "Bilal", "Chafik", "Dalila", "Emna", "Farid")
 START = datetime(2025, 3, 6, 19, 0, tzinfo=UTC)
+DATA = Path(__file__).resolve().parents[1] / "data"
 RESULT_FIELDS = ("game__record_id", "seat", "position", "finished_at", "key", "rank", "total")
 RESULT_FIELDS += ("won", "taken", "made", "boites", "units", "contracts", "amount", "mu", "sigma")
 
@@ -294,6 +297,29 @@ def test_import_club_records_league_equals_a_rebuild(club):
     league.rebuild(club)
 
     assert results(club) == imported
+
+
+def every_way_record():
+    """A won game whose hands are kept in every way a hand is: by its calls and the cards
+    played, by taker and bid with the cards, by the calls and tricks, by taker and bid and
+    tricks, all passed; and the same hand under several dealers."""
+    data = json.loads((DATA / "valid" / "plays_revokes_both_ways.json").read_text())
+    by_calls = {"calls": [3, "pass", "pass", "pass"], "trump": "S", "tricks": [2, 2, 1, 1]}
+    sweep = {"taker": 1, "bid": 3, "trump": "H", "tricks": [0, 6, 0, 0]}
+    data["hands"] += [{"calls": ["pass"] * 4}, by_calls, sweep, by_calls, sweep]
+    data["id"] = "every-way"
+    return loads(json.dumps(data))
+
+
+def test_rebuild_reads_every_way_a_hand_is_kept(club):
+    record = every_way_record()
+    assert record.score().finished
+    club_services.import_club_records(club=club, records=[record], owner_id=None)
+    imported = results(club)
+
+    league.rebuild(club)
+
+    assert (len(imported), results(club)) == (4, imported)
 
 
 def test_import_club_records_after_earlier_games_rates_them_all_in_order(club):

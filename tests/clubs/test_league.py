@@ -793,4 +793,4 @@ def test_league_random_writes_keep_results_equal_to_a_full_recomputation(seed):
 
 
 def test_rebuild_reads_a_hands_columns_as_the_table_keeps_them():
-    assert league._HandRow._fields == ("game_id", "recorded_at", *HAND_COLUMNS)
+    assert league._HandRow._fields == HAND_COLUMNS
