@@ -251,7 +251,7 @@ def _move(rows: Sequence[Stored], batch: int = 200) -> None:
             cursor.execute(
                 f"{assignments} FROM unnest(%s::bigint[], %s::int[], %s::float8[], "
                 f"%s::float8[]) AS v(id, position, mu, sigma) WHERE {table}.id = v.id",
-                [list(column) for column in zip(*_moved(rows), strict=True)],
+                [_array_text(column) for column in zip(*_moved(rows), strict=True)],
             )
             return
         for first in range(0, len(rows), batch):
@@ -262,6 +262,13 @@ def _move(rows: Sequence[Stored], batch: int = 200) -> None:
                 f"{assignments} FROM v WHERE {table}.id = v.id",
                 [value for row in _moved(part) for value in row],
             )
+
+
+def _array_text(values: Iterable[float]) -> str:
+    """Numbers as PostgreSQL reads an array of them: ``{1,2.5}``. Written in one join, not
+    adapted one by one (tens of thousands); a float's repr is the shortest text that reads
+    back as the same float, in Python as in PostgreSQL."""
+    return "{" + ",".join(map(repr, values)) + "}"
 
 
 def _moved(rows: Sequence[Stored]) -> list[tuple[int, int, float, float]]:
