@@ -396,8 +396,10 @@ _READ_HANDS: dict[tuple[int, str], Hand] = {}
 """Hands read without a problem, by dealer and JSON value (see :func:`_read_hand`): a hand
 is frozen, so one read serves every record, and every stored game, that gives it the same
 way."""
-_READ_HANDS_KEPT = 20_000
-"""At most so many kept (a few MB); then they are read afresh."""
+_READ_HANDS_KEPT = 40_000
+"""At most so many kept, then they are read afresh: about 20 MB. A club's import of 20,000
+games (the most it takes) gives about 29,000 hands other than card by card, so that each
+is read once."""
 
 
 def _read_hand(item: object, dealer: int, problems: _Problems, number: int) -> Hand | None:
