@@ -47,12 +47,19 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+class JsonText(str):
+    """A JSON field's value given to :func:`insert_rows` already written as JSON text (as
+    ``json.dumps`` writes it), stored as it is: a value repeated in thousands of rows is
+    written once."""
+
+
 def insert_rows(
     model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> None:
     """Insert ``rows``, each the values of ``fields`` (attribute names: ``game_id``) in that
-    order, as Python values; the fields left out get no default, so ``fields`` names every
-    column but an automatic primary key. Nothing is returned, not even primary keys.
+    order, as Python values, a JSON field's either a value or :class:`JsonText`; the fields
+    left out get no default, so ``fields`` names every column but an automatic primary key.
+    Nothing is returned, not even primary keys.
 
     Inside the caller's transaction, as any write."""
     options = model._meta
@@ -72,8 +79,11 @@ def insert_rows(
             if as_json:
                 row = list(row)
                 for index in as_json:
-                    if row[index] is not None:
-                        row[index] = json.dumps(row[index])
+                    value = row[index]
+                    if type(value) is JsonText:
+                        row[index] = str(value)
+                    elif value is not None:
+                        row[index] = json.dumps(value)
             copy.write_row(row)
 
 
@@ -115,7 +125,9 @@ def _insert_many(
                 for index, field in adapt:
                     value = row[index]
                     given, adapted = last[index]
-                    if value is not given:
+                    if type(value) is JsonText:
+                        adapted = str(value)
+                    elif value is not given:
                         adapted = field.get_db_prep_save(value, database)
                         if index in kept:
                             last[index] = (value, adapted)

@@ -6,6 +6,7 @@ broken (:class:`RulesBroken`, :class:`EndsEarly`), or the game changed under the
 player's feet (:class:`HandTaken`, :class:`GameClosed`).
 """
 
+import json
 import random
 import uuid
 from collections.abc import Iterator, Sequence
@@ -14,10 +15,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import JSONField, QuerySet
 from django.utils import timezone
 
-from ..common.bulk import insert_objects, insert_rows, values_found
+from ..common.bulk import JsonText, insert_objects, insert_rows, values_found
 from ..common.names import name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import (
@@ -561,7 +562,8 @@ def import_many(
             for position, name in enumerate(one.record.players)
         ),
     )
-    insert_rows(Hand, _HAND_FIELDS, (row for one in imported for row in _hand_rows(one)))
+    written: dict[int, tuple[Any, ...]] = {}
+    insert_rows(Hand, _HAND_FIELDS, (row for one in imported for row in _hand_rows(one, written)))
     now = timezone.now()
     insert_rows(
         Change,
@@ -593,9 +595,25 @@ def _summary_values(one: Imported) -> Iterator[Any]:
     return (fields[name] for name in SUMMARY_COLUMNS)
 
 
-def _hand_rows(one: Imported) -> Iterator[tuple[Any, ...]]:
-    """A record's hands as the values of :data:`_HAND_FIELDS`."""
+def _hand_rows(one: Imported, written: dict[int, tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+    """A record's hands as the values of :data:`_HAND_FIELDS`. ``written`` keeps each hand's
+    columns, their JSON written, by the hand: the engine gives one object for a hand read
+    many times (scoring/engine/record.py ``_read_hand``), and the records, alive until the
+    import ends, keep each object and so its id."""
     started, last = one.game.created_at, len(one.record.hands)
     for number, hand in enumerate(one.record.hands, start=1):
         recorded_at = one.last_recorded_at if number == last else started
-        yield (one.game.pk, number, recorded_at, None, *column_values(hand))
+        columns = written.get(id(hand))
+        if columns is None:
+            columns = tuple(
+                JsonText(json.dumps(value))
+                if name in _JSON_COLUMNS and value is not None
+                else value
+                for name, value in zip(HAND_COLUMNS, column_values(hand), strict=True)
+            )
+            written[id(hand)] = columns
+        yield (one.game.pk, number, recorded_at, None, *columns)
+
+
+_JSON_COLUMNS = {field.name for field in Hand._meta.concrete_fields if isinstance(field, JSONField)}
+"""A hand's columns that hold JSON."""

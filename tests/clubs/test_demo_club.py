@@ -21,6 +21,7 @@ from scoring.engine import About, Contract, GameOver, Hand, Record, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Change, Game, Summary
 from scoring.table.models import Hand as HandRow
+from scoring.table.state import load_game
 
 MEMBERS = ("Amina", "Bilal", "Chafik", "Dalila", "Emna", "Farid")
 START = datetime(2025, 3, 6, 19, 0, tzinfo=UTC)
@@ -320,6 +321,17 @@ def test_rebuild_reads_every_way_a_hand_is_kept(club):
     league.rebuild(club)
 
     assert (len(imported), results(club)) == (4, imported)
+
+
+def test_import_club_records_stores_each_hand_as_given_repeated_or_not(club):
+    records = [every_way_record(), *some_records()]
+    club_services.import_club_records(club=club, records=records, owner_id=None)
+
+    stored = {
+        game.record_id: load_game(game).record.hands
+        for game in Game.objects.filter(club_game__club=club)
+    }
+    assert stored == {record.about.id: record.hands for record in records}
 
 
 def test_import_club_records_after_earlier_games_rates_them_all_in_order(club):

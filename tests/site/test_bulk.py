@@ -1,10 +1,11 @@
 """Rows written in bulk (scoring/common/bulk.py), as an import and a rebuild write them."""
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scoring.common.bulk import insert_rows
+from scoring.common.bulk import JsonText, insert_rows
 from scoring.table.models import Change, Game
 
 pytestmark = pytest.mark.django_db
@@ -56,3 +57,24 @@ def test_insert_rows_writes_each_rows_json_as_it_was_when_given():
         Change.objects.filter(game=game).order_by("hand_number").values_list("after", flat=True)
     )
     assert list(stored) == [{"tricks": [1]}, {"tricks": [1, 0]}, {"tricks": [1, 0, 1]}]
+
+
+def test_insert_rows_stores_json_given_as_text_as_the_value_it_writes():
+    game = a_game()
+    values = [None, {"tricks": [3, 2, 1, 0]}, ["pass", 4, "pass", "pass"]]
+
+    insert_rows(
+        Change,
+        COLUMNS,
+        (
+            [game.pk, datetime(2026, 3, 1, tzinfo=UTC), None, "", "added", number, None, text]
+            for number, text in enumerate(
+                None if value is None else JsonText(json.dumps(value)) for value in values
+            )
+        ),
+    )
+
+    stored = (
+        Change.objects.filter(game=game).order_by("hand_number").values_list("after", flat=True)
+    )
+    assert list(stored) == values
