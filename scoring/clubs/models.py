@@ -190,7 +190,10 @@ class ClubGame(models.Model):
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="club_game"
     )
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="club_games")
+    # Found by club through club_game_club (club, game): no index of its own.
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="club_games", db_index=False
+    )
     round = models.ForeignKey(
         Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="club_games"
     )
@@ -221,8 +224,10 @@ class ClubResult(models.Model):
     add these rows up in the database; nothing is scored per request.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    # Found by club through club_result_position (club, position) and by game through
+    # club_result_seat_unique (game, seat): no index of their own, one less to write a row.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="results", db_index=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results", db_index=False)
     seat = models.PositiveSmallIntegerField()
     position = models.PositiveIntegerField()
     """The game's place among the club's counted games, in the order they finished."""

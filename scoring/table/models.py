@@ -119,7 +119,8 @@ class Game(GameRules):
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # Found by game through seat_position_unique (game, position): no index of its own.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     position = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
 
@@ -139,7 +140,8 @@ class Hand(models.Model):
     result is the tricks won by seat, or the cards played that give them.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    # Found by game through hand_number_unique (game, number): no index of its own.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveSmallIntegerField(_("hand"))
     taker = models.PositiveSmallIntegerField(_("taker"), null=True, blank=True)
     bid = models.PositiveSmallIntegerField(_("bid"), null=True, blank=True)
@@ -164,7 +166,12 @@ class Hand(models.Model):
         constraints = [
             # Two phones saving the same hand: the database lets exactly one in.
             models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique"),
-            models.UniqueConstraint(fields=["game", "token"], name="hand_token_unique"),
+            # A form's token, once in a game; hands without one (imported) are not indexed.
+            models.UniqueConstraint(
+                fields=["game", "token"],
+                condition=models.Q(token__isnull=False),
+                name="hand_token_unique",
+            ),
         ]
 
 
