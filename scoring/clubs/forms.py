@@ -472,6 +472,13 @@ class ClubImportForm(forms.Form):
         with collector_paused():
             return self._clean_lines(data)
 
+    def let_go(self) -> None:
+        """The records read, and the engine's results, let go once imported or refused:
+        freed at once by reference counting, not kept with the form, which holds itself in
+        a cycle (its bound fields) and so waits for the collector's next full pass."""
+        for name in ("records", "results", "lines"):
+            getattr(self, "cleaned_data", {}).pop(name, None)
+
     def _clean_lines(self, data: dict[str, Any]) -> dict[str, Any]:
         count = 0
         for _line in self._lines(data):

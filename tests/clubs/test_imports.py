@@ -16,7 +16,7 @@ from scoring.clubs.forms import ClubImportForm
 from scoring.clubs.models import ClubResult
 from scoring.common import deadline
 from scoring.common.deadline import Deadline, DeadlinePassed
-from scoring.engine import record_to_dict
+from scoring.engine import Record, record_to_dict
 from scoring.table import services
 from scoring.table.models import Change, Game, Hand, Seat, Summary
 from tests.clubs.test_clubs import account, errors, make_club, record_line, signed_in
@@ -264,6 +264,23 @@ def test_import_collector_runs_again_after_an_import_and_after_a_refusal(amina, 
     refused = browser.post("/clubs/sfax/import", {"text": record_line("g1") + "\nnot json"})
 
     assert (after_import, refused.status_code, gc.isenabled()) == (True, 422, True)
+
+
+def test_import_records_through_the_page_leaves_no_record_for_the_collector(amina, club):
+    browser = signed_in(amina)
+    text = "\n".join(
+        json.dumps(record_to_dict(record), ensure_ascii=False) for record in some_records()
+    )
+    gc.collect()
+    gc.disable()
+    try:
+        imported = browser.post("/clubs/sfax/import", {"text": text})
+        # Freed by reference counting as the import ended: none waits for a collection.
+        left = sum(type(thing) is Record for thing in gc.get_objects())
+    finally:
+        gc.enable()
+
+    assert (imported.status_code, left) == (302, 0)
 
 
 def test_import_service_refusal_leaves_the_collector_running(club):

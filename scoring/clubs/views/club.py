@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common import rights
+from ...common.bulk import collector_paused
 from ...common.deadline import Deadline, DeadlinePassed
 from ...common.http import HtmxHttpRequest
 from ...common.names import name_key
@@ -450,28 +451,16 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
     # The whole request's time, from here: reading the file counts.
     deadline = Deadline(settings.IMPORT_SECONDS)
     form = ClubImportForm(request.POST or None, request.FILES or None, deadline=deadline)
-    if request.method == "POST" and form.is_valid():
-        try:
-            count = services.import_club_records(
-                club=club,
-                records=form.cleaned_data["records"],
-                owner_id=_user_id(request),
-                by=request.actor,
-                results=form.cleaned_data["results"],
-                lines=form.cleaned_data["lines"],
-                deadline=deadline,
-            )
-        except DeadlinePassed as passed:
-            form.add_error(None, too_long_message(passed, len(form.cleaned_data["records"])))
-        except services.AlreadyInClub as already:
-            form.add_error(None, already_message(already.line, already.record_id, already.same_as))
-        except services.NameLooksLike as alike:
-            form.add_error(
-                None,
-                gettext("line %(number)s: %(problem)s")
-                % {"number": alike.line, "problem": look_alike_message(alike.name, alike.like)},
-            )
-        else:
+    if request.method == "POST":
+        # One pause of the collector over reading and writing, and the records let go
+        # before it runs again: what the import made is freed as it ends, and no collection
+        # walks through hundreds of thousands of objects, now or in a later request.
+        with collector_paused():
+            try:
+                count = _import_records(request, club, form, deadline)
+            finally:
+                form.let_go()
+        if count is not None:
             return redirect(reverse("club_import", args=[club.slug]) + f"?imported={count}")
     imported = request.GET.get("imported", "") if request.method != "POST" else ""
     context = {
@@ -480,3 +469,33 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
         "imported": int(imported) if imported.isdigit() else None,
     }
     return render(request, "clubs/club_import.html", context, status=422 if form.errors else 200)
+
+
+def _import_records(
+    request: HtmxHttpRequest, club: Club, form: ClubImportForm, deadline: Deadline
+) -> int | None:
+    """The records imported: how many; None if the form or the import refused them, the
+    form then saying why."""
+    if not form.is_valid():
+        return None
+    try:
+        return services.import_club_records(
+            club=club,
+            records=form.cleaned_data["records"],
+            owner_id=_user_id(request),
+            by=request.actor,
+            results=form.cleaned_data["results"],
+            lines=form.cleaned_data["lines"],
+            deadline=deadline,
+        )
+    except DeadlinePassed as passed:
+        form.add_error(None, too_long_message(passed, len(form.cleaned_data["records"])))
+    except services.AlreadyInClub as already:
+        form.add_error(None, already_message(already.line, already.record_id, already.same_as))
+    except services.NameLooksLike as alike:
+        form.add_error(
+            None,
+            gettext("line %(number)s: %(problem)s")
+            % {"number": alike.line, "problem": look_alike_message(alike.name, alike.like)},
+        )
+    return None
