@@ -199,7 +199,13 @@ def _from(club: Club, start: int, *, but: Game | None = None) -> list[tuple[Any,
 def _rerate(club: Club, game: Game, start: int, new: list[ClubResult], place: int) -> None:
     """The game's rows replaced by ``new`` (none: it no longer counts), put at ``place``,
     and every counted game from ``start`` on re-rated; only the rows whose place or rating
-    moved are written."""
+    moved are written. Tens of thousands of rows are read as lists, which hold no cycle:
+    the collector is paused meanwhile, as for a rebuild."""
+    with collector_paused():
+        _rerate_rows(club, game, start, new, place)
+
+
+def _rerate_rows(club: Club, game: Game, start: int, new: list[ClubResult], place: int) -> None:
     games = _stored(_from(club, start, but=game))
     stored = [row for rows in games for row in rows]
     added: list[Stored] = [
@@ -339,11 +345,12 @@ def rerate_from(club: Club, start: int) -> int:
     the ratings their players had before (two members merged into one: his games are
     rated as one player's from the first of them on). Only the rows whose rating moved are
     rewritten; returns how many."""
-    games = _stored(_from(club, start))
-    _rate(club, games, start)
-    moved = _changed(row for rows in games for row in rows)
-    _move(moved)
-    return len(moved)
+    with collector_paused():  # as for a correction
+        games = _stored(_from(club, start))
+        _rate(club, games, start)
+        moved = _changed(row for rows in games for row in rows)
+        _move(moved)
+        return len(moved)
 
 
 def rebuild(club: Club, *, chunk: int = 500) -> int:
