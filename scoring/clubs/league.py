@@ -49,7 +49,7 @@ from ..engine.league import (
 )
 from ..table.models import Game, Hand, Seat, Summary
 from ..table.services import Imported
-from ..table.state import GameState, engine_hand, record_from, score
+from ..table.state import HAND_JSON_COLUMNS, GameState, engine_hand, record_from, score
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, shown_names
 
@@ -422,9 +422,7 @@ class _HandRow(NamedTuple):
     trump: str
 
 
-_JSON = [
-    index for index, name in enumerate(_HandRow._fields) if name in ("tricks", "calls", "plays")
-]
+_JSON = [index for index, name in enumerate(_HandRow._fields) if name in HAND_JSON_COLUMNS]
 """Where a hand's row holds JSON, read as its text."""
 _PLAYS = _HandRow._fields.index("plays")
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import JSONField, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from ..common.bulk import JsonText, insert_objects, insert_rows, values_found
@@ -36,6 +36,7 @@ from .hooks import game_changed
 from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary, rules_columns
 from .state import (
     HAND_COLUMNS,
+    HAND_JSON_COLUMNS,
     SUMMARY_COLUMNS,
     GameState,
     column_values,
@@ -607,13 +608,9 @@ def _hand_rows(one: Imported, written: dict[int, tuple[Any, ...]]) -> Iterator[t
         if columns is None:
             columns = tuple(
                 JsonText(json.dumps(value))
-                if name in _JSON_COLUMNS and value is not None
+                if name in HAND_JSON_COLUMNS and value is not None
                 else value
                 for name, value in zip(HAND_COLUMNS, column_values(hand), strict=True)
             )
             written[id(hand)] = columns
         yield (one.game.pk, number, recorded_at, None, *columns)
-
-
-_JSON_COLUMNS = {field.name for field in Hand._meta.concrete_fields if isinstance(field, JSONField)}
-"""A hand's columns that hold JSON."""

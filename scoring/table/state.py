@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import JSONField, Prefetch, QuerySet
 
 from ..engine import (
     SEATS,
@@ -238,6 +238,10 @@ def hand_dict(hand: HandFacts) -> dict[str, Any]:
 
 HAND_COLUMNS = ("taker", "bid", "tricks", "calls", "plays", "trump")
 """The fields of a hand's row that :func:`columns` gives."""
+HAND_JSON_COLUMNS = frozenset(
+    name for name in HAND_COLUMNS if isinstance(Hand._meta.get_field(name), JSONField)
+)
+"""Those of :data:`HAND_COLUMNS` that hold JSON."""
 
 
 def columns(hand: EngineHand) -> dict[str, Any]:
