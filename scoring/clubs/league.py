@@ -52,6 +52,9 @@ from ..table.services import Imported
 from ..table.state import HAND_JSON_COLUMNS, GameState, engine_hand, record_from, score
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, shown_names
+from .totals import COLUMNS as _COLUMNS
+from .totals import count, recount
+from .totals import values as row_values
 
 
 def results_of(state: GameState, club: Club) -> list[ClubResult]:
@@ -143,11 +146,13 @@ def follow(state: GameState) -> None:
             for row, was in zip(new, old, strict=True):
                 row.pk, row.position, row.mu, row.sigma = was.pk, was.position, was.mu, was.sigma
             ClubResult.objects.bulk_update(new, _FACTS)
+            count(club, map(row_values, old), map(row_values, new))
             return
         start = place if start is None else min(start, place)
     assert start is not None  # old or new rows exist
     assert place is not None
     _rerate(club, game, start, new, place)
+    count(club, map(row_values, old), map(row_values, new))
 
 
 def forget(club: Club, game: Game) -> None:
@@ -155,9 +160,10 @@ def forget(club: Club, game: Game) -> None:
     gone: its rows removed, the games after it renumbered and re-rated from its place.
     Called inside the deletion's transaction, the game and the club locked, before the game
     is deleted."""
-    old = list(ClubResult.objects.filter(game=game).order_by("seat").only("position"))
+    old = list(ClubResult.objects.filter(game=game).order_by("seat"))
     if old:
         _rerate(club, game, old[0].position, [], old[0].position)
+        count(club, removed=map(row_values, old))
 
 
 # A stored row as the re-rating reads it: a list, not a model object (tens of thousands are
@@ -406,7 +412,9 @@ def _rebuild(club: Club, chunk: int) -> int:
     ]
     _rate_rows(rated, 0, {})
     ClubResult.objects.filter(club=club).delete()
-    insert_rows(ClubResult, _COLUMNS, _numbered(club, games, rated))
+    written = list(_numbered(club, games, rated))
+    insert_rows(ClubResult, _COLUMNS, written)
+    recount(club, written)
     return len(games)
 
 
@@ -458,10 +466,6 @@ class _StoredHands:
             if row[_PLAYS] is None:  # a hand played card by card is one of its kind
                 self.read[key] = hand
         return hand
-
-
-_COLUMNS = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]
-"""A result's columns, as a bulk insert writes them."""
 
 
 def _numbered(
@@ -526,6 +530,7 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
     # In the finishing order, as a rebuild writes them.
     rows_in.sort(key=lambda row: row[fields.index("position")] * 4 + row[fields.index("seat")])
     insert_rows(ClubResult, fields, rows_in)
+    count(club, added=rows_in)
     _move(_changed(row for rows in stored for row in rows))
     return len(imports)
 

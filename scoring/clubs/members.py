@@ -25,7 +25,7 @@ from django.utils import timezone
 from ..common.names import look_alike, name_key
 from ..common.rights import Actor
 from ..table.models import Game, Player, Seat, Summary
-from . import history, league
+from . import history, league, totals
 from .models import Attendance, Club, ClubResult, Member, Round
 from .privacy import LastAdmin, _only_admin
 from .services import NameLooksLike, NameTaken, _lock
@@ -187,6 +187,7 @@ def _seat_as(club: Club, old_key: str, name: str) -> int:
         # His old name is no one's now, unless a game outside the club seats it.
         Player.objects.filter(key=old_key, seats__isnull=True).delete()
     ClubResult.objects.filter(club=club, key=old_key).update(key=new_key, name=name)
+    totals.rekey(club, old_key, new_key)
     return len(seats)
 
 

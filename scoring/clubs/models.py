@@ -258,6 +258,35 @@ class ClubResult(models.Model):
         ]
 
 
+class PlayerTotals(models.Model):
+    """One player's sums over his club's counted games: what his page shows of them all
+    (every statistic, his contracts, whom he met), read as one row, not added up from his
+    thousands of :class:`ClubResult` rows at each visit.
+
+    Derived like them: changed by every write of the league in its transaction, each by
+    the rows it adds and removes (scoring/clubs/totals.py), counted again by
+    ``manage.py rebuild_league``, and tested equal to his rows added up."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="totals", db_index=False)
+    key = models.CharField(max_length=160)
+    """The player, as :attr:`ClubResult.key`."""
+    figures = models.JSONField(default=dict)
+    """Sums by name: ``games``, ``wins``, ``total``, ``rank1``… (games at each rank),
+    ``amounts`` (games with an amount), and each statistic counted from a game's facts;
+    a figure of 0 is left out."""
+    amount = models.DecimalField(max_digits=18, decimal_places=4, null=True)
+    """The sum of his rows' amounts; None when none has one."""
+    contracts = models.JSONField(default=dict)
+    """How many contracts he took of each ``"bid:trump:made"`` (made ``1`` or ``0``)."""
+    meetings = models.JSONField(default=dict)
+    """By the other player's key: ``[games, ahead, behind, level]`` at a table together."""
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "key"], name="player_totals_unique"),
+        ]
+
+
 class ClubChange(models.Model):
     """The club's history: every change an admin makes to the club itself, its members,
     seasons, nights and games, with who made it; what a change removes is kept here in

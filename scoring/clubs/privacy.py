@@ -23,6 +23,7 @@ from ..engine.league import COUNTED
 from ..engine.names import look_alike, name_key
 from ..table.models import Game, Player, Seat, Summary
 from ..table.state import exported, load_games
+from . import totals
 from .models import Club, ClubResult, MailChoice, Member
 
 ANONYMOUS = "Player {number}"
@@ -83,6 +84,7 @@ def _rename(club: Club, member: Member, name: str) -> None:
         # His old name is no one's now, unless a game outside the club seats it.
         Player.objects.filter(key=old, seats__isnull=True).delete()
     ClubResult.objects.filter(club=club, key=old).update(key=new, name=name)
+    totals.rekey(club, old, new)
     member.name, member.key = name, new
 
 

@@ -21,7 +21,7 @@ from openskill.models import PlackettLuce
 
 from scoring.clubs import league
 from scoring.clubs import services as club_services
-from scoring.clubs.models import ClubResult, Member
+from scoring.clubs.models import ClubResult, Member, PlayerTotals
 from scoring.clubs.pages.league import money as pages_money
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump
 from scoring.engine import score as score_record
@@ -307,14 +307,25 @@ def check_league(club, seasons=()):
     player's page his rows added up."""
     stored = stored_league(club)
     expected = expected_league(club)
+    # Each player's totals as the writes kept them: his page equals his rows added up here,
+    # and a rebuild, which counts them all again, leaves them as they were.
+    check_players(club, expected)
+    totals = stored_totals(club)
     league.rebuild(club)
     assert (stored, stored_league(club)) == (expected, expected)
+    assert stored_totals(club) == totals
     for season in seasons:
         standings = expected_standings(club, season, expected)
         assert stored_standings(club, season) == standings
         assert stored_csv(club, season) == expected_csv(standings)
-    check_players(club, expected)
     return expected
+
+
+def stored_totals(club):
+    return {
+        row.key: (row.figures, row.amount, row.contracts, row.meetings)
+        for row in PlayerTotals.objects.filter(club=club)
+    }
 
 
 # --- clubs and games ----------------------------------------------------------------

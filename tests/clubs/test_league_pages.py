@@ -581,3 +581,35 @@ def test_all_time_standings_queries_grow_with_the_seasons_only(admin, client):
         client.get("/clubs/cafe/standings/")
 
     assert len(few) == len(more)
+
+
+def test_player_page_queries_are_few_and_the_same_for_one_game_and_many(
+    admin, client, django_assert_max_num_queries
+):
+    club = new_club(admin)
+    many_games(club, admin, 1, "one")
+    client.force_login(admin)
+    path = f"/clubs/cafe/players/{Member.objects.get(club=club, name='P0').pk}/"
+    one = queries_of(client, path)
+    many_games(club, admin, 40, "many")
+
+    with django_assert_max_num_queries(12):
+        many = queries_of(client, path)
+
+    assert many == one
+
+
+def test_player_page_someone_met_who_is_no_member_is_named_as_his_rows_name_him(
+    two_games, client
+):
+    amina = Member.objects.get(club=two_games, name="Amina")
+    Member.objects.filter(club=two_games, name="Dalila").delete()
+
+    response = client.get(f"/clubs/cafe/players/{amina.pk}/")
+
+    meetings = response.context["stats"].head_to_head
+    assert [(m.name, m.member_id is None, m.games) for m in meetings] == [
+        ("Bilal", False, 2),
+        ("Chafik", False, 2),
+        ("Dalila", True, 2),
+    ]

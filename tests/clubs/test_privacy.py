@@ -24,6 +24,7 @@ from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.engine.names import first_name_and_initial
 from scoring.table import services
 from scoring.table.models import Game, Summary
+from tests.clubs.test_league import stored_totals
 from tests.clubs.test_races import at_once, racing
 
 pytestmark = pytest.mark.django_db
@@ -442,8 +443,10 @@ def test_remove_member_anonymises_him_everywhere_ratings_unmoved(cafe, amina, bi
         ("Player 1", "player 1")
     }
     assert ratings(cafe) == before
+    totals = stored_totals(cafe)
+    assert set(totals) == {"amina belhaj", "player 1", "chafik daoud", "dalila"}
     league.rebuild(cafe)
-    assert ratings(cafe) == before
+    assert (ratings(cafe), stored_totals(cafe)) == (before, totals)
     assert "Bilal Chebbi" not in signed_in(amina).get("/clubs/cafe/").content.decode()
 
 
@@ -589,6 +592,7 @@ def test_hand_saved_while_a_member_is_removed_leaves_the_league_as_a_rebuild_giv
         kept = ratings(club)
         names = set(ClubResult.objects.filter(club=club, seat=1).values_list("name", flat=True))
         summary = Summary.objects.get(game=state.game).names[1]
+        totals = stored_totals(club)
         league.rebuild(club)
         assert (len(kept), names, summary, ratings(club) == kept) == (
             8,
@@ -596,3 +600,4 @@ def test_hand_saved_while_a_member_is_removed_leaves_the_league_as_a_rebuild_giv
             "Player 1",
             True,
         )
+        assert stored_totals(club) == totals

@@ -14,8 +14,7 @@ from decimal import Decimal
 from math import ceil
 from typing import Any, NamedTuple
 
-from django.db import connection
-from django.db.models import Sum
+from django.db.models import Max
 from django.utils.translation import gettext
 
 from ...common.names import name_key
@@ -32,9 +31,10 @@ from ...engine.league import (
 )
 from ...table.models import Game
 from ...table.state import exported, load_games
-from ..league import Line, season_of, sum_of
-from ..models import Club, ClubResult, Member, Season
+from ..league import Line, season_of
+from ..models import Club, ClubResult, Member, PlayerTotals, Season
 from ..names import NAMED_COLUMNS, Named, club_names, shown_names
+from ..totals import Sums, figure
 
 CHUNK = 200
 """Games read at a time for records.jsonl (three queries each): memory stays flat."""
@@ -319,11 +319,12 @@ def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerS
     games and the others at their tables, and the club's names (as the public sees them
     if ``public``): seven queries."""
     his = ClubResult.objects.filter(club=club, key=member.key)
-    sums = his.aggregate(
-        **{statistic.name: sum_of(statistic, club.points) for statistic in STATISTICS},
-        amount=Sum("amount"),
-    )
-    counts = {statistic.name: sums[statistic.name] or 0 for statistic in STATISTICS}
+    totals = Sums()
+    for row in PlayerTotals.objects.filter(club=club, key=member.key):
+        totals = Sums.of(row)
+    counts = {
+        statistic.name: figure(statistic, totals.figures, club.points) for statistic in STATISTICS
+    }
     ratings = [
         Rating(mu, sigma) for mu, sigma in his.order_by("position").values_list("mu", "sigma")
     ]
@@ -343,15 +344,19 @@ def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerS
     named = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
     names = shown_names(named, public=public)
     members = {one.key: (one.pk, names[one.key]) for one in named}
-    contracts = contract_counts(club, member.key)
+    contracts = {
+        (int(bid), trump, made == "1"): number
+        for contract, number in totals.contracts.items()
+        for bid, trump, made in [contract.split(":")]
+    }
     return PlayerStats(
         name=names[member.key],
         counts=counts,
         by_bid=_by_bid(contracts),
         by_trump=_by_trump(contracts),
-        money=money(sums["amount"], club),
+        money=money(totals.fields()["amount"], club),
         rating=ratings[-1] if ratings else first_rating(),
-        head_to_head=_head_to_head(club, member.key, members),
+        head_to_head=_head_to_head(club, totals.meetings, members),
         recent=_recent(recent, tables, members),
         chart=_chart(ratings),
     )
@@ -359,26 +364,6 @@ def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerS
 
 Contracts = Mapping[tuple[int, str, bool], int]
 """How many contracts he took of each bid and trump, made or not."""
-
-
-def contract_counts(club: Club, key: str) -> dict[tuple[int, str, bool], int]:
-    """His contracts (each row's ``[bid, trump, made]`` list) counted by bid, trump and
-    outcome in the database: one query, the list's elements read by the database's own
-    JSON functions."""
-    table = connection.ops.quote_name(ClubResult._meta.db_table)
-    if connection.vendor == "postgresql":
-        elements = "jsonb_array_elements(r.contracts) AS c"
-        bid, trump, made = "(c->>0)::int", "c->>1", "(c->>2)::boolean"
-    else:
-        elements = "json_each(r.contracts) AS c"
-        bid, trump, made = (f"json_extract(c.value, '$[{index}]')" for index in range(3))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {bid}, {trump}, {made}, COUNT(*) FROM {table} AS r, {elements} "
-            "WHERE r.club_id = %s AND r.key = %s GROUP BY 1, 2, 3",
-            [club.pk, key],
-        )
-        return {(int(b), str(t), bool(m)): n for b, t, m, n in cursor.fetchall()}
 
 
 Taken = tuple[int, str, bool]
@@ -425,29 +410,24 @@ def _by_trump(contracts: Contracts) -> list[ContractLine]:
     ]
 
 
-Names = dict[str, tuple[int, str]]
+Names = Mapping[str, tuple[int | None, str]]
 """The club's members by key: their id and their name."""
 
 
-def _head_to_head(club: Club, key: str, members: Names) -> list[Meeting]:
-    """Each other player he met: the most games together first, then by name. Counted in
-    the database, his rows joined to the others' at his tables: one query."""
-    table = connection.ops.quote_name(ClubResult._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT o.key, MAX(o.name), COUNT(*), "
-            "SUM(CASE WHEN m.rank < o.rank THEN 1 ELSE 0 END), "
-            "SUM(CASE WHEN m.rank > o.rank THEN 1 ELSE 0 END), "
-            "SUM(CASE WHEN m.rank = o.rank THEN 1 ELSE 0 END) "
-            f"FROM {table} AS m JOIN {table} AS o ON o.game_id = m.game_id "
-            "WHERE m.club_id = %s AND m.key = %s AND o.key <> %s GROUP BY o.key",
-            [club.pk, key, key],
+def _head_to_head(club: Club, meetings: Mapping[str, list[int]], members: Names) -> list[Meeting]:
+    """Each other player he met (his totals' meetings): the most games together first, then
+    by name. A guest, no member, is named as his rows name him (one query, only then)."""
+    guests = [key for key in meetings if key not in members]
+    if guests:
+        named = (
+            ClubResult.objects.filter(club=club, key__in=guests)
+            .values("key")
+            .annotate(name=Max("name"))
+            .values_list("key", "name")
         )
-        meetings = []
-        for other, name, games, ahead, behind, level in cursor.fetchall():
-            member_id, shown = members.get(other, (None, name))
-            meetings.append(Meeting(member_id, shown, games, ahead, behind, level))
-    return sorted(meetings, key=lambda meeting: (-meeting.games, meeting.name.casefold()))
+        members = {**members, **{key: (None, name) for key, name in named}}
+    found = [Meeting(*members[key], *meeting) for key, meeting in meetings.items()]
+    return sorted(found, key=lambda meeting: (-meeting.games, meeting.name.casefold()))
 
 
 def _recent(
