@@ -30,7 +30,7 @@ from django.db.models import (
 )
 from django.db.models.expressions import Case
 
-from ..common.bulk import collector_paused, insert_rows
+from ..common.bulk import collector_paused, insert_rows, keys_checked_meanwhile
 from ..common.names import name_key
 from ..engine import GameResult, amount, dealer_of
 from ..engine import Hand as EngineHand
@@ -53,7 +53,7 @@ from ..table.state import HAND_JSON_COLUMNS, GameState, engine_hand, record_from
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, shown_names
 from .totals import COLUMNS as _COLUMNS
-from .totals import count, recount
+from .totals import change_of, count, move, recount
 from .totals import values as row_values
 
 
@@ -481,16 +481,24 @@ def _numbered(
             yield [seat[name] for name in _COLUMNS]
 
 
+Counted = list[tuple[datetime, str, list[dict[str, Any]], list[Stored]]]
+"""Each counted game of an import: when it finished and its record id (the order), its
+rows' values, and those the rating reads and numbers."""
+
+
 def follow_import(club: Club, imported: Sequence[Imported]) -> int:
     """The results and ratings after a bulk import of these games into the club, as a full
     recomputation (:func:`rebuild`) gives them, without reading back what the import wrote:
-    the won games' rows are made from the engine's results the import kept, and rated once
-    with the club's counted games already there, in the finishing order; the rows already
-    there whose place or rating moved are rewritten. Returns the number of counted games
-    imported."""
-    # Each counted game imported: when it finished and its record id (the order), its rows'
-    # values, and those the rating reads and numbers.
-    imports: list[tuple[datetime, str, list[dict[str, Any]], list[Stored]]] = []
+    the won games' rows are made from the engine's results the import kept
+    (:func:`counted_of`), and rated once with the club's counted games already there, in
+    the finishing order; the rows already there whose place or rating moved are rewritten.
+    Returns the number of counted games imported."""
+    return follow_counted(club, counted_of(club, imported))
+
+
+def counted_of(club: Club, imported: Sequence[Imported]) -> Counted:
+    """The rows of the games imported that count, from the engine's results: no query."""
+    imports: Counted = []
     keys: dict[str, str] = {}  # a club's few names, each compared once
     for one in imported:
         if one.result.finished and one.last_recorded_at is not None:
@@ -504,6 +512,11 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
                 for seat in values
             ]
             imports.append((one.last_recorded_at, one.game.record_id, values, rated))
+    return imports
+
+
+def follow_counted(club: Club, imports: Counted) -> int:
+    """:func:`follow_import`, from :func:`counted_of` its games."""
     if not imports:
         return 0
     # The games already counted before the first one imported keep their places and
@@ -530,7 +543,11 @@ def follow_import(club: Club, imported: Sequence[Imported]) -> int:
     # In the finishing order, as a rebuild writes them.
     rows_in.sort(key=lambda row: row[fields.index("position")] * 4 + row[fields.index("seat")])
     insert_rows(ClubResult, fields, rows_in)
-    count(club, added=rows_in)
+    # As for the games' rows (scoring/clubs/services.py): these rows' keys are checked while
+    # the totals' change is added up.
+    with keys_checked_meanwhile():
+        change = change_of(added=rows_in)
+    move(club, change)
     _move(_changed(row for rows in stored for row in rows))
     return len(imports)
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..common.bulk import collector_paused, insert_rows, values_found
+from ..common.bulk import collector_paused, insert_rows, keys_checked_meanwhile, values_found
 from ..common.deadline import NO_DEADLINE, Deadline
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
@@ -408,7 +408,11 @@ def _import_club_records(
             for one, print_ in zip(imported, fingerprints, strict=True)
         ),
     )
-    league.follow_import(club, imported)
+    # The database checks the keys of every row written so far while the league's rows are
+    # made, which asks it nothing: the commit is left the league's own.
+    with keys_checked_meanwhile():
+        counted = league.counted_of(club, imported)
+    league.follow_counted(club, counted)
     deadline.check(0.75)
     return len(records)
 
@@ -425,13 +429,19 @@ def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int])
     twice in the records. Returns the records' fingerprints."""
     ids = [record.about.id for record in records if record.about.id]
     games = ClubGame.objects.filter(club=club)
-    taken = record_ids(Game.objects.filter(club_game__club=club), ids)
-    taken |= values_found(games, "source_id", ids)
     fingerprints = [fingerprint(record) for record in records]
-    unnamed = [
-        print_ for print_, record in zip(fingerprints, records, strict=True) if not record.about.id
-    ]
-    known = values_found(games, "fingerprint", unnamed)
+    taken: set[str] = set()
+    known: set[str] = set()
+    # A club's first import, into a club without games, asks for none of them one by one.
+    if games.exists():
+        taken = record_ids(Game.objects.filter(club_game__club=club), ids)
+        taken |= values_found(games, "source_id", ids)
+        unnamed = [
+            print_
+            for print_, record in zip(fingerprints, records, strict=True)
+            if not record.about.id
+        ]
+        known = values_found(games, "fingerprint", unnamed)
     # The lines seen so far, by id and by fingerprint: a record with an id is the same
     # game as an earlier one of that id; one without, as any earlier one of its facts.
     seen: dict[str, int] = {}

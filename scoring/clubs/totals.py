@@ -148,19 +148,29 @@ def count(
     """The totals of the players in these games moved by the rows ``removed`` from the
     league and those ``added`` (whole games each, as values of :data:`COLUMNS`). Inside the
     league's write, the club locked: three queries at most."""
-    change = {key: (sums, -1) for key, sums in tally(removed).items()}
-    for key, sums in tally(added).items():
-        if key in change:
-            sums.add(change[key][0], -1)
-        change[key] = (sums, 1)
+    move(club, change_of(removed, added))
+
+
+def change_of(
+    removed: Iterable[Sequence[Any]] = (), added: Iterable[Sequence[Any]] = ()
+) -> dict[str, Sums]:
+    """By how much each player's totals move: :func:`count` without its queries."""
+    change = tally(added)
+    for key, sums in tally(removed).items():
+        change.setdefault(key, Sums()).add(sums, -1)
+    return change
+
+
+def move(club: Club, change: dict[str, Sums]) -> None:
+    """Each player's totals moved by his :func:`change_of`."""
     if not change:
         return
     stored = {row.key: row for row in PlayerTotals.objects.filter(club=club, key__in=list(change))}
     changed, new, gone = [], [], []
-    for key, (by, sign) in change.items():
+    for key, by in change.items():
         row = stored.get(key)
         sums = Sums.of(row) if row is not None else Sums()
-        sums.add(by, sign)
+        sums.add(by)
         if row is None:
             if sums.games:
                 new.append(PlayerTotals(club=club, key=key, **sums.fields()))

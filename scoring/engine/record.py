@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import partial
+from functools import lru_cache, partial
 from itertools import accumulate
 from typing import Any, TypeVar, cast
 
@@ -595,13 +595,21 @@ def fingerprint(record: Record) -> str:
     finished = record.about.finished_at
     if finished is not None and finished.tzinfo is not None:
         finished = finished.astimezone(UTC)
-    facts = [
-        [name_key(name) for name in record.players],
-        [hand_to_dict(hand) for hand in record.hands],
-        finished.isoformat() if finished is not None else None,
-    ]
-    text = json.dumps(facts, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    # The JSON of [players, hands, finish], each hand's part written once for all the
+    # records that hold it (most hands are one of a few thousand): the same text as the
+    # whole list written at once.
+    players = _fingerprint_json([name_key(name) for name in record.players])
+    hands = ",".join(map(_hand_fingerprint, record.hands))
+    finish = _fingerprint_json(finished.isoformat() if finished is not None else None)
+    return hashlib.sha256(f"[{players},[{hands}],{finish}]".encode()).hexdigest()
+
+
+_fingerprint_json = partial(json.dumps, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+@lru_cache(maxsize=_READ_HANDS_KEPT)
+def _hand_fingerprint(hand: Hand) -> str:
+    return _fingerprint_json(hand_to_dict(hand))
 
 
 def dumps(record: Record) -> str:

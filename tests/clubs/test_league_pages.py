@@ -599,9 +599,7 @@ def test_player_page_queries_are_few_and_the_same_for_one_game_and_many(
     assert many == one
 
 
-def test_player_page_someone_met_who_is_no_member_is_named_as_his_rows_name_him(
-    two_games, client
-):
+def test_player_page_someone_met_who_is_no_member_is_named_as_his_rows_name_him(two_games, client):
     amina = Member.objects.get(club=two_games, name="Amina")
     Member.objects.filter(club=two_games, name="Dalila").delete()
 

@@ -36,6 +36,7 @@ from scoring.engine import (
     result_to_dict,
     score,
 )
+from tests.golden import DATA
 
 CLEAN_TEXT = [
     ["JH", "9H", "QH", "TH"],
@@ -850,6 +851,22 @@ def test_fingerprint_same_for_same_players_hands_and_finish_whatever_the_id():
     other = replace(other, about=replace(other.about, id="elsewhere-7", place="Café"))
 
     assert (fingerprint(one), len(fingerprint(one))) == (fingerprint(other), 64)
+
+
+def test_fingerprint_of_every_way_a_hand_is_written_is_the_one_clubs_have_stored():
+    # Imports store it (ClubGame.fingerprint) and compare new records with it: the text it
+    # hashes may be written faster, never otherwise. Pinned before a change of how.
+    data = json.loads((DATA / "valid" / "plays_revokes_both_ways.json").read_text())
+    by_calls = {"calls": [3, "pass", "pass", "pass"], "trump": "S", "tricks": [2, 2, 1, 1]}
+    sweep = {"taker": 1, "bid": 3, "trump": "H", "tricks": [0, 6, 0, 0]}
+    data["hands"] += [{"calls": ["pass"] * 4}, by_calls, sweep, by_calls, sweep]
+    data["players"][0] = "Élodie Ünal"
+    moment = datetime(2026, 11, 1, 21, 30, tzinfo=UTC)
+
+    assert (fingerprint(loads(json.dumps(data))), fingerprint(_game(finished=moment))) == (
+        "110262ddbd1cbbba8e71fb51a1d761cfe2401b6a9775edebd0673961cba59c93",
+        "16bcd7ba8fed42a5f4f0f757860fa5e011f696a0ec2e1820ccb942d5f006ac84",
+    )
 
 
 def test_fingerprint_differs_by_players_hands_or_finish():
