@@ -16,6 +16,7 @@ from decimal import Decimal
 from itertools import chain
 from typing import Any
 
+from ..common.bulk import keys_checked_meanwhile
 from ..engine.league import COUNTED, Source, Statistic
 from .models import Club, ClubResult, PlayerTotals
 
@@ -192,8 +193,10 @@ def recount(club: Club, rows: Iterable[Sequence[Any]] | None = None) -> None:
     """The club's totals counted again from all its league rows (``rows``, when the caller
     has just written them, else read)."""
     if rows is None:
-        rows = ClubResult.objects.filter(club=club).values_list(*COLUMNS)
-    sums = tally(rows)
+        rows = list(ClubResult.objects.filter(club=club).values_list(*COLUMNS))
+    # The rows just written are checked meanwhile (a rebuild writes tens of thousands).
+    with keys_checked_meanwhile():
+        sums = tally(rows)
     PlayerTotals.objects.filter(club=club).delete()
     PlayerTotals.objects.bulk_create(
         PlayerTotals(club=club, key=key, **his.fields()) for key, his in sums.items()

@@ -4,8 +4,9 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import IntegrityError, connection, transaction
 
-from scoring.common.bulk import JsonText, insert_rows
+from scoring.common.bulk import JsonText, insert_rows, keys_checked_meanwhile
 from scoring.table.models import Change, Game
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +79,78 @@ def test_insert_rows_stores_json_given_as_text_as_the_value_it_writes():
         Change.objects.filter(game=game).order_by("hand_number").values_list("after", flat=True)
     )
     assert list(stored) == values
+
+
+on_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="SET CONSTRAINTS is PostgreSQL's"
+)
+MISSING = 10**9
+"""A game that does not exist."""
+
+
+def change_of(game_id: int) -> None:
+    insert_rows(Change, COLUMNS, [[game_id, datetime.now(UTC), None, "", "added", 1, None, None]])
+
+
+def bad_key_then_checked(reached: list[str]) -> None:
+    with transaction.atomic():
+        change_of(MISSING)
+        with keys_checked_meanwhile():
+            reached.append("body")  # it runs, asking the database nothing
+        reached.append("after")
+
+
+def checked_then_bad_key(game_id: int, written: list[int]) -> None:
+    with transaction.atomic():
+        change_of(game_id)
+        with keys_checked_meanwhile():
+            pass
+        change_of(MISSING)  # taken by its statement, its key checked at the commit
+        written.append(Change.objects.count())
+
+
+def failing_body() -> None:
+    with transaction.atomic():
+        a_game()
+        with keys_checked_meanwhile():
+            raise ZeroDivisionError
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_keys_checked_meanwhile_a_bad_key_written_before_raises_at_its_end():
+    reached: list[str] = []
+
+    with pytest.raises(IntegrityError):
+        bad_key_then_checked(reached)
+
+    assert (reached, Change.objects.exists()) == (["body"], False)
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_keys_checked_meanwhile_leaves_later_keys_deferred_to_the_commit():
+    game, written = a_game(), []
+
+    with pytest.raises(IntegrityError):
+        checked_then_bad_key(game.pk, written)
+
+    assert (written, Change.objects.exists()) == ([2], False)
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_keys_checked_meanwhile_the_bodys_error_is_raised_once_the_check_is_over():
+    with pytest.raises(ZeroDivisionError):
+        failing_body()
+
+    assert Game.objects.exists() is False
+
+
+def test_keys_checked_meanwhile_elsewhere_runs_the_body_alone():
+    game = a_game()
+    with keys_checked_meanwhile():
+        worked = True
+    change_of(game.pk)
+
+    assert (worked, Change.objects.count()) == (True, 1)
