@@ -1,5 +1,5 @@
-"""``manage.py rebuild_league [--club SLUG]``: a club's results and ratings, made again from
-its games' hands."""
+"""``manage.py rebuild_league [--club SLUG]``: a club's results, ratings and players'
+totals, made again from its games' hands."""
 
 from typing import Any
 
@@ -12,8 +12,8 @@ from ...clubs.models import Club, ClubResult
 
 class Command(BaseCommand):
     help = (
-        "Rebuild the league (each counted game's results, and the ratings) of one club, or "
-        "of every club, from the games' hands, by the engine."
+        "Rebuild the league (each counted game's results, the ratings and each player's "
+        "totals) of one club, or of every club, from the games' hands, by the engine."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
