@@ -377,3 +377,22 @@ def test_legacy_rows_migrated_take_new_games_and_hands(migrated):
     assert len(per_game("scoring_hand", ("number",))[game_id]) == len(record["hands"]) + 4
     assert len(per_game("scoring_clubresult", ("seat",))[game_id]) == 4
     assert len(records.splitlines()) == before + 1
+
+
+def test_legacy_rows_migrated_count_each_players_totals_from_the_league_rows(migrated):
+    from scoring.clubs import totals
+    from scoring.clubs.models import Club, ClubResult, PlayerTotals
+
+    def stored():
+        return {
+            (row.club_id, row.key): (row.figures, row.amount, row.contracts, row.meetings)
+            for row in PlayerTotals.objects.order_by("club_id", "key")
+        }
+
+    found = stored()
+    for club in Club.objects.all():
+        totals.recount(club)
+
+    assert found == stored()
+    assert {key for _, key in found} == set(ClubResult.objects.values_list("key", flat=True))
+    assert len(found) > 4
