@@ -449,10 +449,10 @@ class ClubImportForm(forms.Form):
     MAX_BYTES = 50_000_000
     MAX_LINES = 20_000
     MAX_PROBLEMS = 20
-    READING_SHARE = 0.33
-    """About the share of an import's time its reading takes (tests/bench/bench_import.py:
-    11.5 s of 35 for 20,000 games): the pace of the reading tells the whole import's time
-    (scoring/common/deadline.py)."""
+    READING_SHARE = 0.3
+    """About the share of an import's time its reading takes (tests/bench/bench_import.py,
+    stop 30: 0.28-0.31 for 20,000 games): the pace of the reading tells the whole import's
+    time (scoring/common/deadline.py)."""
 
     def __init__(self, *args: Any, deadline: Deadline = NO_DEADLINE, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
