@@ -279,6 +279,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL") or "webmaster@localhos
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("fr", _("French")), ("ar", _("Arabic"))]
 LOCALE_PATHS = [BASE_DIR / "scoring" / "locale"]
+FORMAT_MODULE_PATH = ["boulmous_site.formats"]
 USE_I18N = True
 USE_TZ = True
 # The zone of a phone that has not said its own yet (scoring/common/clock.py).

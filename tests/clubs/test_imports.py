@@ -196,6 +196,14 @@ def test_import_page_says_the_limits_in_french(amina, club):
     assert ("2,6" in page, "20\u00a0000" in page) == (True, True)
 
 
+def test_import_page_says_the_limits_in_arabic_grouped_as_the_others(amina, club):
+    browser = signed_in(amina)
+
+    page = browser.get("/clubs/sfax/import", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+
+    assert ("2,6" in page, "20.000" in page, "20000" in page) == (True, True, False)
+
+
 def test_import_records_rows_are_those_a_single_import_writes(club):
     records = some_records()
 
