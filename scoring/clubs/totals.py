@@ -23,11 +23,6 @@ from .models import Club, ClubResult, PlayerTotals
 COLUMNS = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]
 """A league row's columns, as a bulk insert writes them and :func:`count` reads them."""
 
-_GAME, _KEY, _RANK, _WON, _TOTAL, _CONTRACTS, _AMOUNT = (
-    COLUMNS.index(name)
-    for name in ("game_id", "key", "rank", "won", "total", "contracts", "amount")
-)
-_COUNTED = [(statistic.name, COLUMNS.index(statistic.name)) for statistic in COUNTED]
 _FIELDS = ["figures", "amount", "contracts", "meetings"]
 _PLACE = {-1: 1, 1: 2, 0: 3}
 """Where a meeting counts a game, by how his rank compares with the other's: a lower rank is
@@ -92,40 +87,51 @@ def _add(into: dict[str, int], other: dict[str, int], sign: int) -> None:
             into.pop(name, None)
 
 
-def tally(rows: Iterable[Sequence[Any]]) -> dict[str, Sums]:
-    """Each player's sums over these rows (whole games: his meetings are with the others
-    of his game's rows), by key. Added up a column at a time, and the meetings counted as
-    pairs, so that an import's 80,000 rows take a fraction of a second."""
+def tally(rows: Iterable[Sequence[Any]], columns: Sequence[str] = COLUMNS) -> dict[str, Sums]:
+    """Each player's sums over these rows, each the values of ``columns`` (whole games: his
+    meetings are with the others of his game's rows), by key. Added up a column at a time,
+    and the meetings counted as pairs, so that an import's 80,000 rows take a fraction of
+    a second. A migration gives the columns its rows had then: a statistic without its
+    column yet is not counted."""
+    at = {name: index for index, name in enumerate(columns)}
+    game_at, key_at, rank_at, won_at, total_at, contracts_at, amount_at = (
+        at[name] for name in ("game_id", "key", "rank", "won", "total", "contracts", "amount")
+    )
+    counted = [
+        (statistic.name, at[statistic.name]) for statistic in COUNTED if statistic.name in at
+    ]
     tables: dict[Any, list[Sequence[Any]]] = defaultdict(list)
     his_rows: dict[str, list[Sequence[Any]]] = defaultdict(list)
     for row in rows:
-        tables[row[_GAME]].append(row)
-        his_rows[row[_KEY]].append(row)
+        tables[row[game_at]].append(row)
+        his_rows[row[key_at]].append(row)
     # (his key, the other's, 1 ahead, 2 behind or 3 level): how many games.
     pairs = Counter(
         (
-            mine[_KEY],
-            other[_KEY],
-            _PLACE[(mine[_RANK] > other[_RANK]) - (mine[_RANK] < other[_RANK])],
+            mine[key_at],
+            other[key_at],
+            _PLACE[(mine[rank_at] > other[rank_at]) - (mine[rank_at] < other[rank_at])],
         )
         for table in tables.values()
         for mine in table
         for other in table
-        if other[_KEY] != mine[_KEY]
+        if other[key_at] != mine[key_at]
     )
     sums: dict[str, Sums] = {}
     for key, rows_of in his_rows.items():
-        columns = list(zip(*rows_of, strict=True))
-        figures = Counter({f"rank{rank}": games for rank, games in Counter(columns[_RANK]).items()})
+        by_column = list(zip(*rows_of, strict=True))
+        figures = Counter(
+            {f"rank{rank}": games for rank, games in Counter(by_column[rank_at]).items()}
+        )
         figures.update(
             games=len(rows_of),
-            wins=sum(columns[_WON]),
-            total=sum(columns[_TOTAL]),
-            **{name: sum(columns[index]) for name, index in _COUNTED},
+            wins=sum(by_column[won_at]),
+            total=sum(by_column[total_at]),
+            **{name: sum(by_column[index]) for name, index in counted},
         )
-        amounts = [amount for amount in columns[_AMOUNT] if amount is not None]
+        amounts = [amount for amount in by_column[amount_at] if amount is not None]
         figures["amounts"] = len(amounts)
-        contracts = Counter(map(tuple, chain.from_iterable(columns[_CONTRACTS])))
+        contracts = Counter(map(tuple, chain.from_iterable(by_column[contracts_at])))
         sums[key] = Sums(
             {name: value for name, value in figures.items() if value},
             sum(amounts, Decimal(0)) if amounts else None,

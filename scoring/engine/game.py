@@ -217,8 +217,10 @@ def ranks(totals: Sequence[int]) -> tuple[int, ...]:
 def winner_of(totals: Sequence[int], target: int) -> int | None:
     """The player alone at the top with at least ``target``; a tie at the top plays on."""
     top = max(totals)
+    if top < target:  # most hands: nobody has reached it yet
+        return None
     leaders = [seat for seat, total in enumerate(totals) if total == top]
-    return leaders[0] if top >= target and len(leaders) == 1 else None
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def score_game(

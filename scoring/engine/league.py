@@ -263,9 +263,12 @@ class Placing:
         return self.facts.contracts
 
 
+_COUNTERS = tuple((statistic.name, statistic.of) for statistic in COUNTED)
+
+
 def placing_of(facts: SeatFacts) -> Placing:
     """A seat's placing: every counted statistic's figure from its facts."""
-    return Placing(facts, {statistic.name: statistic.of(facts) for statistic in COUNTED})
+    return Placing(facts, {name: count(facts) for name, count in _COUNTERS})
 
 
 def placings(result: GameResult) -> tuple[Placing, ...]:

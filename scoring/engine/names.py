@@ -66,6 +66,11 @@ CONFUSABLES = "confusables"
 
 def refused_character(text: str) -> tuple[int, str] | None:
     """The first character that text may not hold, with its position from 1, or None."""
+    # Printable text (in C: no character of the categories refused, nor any other control,
+    # format or separator but the space) holds none, bidi controls checked apart as below:
+    # most text, read at once (an import reads hundreds of thousands of names).
+    if text.isprintable() and BIDI_CONTROLS.isdisjoint(text):
+        return None
     for position, char in enumerate(text, start=1):
         if char in BIDI_CONTROLS or unicodedata.category(char) in REFUSED_CATEGORIES:
             return position, char

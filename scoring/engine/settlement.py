@@ -92,11 +92,15 @@ def breakdown_of(game: GameResult) -> tuple[Breakdown, ...]:
 
 def boulmous_payments(hand: HandResult) -> tuple[int, ...]:
     """What a hand pays at once, in stakes by seat: a boulmous made or missed; else nothing."""
-    units = [0] * SEATS
     contract = hand.hand.contract
-    if contract is not None and contract.is_boulmous and hand.score is not None:
-        _collect(units, contract.taker, 1 if hand.score.made else -1)
+    if contract is None or not contract.is_boulmous or hand.score is None:
+        return _NOTHING  # most hands
+    units = [0] * SEATS
+    _collect(units, contract.taker, 1 if hand.score.made else -1)
     return tuple(units)
+
+
+_NOTHING = (0,) * SEATS
 
 
 def _collect(units: list[int], seat: int, each: int) -> None:

@@ -7,14 +7,22 @@ from django.db import migrations, models
 
 
 def count_all(apps, schema_editor):
-    from scoring.clubs.totals import COLUMNS, tally
+    from scoring.clubs.totals import tally
 
+    # The rows and totals as they are at this migration, whatever columns later ones add.
     results = apps.get_model("scoring", "ClubResult")
     totals = apps.get_model("scoring", "PlayerTotals")
+    columns = [field.attname for field in results._meta.concrete_fields if not field.primary_key]
+    kept = {field.name for field in totals._meta.concrete_fields}
     for club_id in apps.get_model("scoring", "Club").objects.values_list("pk", flat=True):
-        rows = results.objects.filter(club_id=club_id).values_list(*COLUMNS)
+        rows = results.objects.filter(club_id=club_id).values_list(*columns)
         totals.objects.bulk_create(
-            totals(club_id=club_id, key=key, **sums.fields()) for key, sums in tally(rows).items()
+            totals(
+                club_id=club_id,
+                key=key,
+                **{name: value for name, value in sums.fields().items() if name in kept},
+            )
+            for key, sums in tally(rows, columns).items()
         )
 
 

@@ -41,6 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench import machine  # noqa: E402 (the project's root on the path first)
+
 AIM_S = 10
 SIZES = (10_000, 20_000)
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/5")
@@ -368,6 +370,7 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="boulmous-import-") as folder:
             print(f"Club import, PostgreSQL, demo games (seed {SEED}), gunicorn on :{port}")
+            print(f"(this machine now: {machine.described()})")
             for games in SIZES:
                 path, hands = records_file(Path(folder), games)
                 size = path.stat().st_size / 1e6
@@ -401,7 +404,10 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(timeout=40)
-    print(f"\n({os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.2f} at the end)")
+    print(
+        f"\n({os.cpu_count()} CPU cores, load average {os.getloadavg()[0]:.2f} at the end; "
+        f"{machine.described()})"
+    )
     return 1 if missed else 0
 
 

@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench import machine  # noqa: E402 (the project's root on the path first)
+
 GAMES = 10_000
 SEED = 1
 RUNS = 20
@@ -265,7 +267,7 @@ def main() -> None:
 
         print(
             f"League, {vendor}, {GAMES} games, server time in process "
-            f"(load average {load_average()})"
+            f"(load average {load_average()}; {machine.described()})"
         )
         seconds = build_demo()
         print(f"  demo_club --games {GAMES}: {seconds:.1f} s (aim: < {AIM_DEMO_S} s)")
@@ -300,7 +302,7 @@ def main() -> None:
         missed |= correction_figures(club)
         missed |= rebuild_figures(club)
         missed |= merge_figures(club)
-        print(f"  load average: {load_average()}")
+        print(f"  load average: {load_average()}; {machine.described()}")
     print(f"\n({time.perf_counter() - started:.1f} s)")
     if missed:
         sys.exit(1)

@@ -805,3 +805,31 @@ def test_league_random_writes_keep_results_equal_to_a_full_recomputation(seed):
 
 def test_rebuild_reads_a_hands_columns_as_the_table_keeps_them():
     assert league._HandRow._fields == HAND_COLUMNS
+
+
+def test_tally_of_the_columns_a_migration_had_counts_what_they_hold():
+    """A migration's rows lack the columns added after it (0023 counts the totals with the
+    columns it knew): the statistics they hold are counted, the others are not."""
+    from scoring.clubs.totals import COLUMNS, tally
+
+    def row(game, key, rank, **figures):
+        values = dict.fromkeys(COLUMNS, 0) | {"contracts": [], "amount": None}
+        values.update(game_id=game, key=key, rank=rank, won=rank == 1, total=22 - rank)
+        return values | figures
+
+    rows = [
+        row(1, "amina", 1, taken=2, made=2, no_trump_taken=1),
+        row(1, "omar", 2, taken=1),
+        row(2, "amina", 2, taken=1, no_trump_taken=1),
+        row(2, "omar", 1, made=1),
+    ]
+    before = [name for name in COLUMNS if not name.startswith("no_trump")]
+
+    whole = tally([[values[name] for name in COLUMNS] for values in rows])
+    then = tally([[values[name] for name in before] for values in rows], before)
+
+    assert {key: sums.figures for key, sums in then.items()} == {
+        key: {name: n for name, n in sums.figures.items() if not name.startswith("no_trump")}
+        for key, sums in whole.items()
+    }
+    assert whole["amina"].figures["no_trump_taken"] == 2

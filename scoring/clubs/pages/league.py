@@ -319,9 +319,8 @@ def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerS
     games and the others at their tables, and the club's names (as the public sees them
     if ``public``): seven queries."""
     his = ClubResult.objects.filter(club=club, key=member.key)
-    totals = Sums()
-    for row in PlayerTotals.objects.filter(club=club, key=member.key):
-        totals = Sums.of(row)
+    row = PlayerTotals.objects.filter(club=club, key=member.key).first()
+    totals = Sums() if row is None else Sums.of(row)
     counts = {
         statistic.name: figure(statistic, totals.figures, club.points) for statistic in STATISTICS
     }
