@@ -604,7 +604,10 @@ def fingerprint(record: Record) -> str:
     return hashlib.sha256(f"[{players},[{hands}],{finish}]".encode()).hexdigest()
 
 
-_fingerprint_json = partial(json.dumps, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+# One encoder for every fingerprint: json.dumps given options makes a new one each call.
+_fingerprint_json = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":")
+).encode
 
 
 @lru_cache(maxsize=_READ_HANDS_KEPT)
