@@ -116,6 +116,9 @@ def test_no_page_violates_the_content_security_policy(phone, transactional_db, l
 
     watch.visit("calculator", "/referee/trick")
     page.locator(".calc-trumps a.key").first.click()
+    # The card tapped once htmx has shown the trump: tapped before, it is the deck's link of
+    # the page without a trump, and the trump's answer replaces the card's.
+    expect(page.locator(".calc-trumps a.key").first).to_have_attribute("aria-current", "true")
     page.locator(".calc-deck a.key").first.click()
     expect(page.locator(".calc-deck span.key.played")).to_have_count(1)
     watch.count("calculator")
