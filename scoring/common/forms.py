@@ -113,6 +113,9 @@ class RulesFields(forms.Form):
         label=_("Stake"),
         help_text=_("Leave empty to play without money."),
         required=False,
+        # Read as the page's language writes it, as the page shows it and a phone's decimal
+        # keypad types it: 0,50 in fr and ar (0.50 too), 0.50 in en.
+        localize=True,
         min_value=Decimal(0),
         max_digits=16,
         decimal_places=4,

@@ -226,6 +226,29 @@ def test_club_settings_post_by_admin_updates_the_club(amina, club):
     )
 
 
+@pytest.mark.parametrize(("lang", "shown"), [("en", "0.50"), ("fr", "0,50"), ("ar", "0,50")])
+def test_club_settings_stake_as_the_page_shows_it_is_kept_in_every_language(
+    amina, club, lang, shown
+):
+    admin = signed_in(amina)
+    club.stake = Decimal("0.5")
+    club.save()
+    page = admin.get("/clubs/sfax/settings", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    value = re.search(r'name="stake"[^>]*value="([^"]*)"', page).group(1)
+
+    response = admin.post(
+        "/clubs/sfax/settings", club_data(stake=value, target="41"), HTTP_ACCEPT_LANGUAGE=lang
+    )
+
+    club.refresh_from_db()
+    assert (value, response.status_code, club.stake, club.target) == (
+        shown,
+        302,
+        Decimal("0.5"),
+        41,
+    )
+
+
 def test_club_settings_form_shows_the_club_as_it_is(amina, club):
     form = signed_in(amina).get("/clubs/sfax/settings").context["form"]
 

@@ -19,6 +19,7 @@ from scoring.clubs.models import Club, Member
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump, loads
 from scoring.engine.league import CSV_HEADER
 from scoring.table import services
+from tests.svg import geometry, unreadable
 
 NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
 H, S, D, C, NT = Trump.HEARTS, Trump.SPADES, Trump.DIAMONDS, Trump.CLUBS, Trump.NO_TRUMP
@@ -400,6 +401,19 @@ def test_player_page_two_games_lists_them_newest_first_with_a_rating_chart(two_g
     assert stats.rating.mu == pytest.approx(ratings["Bilal"].mu, abs=1e-9)
     assert len(stats.chart.points.split()) == 3
     assert "<polyline" in html
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_player_page_chart_coordinates_are_numbers_svg_reads_in_every_language(
+    two_games, client, lang
+):
+    bilal = Member.objects.get(club=two_games, name="Bilal")
+
+    html = client.get(f"/clubs/cafe/players/{bilal.pk}/", HTTP_ACCEPT_LANGUAGE=lang)
+    html = html.content.decode()
+
+    drawn = dict(geometry(html))
+    assert (f'<html lang="{lang}"' in html, "cy" in drawn, unreadable(html)) == (True, True, [])
 
 
 def test_player_page_of_another_club_is_not_found(two_games, client):

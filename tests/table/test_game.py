@@ -3,6 +3,7 @@
 import json
 import re
 import threading
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -17,6 +18,7 @@ from scoring.table.state import load_game
 from tests.conftest import scorer_cookie
 from tests.factories import NAMES, hand_data, new_game_data
 from tests.golden import DATA, VALID, expected_output
+from tests.svg import geometry, unreadable
 
 
 def game_url(game, suffix=""):
@@ -58,6 +60,21 @@ def test_new_game_stake_with_too_many_decimals_is_refused(client):
     assert response.context["form"].errors == {
         "stake": ['stake "0.505" has more decimals than EUR uses (2)']
     }
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("lang", "typed"), [("fr", "0,50"), ("fr", "0.50"), ("ar", "0,50")])
+def test_new_game_stake_typed_as_the_language_writes_it_is_kept(client, lang, typed):
+    client.post("/games/new", new_game_data(stake=typed), HTTP_ACCEPT_LANGUAGE=lang)
+
+    assert Game.objects.get().stake == Decimal("0.5")
+
+
+@pytest.mark.django_db
+def test_new_game_stake_with_a_comma_in_english_is_refused(client):
+    response = client.post("/games/new", new_game_data(stake="0,50"), HTTP_ACCEPT_LANGUAGE="en")
+
+    assert (response.status_code, Game.objects.count()) == (422, 0)
 
 
 @pytest.mark.django_db
@@ -457,6 +474,16 @@ def test_game_page_chart_has_a_line_per_player(client, game):
 
     lines = re.findall(r'<polyline points="([^"]+)"', response.content.decode())
     assert [len(line.split()) for line in lines] == [3, 3, 3, 3]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_game_page_chart_coordinates_are_numbers_svg_reads_in_every_language(client, game, lang):
+    play(client, game, [BILAL_FIVE] * 2)
+
+    html = client.get(game_url(game), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+
+    drawn = dict(geometry(html))
+    assert (f'<html lang="{lang}"' in html, "y1" in drawn, unreadable(html)) == (True, True, [])
 
 
 def test_game_page_unknown_game_is_404(client, db):
