@@ -74,10 +74,8 @@ def breakdown_of(game: GameResult) -> tuple[Breakdown, ...]:
     """
     boulmous = [0] * SEATS
     for hand in game.hands:
-        payments = boulmous_payments(hand)
-        if any(payments):  # a boulmous, one hand in many
-            for seat, paid in enumerate(payments):
-                boulmous[seat] += paid
+        for seat, paid in enumerate(boulmous_payments(hand)):
+            boulmous[seat] += paid
     won = [0] * SEATS
     boites = [0] * SEATS
     if game.winner is not None:
