@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
 
 from .auction import SEATS, Call, Contract, auction_taker, check_seat, speaking_order
-from .cards import Card
+from .cards import Card, Trump
 from .errors import RulesError, gettext_noop
 from .hand import FailedTaker, HandScore, check_tricks, score_hand
 from .money import check_currency, parse_stake
@@ -177,23 +177,51 @@ class GameResult:
 
     @property
     def boites(self) -> tuple[int, ...]:
-        return self._count_by_taker(lambda contract, score: score.boite)
+        return self.taker_counts().boites
 
     @property
     def boulmous_made(self) -> tuple[int, ...]:
-        return self._count_by_taker(lambda contract, score: contract.is_boulmous and score.made)
+        return self.taker_counts().boulmous_made
 
     @property
     def boulmous_missed(self) -> tuple[int, ...]:
-        return self._count_by_taker(lambda contract, score: contract.is_boulmous and not score.made)
+        return self.taker_counts().boulmous_missed
 
-    def _count_by_taker(self, predicate: Callable[[Contract, HandScore], bool]) -> tuple[int, ...]:
-        counts = [0] * SEATS
+    def taker_counts(self) -> TakerCounts:
+        """Each seat's own contracts and what they came to, counted over the hands at once
+        (a club's league asks this of tens of thousands of games)."""
+        contracts: tuple[list[tuple[int, str, bool]], ...] = tuple([] for _ in range(SEATS))
+        boites = [0] * SEATS
+        made = [0] * SEATS
+        missed = [0] * SEATS
         for result in self.hands:
+            score = result.score
+            if score is None:  # a void deal
+                continue
             contract = result.hand.contract
-            if contract is not None and result.score is not None:
-                counts[contract.taker] += predicate(contract, result.score)
-        return tuple(counts)
+            assert contract is not None  # a hand scored has one
+            taker, made_it = contract.taker, score.made
+            contracts[taker].append((contract.bid, _TRUMP_CODES[contract.trump], made_it))
+            boites[taker] += score.boite
+            if contract.is_boulmous:
+                (made if made_it else missed)[taker] += 1
+        return TakerCounts(tuple(map(tuple, contracts)), tuple(boites), tuple(made), tuple(missed))
+
+
+_TRUMP_CODES = {trump: trump.value for trump in Trump}
+"""Each trump's code (``trump.value``, which is slow to ask of an enum member)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakerCounts:
+    """What a game's contracts came to for each seat that took them, by seat."""
+
+    contracts: tuple[tuple[tuple[int, str, bool], ...], ...]
+    """The contracts he took: bid, trump and whether he made it."""
+    boites: tuple[int, ...]
+    """His boîtes: contracts missed, a missed boulmous included."""
+    boulmous_made: tuple[int, ...]
+    boulmous_missed: tuple[int, ...]
 
 
 class GameOver(RulesError):

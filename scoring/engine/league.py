@@ -274,16 +274,10 @@ def placings(result: GameResult) -> tuple[Placing, ...]:
     """Each seat's part in a won game, by seat."""
     if result.winner is None:
         raise RulesError(gettext_noop("a game counts in the league only once it is won"))
-    contracts: list[list[tuple[int, str, bool]]] = [[] for _ in range(SEATS)]
-    for hand in result.hands:
-        contract = hand.hand.contract
-        if contract is not None and hand.score is not None:
-            contracts[contract.taker].append((contract.bid, contract.trump.value, hand.score.made))
-    # The balances only: the transfers that would settle them are not kept.
-    units = [part.total for part in breakdown_of(result)]
     # Each counted over the hands once, for the four seats.
-    ranks, boites = result.ranks, result.boites
-    boulmous_made, boulmous_missed = result.boulmous_made, result.boulmous_missed
+    ranks, counts = result.ranks, result.taker_counts()
+    # The balances only: the transfers that would settle them are not kept.
+    units = [part.total for part in breakdown_of(result, counts.boites)]
     return tuple(
         placing_of(
             SeatFacts(
@@ -291,11 +285,11 @@ def placings(result: GameResult) -> tuple[Placing, ...]:
                 rank=ranks[seat],
                 total=result.totals[seat],
                 won=seat == result.winner,
-                boites=boites[seat],
-                boulmous_made=boulmous_made[seat],
-                boulmous_missed=boulmous_missed[seat],
+                boites=counts.boites[seat],
+                boulmous_made=counts.boulmous_made[seat],
+                boulmous_missed=counts.boulmous_missed[seat],
                 units=units[seat],
-                contracts=tuple(contracts[seat]),
+                contracts=counts.contracts[seat],
             )
         )
         for seat in range(SEATS)

@@ -165,6 +165,7 @@ class _Problems:
 # A string, to its closing quote or to the end of a text that never closes it.
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_NOT_BRACKETS_OR_STRINGS = bytes(byte for byte in range(256) if byte not in b'[]{}"\\')
 _NESTING = tuple(1 if byte in b"[{" else -1 if byte in b"]}" else 0 for byte in range(256))
 
 
@@ -172,11 +173,20 @@ def _deeper_than(text: str, limit: int) -> bool:
     """Whether lists and objects nest more than ``limit`` deep, strings left out.
 
     The JSON decoder recurses once per level, so this is checked before it runs, in
-    three passes that all run in C: the strings are taken out, then every byte but the
+    passes that all run in C: the strings are taken out, then every byte but the
     brackets, and the deepest level is the highest running count of the brackets left.
+
+    Most strings hold no bracket, quote or backslash: once every byte but those is taken
+    out, each such string is two quotes side by side. Once those pairs are taken out in
+    turn, a text whose strings are all such has no quote left, only its brackets outside
+    strings (the first other string leaves at least its opening quote). Only a text with a
+    quote left over is read string by string.
     """
-    outside = _STRING.sub("", text).encode("utf-8", "surrogatepass")
-    brackets = outside.translate(None, _NOT_BRACKETS)
+    kept = text.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS_OR_STRINGS)
+    brackets = kept.replace(b'""', b"")
+    if b'"' in brackets:
+        outside = _STRING.sub("", text).encode("utf-8", "surrogatepass")
+        brackets = outside.translate(None, _NOT_BRACKETS)
     return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0) > limit
 
 

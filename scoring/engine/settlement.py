@@ -64,28 +64,27 @@ def settle(game: GameResult) -> Settlement:
     return Settlement(game.rules.stake, game.rules.currency, breakdown, fewest_transfers(units))
 
 
-def breakdown_of(game: GameResult) -> tuple[Breakdown, ...]:
+def breakdown_of(game: GameResult, boites: Sequence[int] | None = None) -> tuple[Breakdown, ...]:
     """Each player's balance in stakes, by the seed's money rules.
 
     A boulmous made: each other player pays the taker one stake at once; missed:
     the taker pays each other player one. The winner collects one stake from each
     player, and one more for each boîte a loser made. A game not won settles the
-    boulmous payments alone.
+    boulmous payments alone. ``boites`` are ``game.boites``, when the caller has them.
     """
-    boulmous = [0] * SEATS
-    for hand in game.hands:
-        for seat, paid in enumerate(boulmous_payments(hand)):
-            boulmous[seat] += paid
+    # Most hands pay nothing at once: only the others are added up, seat by seat.
+    paying = [units for units in map(boulmous_payments, game.hands) if units is not _NOTHING]
+    boulmous = [sum(seat) for seat in zip(*paying, strict=True)] if paying else [0] * SEATS
     won = [0] * SEATS
-    boites = [0] * SEATS
+    paid = [0] * SEATS
     if game.winner is not None:
         _collect(won, game.winner, 1)
-        for seat, count in enumerate(game.boites):
+        for seat, count in enumerate(game.boites if boites is None else boites):
             if seat != game.winner:
-                boites[seat] -= count
-                boites[game.winner] += count
+                paid[seat] -= count
+                paid[game.winner] += count
     return tuple(
-        Breakdown(game=won[seat], boulmous=boulmous[seat], boites=boites[seat])
+        Breakdown(game=won[seat], boulmous=boulmous[seat], boites=paid[seat])
         for seat in range(SEATS)
     )
 

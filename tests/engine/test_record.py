@@ -6,6 +6,8 @@ from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import scoring.engine.record as record_module
 from scoring.engine import (
@@ -729,6 +731,40 @@ def test_loads_counts_no_brackets_inside_strings():
     text = json.dumps(dict(RECORD_DATA, id='[[{{"\\[[[', place="]]]}}"))
 
     assert loads(text, limits=Limits(max_depth=5)).about == About(id='[[{{"\\[[[', place="]]]}}")
+
+
+def depth_outside_strings(text):
+    """The deepest nesting of ``text``'s brackets outside its strings, read a character at a
+    time (a string not closed runs to the end)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text('[]{}"\\aé ,:'),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text('[]{}"\\a'), inner),
+)
+
+
+@given(st.text('[]{}"\\aé ,:') | JSON_VALUES.map(json.dumps), st.integers(0, 6))
+def test_deeper_than_agrees_with_reading_a_character_at_a_time(text, limit):
+    assert record_module._deeper_than(text, limit) == (depth_outside_strings(text) > limit)
 
 
 def test_loads_reports_a_string_never_closed_as_not_json_however_deep_inside():
