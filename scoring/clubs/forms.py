@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from ..common.bulk import collector_paused
 from ..common.deadline import NO_DEADLINE, Deadline, DeadlinePassed
 from ..common.forms import (
+    MACHINE_TEXT,
     MAX_NAME,
     NameField,
     RulesFields,
@@ -123,7 +124,7 @@ class OriginsField(forms.CharField):
     """Websites, one a line, as origins (``https://example.org``), each checked strictly
     (clubs/embed.py): the field says which one is wrong, and why."""
 
-    widget = forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "autocapitalize": "none"})
+    widget = forms.Textarea(attrs={"rows": 3, **MACHINE_TEXT})
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=2000, required=False, strip=True, **kwargs)
@@ -442,7 +443,7 @@ class ClubImportForm(forms.Form):
         ),
         required=False,
         strip=False,
-        widget=forms.Textarea(attrs={"rows": 8}),
+        widget=forms.Textarea(attrs={"rows": 8, **MACHINE_TEXT}),
     )
     file = forms.FileField(label=_("or choose a records.jsonl file"), required=False)
 

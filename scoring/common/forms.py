@@ -36,6 +36,10 @@ FAILED_TAKER_CHOICES = [
 MAX_TARGET = 32767
 MAX_HANDS = 1000
 MAX_NAME = 40
+MACHINE_TEXT = {"dir": "ltr", "spellcheck": "false", "autocapitalize": "none"}
+"""A text box for what a program reads (a record's JSON, web addresses): left to right in
+every language, so that an Arabic page does not set JSON's brackets and quotes backwards,
+and neither spelling nor capitals are corrected as it is typed."""
 # The currencies a table is most likely to use first, then every other ISO 4217 code.
 COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
 

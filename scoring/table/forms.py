@@ -10,6 +10,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from ..common.forms import (
+    MACHINE_TEXT,
     MAX_HANDS,
     MAX_NAME,
     MAX_TARGET,
@@ -330,7 +331,7 @@ class ImportForm(forms.Form):
     text = forms.CharField(
         label=_("Paste a boulmous/1 record"),
         required=False,
-        widget=forms.Textarea(attrs={"rows": 8}),
+        widget=forms.Textarea(attrs={"rows": 8, **MACHINE_TEXT}),
     )
     file = forms.FileField(label=_("or choose a file"), required=False)
 

@@ -364,6 +364,25 @@ def test_account_pages_answer_with_one_h1_in_every_language(client, amina, langu
     )
 
 
+def test_account_pages_links_stand_one_a_line_with_nothing_between_them(client, amina):
+    # The account pages set their links one under another: a separator between two
+    # would stand alone on a line of its own.
+    client.force_login(amina)
+    pages = {
+        path: client.get(path).content.decode() for path in ("/accounts/", "/accounts/delete/")
+    }
+
+    between = {
+        path: {
+            re.sub(r"<a [^>]*>.*?</a>", "", links).strip()
+            for links in re.findall(r'<p class="links">(.*?)</p>', html, re.DOTALL)
+        }
+        for path, html in pages.items()
+    }
+
+    assert between == {path: {""} for path in pages}
+
+
 def test_logged_out_page_has_one_h1_and_a_way_back(rf):
     request = rf.get("/accounts/logout/")
     request.user = AnonymousUser()

@@ -4,6 +4,7 @@ rest is read, and rows written in bulk as a single import writes them."""
 import gc
 import io
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -202,6 +203,27 @@ def test_import_page_says_the_limits_in_arabic_grouped_as_the_others(amina, club
     page = browser.get("/clubs/sfax/import", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
 
     assert ("2,6" in page, "20.000" in page, "20000" in page) == (True, True, False)
+
+
+def test_text_boxes_a_program_reads_run_left_to_right_on_an_arabic_page(amina, club):
+    browser = signed_in(amina)
+    pages = {
+        "/games/import": "text",
+        "/clubs/sfax/import": "text",
+        "/clubs/sfax/settings": "embed_origins",
+    }
+
+    found = {
+        (address, name): re.findall(
+            rf'<textarea name="{name}"[^>]*>',
+            browser.get(address, HTTP_ACCEPT_LANGUAGE="ar").content.decode(),
+        )
+        for address, name in pages.items()
+    }
+
+    assert {key: ['dir="ltr"' in tag for tag in tags] for key, tags in found.items()} == {
+        key: [True] for key in found
+    }
 
 
 def test_import_records_rows_are_those_a_single_import_writes(club):
