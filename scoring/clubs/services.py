@@ -349,10 +349,10 @@ def import_club_records(
     caller has them from reading the records, are the engine's already), then the games,
     their seats, hands, history and summaries are inserted in bulk, each row as
     :func:`import_record` writes it, and the league follows once, from those results
-    (:func:`league.follow_import`). ``lines`` are the records' line numbers in their file,
-    for the refusals (1, 2, 3… unless given). Returns the number of games imported. Past
-    ``deadline`` (a request's), it raises :class:`~scoring.common.deadline.DeadlinePassed`
-    and nothing is kept."""
+    (:func:`league.league_before` and the steps it names). ``lines`` are the records' line
+    numbers in their file, for the refusals (1, 2, 3… unless given). Returns the number of
+    games imported. Past ``deadline`` (a request's), it raises
+    :class:`~scoring.common.deadline.DeadlinePassed` and nothing is kept."""
     with collector_paused():
         return _import_club_records(club, records, owner_id, by, results, lines, deadline)
 
@@ -409,10 +409,11 @@ def _import_club_records(
         ),
     )
     # The database checks the keys of every row written so far while the league's rows are
-    # made, which asks it nothing: the commit is left the league's own.
+    # made and rated, which asks it nothing: the commit is left the league's own.
+    before = league.league_before(club, imported)
     with keys_checked_meanwhile():
-        counted = league.counted_of(club, imported)
-    league.follow_counted(club, counted)
+        rated = league.rated_import(club, imported, before)
+    league.write_import(club, rated)
     deadline.check(0.97)
     return len(records)
 

@@ -308,7 +308,7 @@ def in_process(admin, path: Path) -> tuple[dict[str, float], float, float]:
         phases.wrap(module, "insert_rows", lambda model, *args: f"insert {model.__name__}")
     phases.wrap(table_services, "insert_objects", lambda rows: f"insert {type(rows[0]).__name__}")
     phases.wrap(league, "_result_values", lambda *args: "league: results")
-    phases.wrap(league, "_rate", lambda *args: "league: ratings")
+    phases.wrap(league, "_rate_rows", lambda *args: "league: ratings")
     phases.wrap(league, "_move", lambda *args: "league: rows moved")
     try:
         cpu = time.process_time()

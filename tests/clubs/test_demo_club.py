@@ -349,6 +349,24 @@ def test_import_club_records_after_earlier_games_rates_them_all_in_order(club):
     )
 
 
+def test_import_club_records_between_earlier_and_later_games_rates_from_its_first(club):
+    # rec-1 stays first, its rating kept; the games imported come after it, before rec-b.
+    records = some_records()
+    club_services.import_club_records(club=club, records=[records[0], records[3]], owner_id=None)
+
+    club_services.import_club_records(
+        club=club, records=[records[1], records[2], records[4], records[5]], owner_id=None
+    )
+
+    rows = results(club)
+    order = ["rec-1", "rec-2", "rec-4", "rec-a", "rec-b"]
+    assert list(dict.fromkeys(row[0] for row in rows)) == order
+    expected = expected_ratings(records)
+    assert [value for row in rows for value in row[-2:]] == pytest.approx(
+        [value for record_id in order for value in expected[record_id]], abs=1e-9
+    )
+
+
 def test_import_club_records_one_already_in_the_club_is_refused_and_nothing_stored(club):
     records = some_records()
     club_services.import_club_records(club=club, records=records[:1], owner_id=None)
