@@ -179,14 +179,6 @@ class GameResult:
     def boites(self) -> tuple[int, ...]:
         return self.taker_counts().boites
 
-    @property
-    def boulmous_made(self) -> tuple[int, ...]:
-        return self.taker_counts().boulmous_made
-
-    @property
-    def boulmous_missed(self) -> tuple[int, ...]:
-        return self.taker_counts().boulmous_missed
-
     def taker_counts(self) -> TakerCounts:
         """Each seat's own contracts and what they came to, counted over the hands at once
         (a club's league asks this of tens of thousands of games)."""

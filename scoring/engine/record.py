@@ -632,14 +632,15 @@ def dumps(record: Record) -> str:
 def result_to_dict(result: GameResult) -> dict[str, Any]:
     """What the scorer reports for a scored game, as the record's spec lays it out."""
     settlement = settle(result)
+    counts = result.taker_counts()
     return {
         "hands": [_hand_result(hand_result) for hand_result in result.hands],
         "totals": list(result.totals),
         "finished": result.finished,
         "winner": result.winner,
         "next_dealer": result.next_dealer,
-        "boites": list(result.boites),
-        "boulmous": {"made": list(result.boulmous_made), "missed": list(result.boulmous_missed)},
+        "boites": list(counts.boites),
+        "boulmous": {"made": list(counts.boulmous_made), "missed": list(counts.boulmous_missed)},
         "settlement": _settlement_to_dict(settlement),
     }
 

@@ -199,9 +199,9 @@ def test_game_result_counts_boites_and_boulmous_by_taker():
         deal(3, 3, 0, 0, 0, 6),
     ]
 
-    result = score_game(hands)
+    counts = score_game(hands).taker_counts()
 
-    assert (result.boites, result.boulmous_made, result.boulmous_missed) == (
+    assert (counts.boites, counts.boulmous_made, counts.boulmous_missed) == (
         (2, 0, 1, 0),
         (0, 1, 0, 0),
         (0, 0, 1, 0),

@@ -143,14 +143,14 @@ def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
     result, names = state.result, state.names
     labels = tellable_names(names)
     chart, lines = _chart(result)
-    leading = result.leading
+    leading, boites = result.leading, result.boites
     players = [
         PlayerLine(
             seat=seat,
             name=names[seat],
             total=result.totals[seat],
             leading=seat in leading,
-            boites=result.boites[seat],
+            boites=boites[seat],
             colour=SEAT_COLOURS[seat],
             dash=SEAT_DASHES[seat],
             points=lines[seat],

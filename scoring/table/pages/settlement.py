@@ -48,7 +48,7 @@ def settle_up(state: GameState) -> SettleUp:
             return format_money(settlement.amount(units), settlement.currency)
         return ngettext("%(count)+d stake", "%(count)+d stakes", abs(units)) % {"count": units}
 
-    ranks = result.ranks
+    ranks, counts = result.ranks, result.taker_counts()
     standings = []
     for seat in sorted(range(SEATS), key=lambda seat: ranks[seat]):
         part = settlement.breakdown[seat]
@@ -57,9 +57,9 @@ def settle_up(state: GameState) -> SettleUp:
                 rank=ranks[seat],
                 name=names[seat],
                 total=result.totals[seat],
-                boites=result.boites[seat],
-                boulmous_made=result.boulmous_made[seat],
-                boulmous_missed=result.boulmous_missed[seat],
+                boites=counts.boites[seat],
+                boulmous_made=counts.boulmous_made[seat],
+                boulmous_missed=counts.boulmous_missed[seat],
                 game=show(part.game),
                 boulmous=show(part.boulmous),
                 boites_paid=show(part.boites),
