@@ -16,7 +16,7 @@ from ..common.bulk import collector_paused, insert_rows, keys_checked_meanwhile,
 from ..common.deadline import NO_DEADLINE, Deadline
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
-from ..engine import SEATS, GameResult, Record, Rules, fingerprint
+from ..engine import SEATS, GameResult, Record, Rules, fingerprints
 from ..engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ..engine.draw import Round as DrawnRound
 from ..table.models import Game, Summary, rules_columns
@@ -368,7 +368,7 @@ def _import_club_records(
 ) -> int:
     Club.objects.select_for_update().get(pk=club.pk)
     numbers = list(lines) if lines is not None else list(range(1, len(records) + 1))
-    fingerprints = _refuse_known(club, records, numbers)
+    prints = _refuse_known(club, records, numbers)
     if results is None:
         results = [score(record) for record in records]
     # The names as the club writes them, each new one a member, in the order they come.
@@ -405,7 +405,7 @@ def _import_club_records(
         ("game_id", "club_id", "source_id", "fingerprint"),
         (
             (one.game.pk, club.pk, _source_id(one.game, one.record), print_)
-            for one, print_ in zip(imported, fingerprints, strict=True)
+            for one, print_ in zip(imported, prints, strict=True)
         ),
     )
     # The database checks the keys of every row written so far while the league's rows are
@@ -430,7 +430,7 @@ def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int])
     twice in the records. Returns the records' fingerprints."""
     ids = [record.about.id for record in records if record.about.id]
     games = ClubGame.objects.filter(club=club)
-    fingerprints = [fingerprint(record) for record in records]
+    prints = fingerprints(records)
     taken: set[str] = set()
     known: set[str] = set()
     # A club's first import, into a club without games, asks for none of them one by one.
@@ -438,15 +438,13 @@ def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int])
         taken = record_ids(Game.objects.filter(club_game__club=club), ids)
         taken |= values_found(games, "source_id", ids)
         unnamed = [
-            print_
-            for print_, record in zip(fingerprints, records, strict=True)
-            if not record.about.id
+            print_ for print_, record in zip(prints, records, strict=True) if not record.about.id
         ]
         known = values_found(games, "fingerprint", unnamed)
     # The lines seen so far, by id and by fingerprint: a record with an id is the same
     # game as an earlier one of that id; one without, as any earlier one of its facts.
     seen: dict[str, int] = {}
-    for line, record, print_ in zip(numbers, records, fingerprints, strict=True):
+    for line, record, print_ in zip(numbers, records, prints, strict=True):
         record_id = record.about.id or ""
         if record_id in taken:
             raise AlreadyInClub(line, record_id)
@@ -458,7 +456,7 @@ def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int])
         seen.setdefault(print_, line)
         if record_id:
             seen[f"id:{record_id}"] = line
-    return fingerprints
+    return prints
 
 
 # Club nights: check-in, draws, rounds.

@@ -11,10 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import lru_cache, partial
+from functools import partial
 from itertools import accumulate
 from typing import Any, TypeVar, cast
 
@@ -602,27 +602,38 @@ def fingerprint(record: Record) -> str:
     """What makes two records the same game when neither names its ``id``: the players
     (by their name keys, in seat order), the hands as the record writes them, and the
     finish (in UTC; none when the record gives none). Hex SHA-256, 64 characters."""
-    finished = record.about.finished_at
-    if finished is not None and finished.tzinfo is not None:
-        finished = finished.astimezone(UTC)
-    # The JSON of [players, hands, finish], each hand's part written once for all the
-    # records that hold it (most hands are one of a few thousand): the same text as the
-    # whole list written at once.
-    players = _fingerprint_json([name_key(name) for name in record.players])
-    hands = ",".join(map(_hand_fingerprint, record.hands))
-    finish = _fingerprint_json(finished.isoformat() if finished is not None else None)
-    return hashlib.sha256(f"[{players},[{hands}],{finish}]".encode()).hexdigest()
+    return fingerprints((record,))[0]
+
+
+def fingerprints(records: Sequence[Record]) -> list[str]:
+    """:func:`fingerprint` of each record. The JSON of [players, hands, finish], each hand's
+    part written once for all the records that hold it: a hand read is one object for every
+    record that gives it the same way (:func:`_read_hand`), and most of a club's hands are
+    one of a few thousand. The records are alive throughout, so their hands' ids stand for
+    them: the same text as the whole list written at once."""
+    written: dict[int, str] = {}
+    found = []
+    for record in records:
+        finished = record.about.finished_at
+        if finished is not None and finished.tzinfo is not None:
+            finished = finished.astimezone(UTC)
+        hands = []
+        for hand in record.hands:
+            text = written.get(id(hand))
+            if text is None:
+                text = written[id(hand)] = _fingerprint_json(hand_to_dict(hand))
+            hands.append(text)
+        players = _fingerprint_json([name_key(name) for name in record.players])
+        finish = _fingerprint_json(finished.isoformat() if finished is not None else None)
+        whole = f"[{players},[{','.join(hands)}],{finish}]"
+        found.append(hashlib.sha256(whole.encode()).hexdigest())
+    return found
 
 
 # One encoder for every fingerprint: json.dumps given options makes a new one each call.
 _fingerprint_json = json.JSONEncoder(
     ensure_ascii=False, sort_keys=True, separators=(",", ":")
 ).encode
-
-
-@lru_cache(maxsize=_READ_HANDS_KEPT)
-def _hand_fingerprint(hand: Hand) -> str:
-    return _fingerprint_json(hand_to_dict(hand))
 
 
 def dumps(record: Record) -> str:

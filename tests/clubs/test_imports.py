@@ -441,6 +441,32 @@ def test_deadline_projects_the_whole_from_the_share_done(monkeypatch):
     assert (passed.value.seconds, passed.value.part(20_000)) == (25, 13_000)
 
 
+def test_deadline_projects_the_rest_at_the_pace_of_the_latest_half(monkeypatch):
+    # A slow start, 1 s for the first 2.5% (a worker's first import reads every hand
+    # afresh), then 0.5 s for the next 2.5%: 20.5 s in all at the latest pace, within 25
+    # (30 s at the pace of the whole).
+    monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 1, 1.5))
+    work = Deadline(25)
+
+    work.check(0.025)
+    work.check(0.05)
+
+    assert work.marks == [(0.0, 0.0), (0.025, 1), (0.05, 1.5)]
+
+
+def test_deadline_refuses_work_whose_latest_half_goes_slower(monkeypatch):
+    # 0.25 s for the first 2.5%, then 1.25 s for the next: 49 s in all at the latest pace
+    # (30 s at the pace of the whole), of which 25 s would do 51%.
+    monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 0.25, 1.5))
+    work = Deadline(25)
+    work.check(0.025)
+
+    with pytest.raises(DeadlinePassed) as passed:
+        work.check(0.05)
+
+    assert round(passed.value.fits, 3) == 0.51
+
+
 def test_deadline_counts_the_time_before_the_work_began_once(monkeypatch):
     # A tenth of the work in 1 s: 10 s in all; after 20 s of reading the upload, 30 s.
     monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 0, 0, 1, 20, 21))

@@ -28,6 +28,7 @@ from scoring.engine import (
     check_players,
     dumps,
     fingerprint,
+    fingerprints,
     hand_from_dict,
     hand_to_dict,
     loads,
@@ -898,10 +899,18 @@ def test_fingerprint_of_every_way_a_hand_is_written_is_the_one_clubs_have_stored
     data["hands"] += [{"calls": ["pass"] * 4}, by_calls, sweep, by_calls, sweep]
     data["players"][0] = "Élodie Ünal"
     moment = datetime(2026, 11, 1, 21, 30, tzinfo=UTC)
+    read, game = loads(json.dumps(data)), _game(finished=moment)
+    # An import's: many at once, the hands of records read alike being one object each.
+    many = fingerprints([read, game, loads(json.dumps(data))])
 
-    assert (fingerprint(loads(json.dumps(data))), fingerprint(_game(finished=moment))) == (
+    assert (fingerprint(read), fingerprint(game), many) == (
         "110262ddbd1cbbba8e71fb51a1d761cfe2401b6a9775edebd0673961cba59c93",
         "16bcd7ba8fed42a5f4f0f757860fa5e011f696a0ec2e1820ccb942d5f006ac84",
+        [
+            "110262ddbd1cbbba8e71fb51a1d761cfe2401b6a9775edebd0673961cba59c93",
+            "16bcd7ba8fed42a5f4f0f757860fa5e011f696a0ec2e1820ccb942d5f006ac84",
+            "110262ddbd1cbbba8e71fb51a1d761cfe2401b6a9775edebd0673961cba59c93",
+        ],
     )
 
 
