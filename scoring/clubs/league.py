@@ -266,14 +266,31 @@ def _move(rows: Sequence[Stored], batch: int = 200) -> None:
                 [_array_text(column) for column in zip(*_moved(rows), strict=True)],
             )
             return
-        for first in range(0, len(rows), batch):
-            part = rows[first : first + batch]
-            values = ", ".join(["(%s, %s, %s, %s)"] * len(part))
-            cursor.execute(
-                f"WITH v (id, position, mu, sigma) AS (VALUES {values}) "
-                f"{assignments} FROM v WHERE {table}.id = v.id",
-                [value for row in _moved(part) for value in row],
-            )
+        # SQLite rewrites the entries of every index on a column it sets, even to the value
+        # it had: a row whose place stayed (a correction's, most) gets its rating alone,
+        # which no index holds (40,000 rows: 0.15 s → 0.06 s).
+        placed: list[tuple[Any, ...]] = []
+        rated: list[tuple[Any, ...]] = []
+        for row in rows:
+            if row[POSITION] != row[WAS][0]:
+                placed.append((row[PK], row[POSITION], row[MU], row[SIGMA]))
+            else:
+                rated.append((row[PK], row[MU], row[SIGMA]))
+        for changed, columns in ((placed, _PLACED), (rated, _RATED)):
+            named = ", ".join(columns)
+            kept = ", ".join(f"{column} = v.{column}" for column in columns[1:])
+            for first in range(0, len(changed), batch):
+                part = changed[first : first + batch]
+                values = ", ".join([f"({', '.join(['%s'] * len(columns))})"] * len(part))
+                cursor.execute(
+                    f"WITH v ({named}) AS (VALUES {values}) "
+                    f"UPDATE {table} SET {kept} FROM v WHERE {table}.id = v.id",
+                    [value for row in part for value in row],
+                )
+
+
+_PLACED = ("id", "position", "mu", "sigma")
+_RATED = ("id", "mu", "sigma")
 
 
 def _array_text(values: Iterable[float]) -> str:
