@@ -39,6 +39,7 @@ from ..table.forms import ImportForm
 from .embed import clean_origins
 from .members import BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
 from .models import Member
+from .services import import_shares
 
 
 @cache
@@ -450,10 +451,6 @@ class ClubImportForm(forms.Form):
     MAX_BYTES = 50_000_000
     MAX_LINES = 20_000
     MAX_PROBLEMS = 20
-    READING_SHARE = 0.3
-    """About the share of an import's time its reading takes (tests/bench/bench_import.py,
-    stop 30: 0.28-0.31 for 20,000 games): the pace of the reading tells the whole import's
-    time (scoring/common/deadline.py)."""
 
     def __init__(self, *args: Any, deadline: Deadline = NO_DEADLINE, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -546,7 +543,8 @@ class ClubImportForm(forms.Form):
         """Refuses the file once the import will not end in time, ``read`` of its ``count``
         lines read."""
         try:
-            self.deadline.check(self.READING_SHARE * read / count)
+            # The pace of the reading tells the whole import's time (its share: services).
+            self.deadline.check(import_shares().read * read / count)
         except DeadlinePassed as passed:
             raise forms.ValidationError(too_long_message(passed, count)) from None
 

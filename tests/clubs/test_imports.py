@@ -454,9 +454,25 @@ def test_deadline_projects_the_rest_at_the_pace_of_the_latest_half(monkeypatch):
     assert work.marks == [(0.0, 0.0), (0.025, 1), (0.05, 1.5)]
 
 
-def test_deadline_refuses_work_whose_latest_half_goes_slower(monkeypatch):
-    # 0.25 s for the first 2.5%, then 1.25 s for the next: 49 s in all at the latest pace
-    # (30 s at the pace of the whole), of which 25 s would do 51%.
+def test_deadline_projects_the_rest_at_the_pace_of_all_the_work_after_a_slower_step(
+    monkeypatch,
+):
+    # Read in 5 s (0.3 of the work: 16.7 s in all), the games then written in 9 s (to 0.6),
+    # as SQLite writes them, slower than their share: 26 s in all at that step's pace, but
+    # 23.3 s at the pace of all the work, within 25.
+    monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 5, 14))
+    work = Deadline(25)
+
+    work.check(0.3)
+    work.check(0.6)
+
+    assert work.marks == [(0.0, 0.0), (0.3, 5), (0.6, 14)]
+
+
+def test_deadline_refuses_work_that_both_paces_say_is_too_long(monkeypatch):
+    # 0.25 s for the first 2.5%, then 1.25 s for the next: 30 s in all at the pace of all
+    # the work, 49 s at the latest half's; the more hopeful, 30 s, is past 25, of which 25 s
+    # would do five sixths.
     monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 0.25, 1.5))
     work = Deadline(25)
     work.check(0.025)
@@ -464,7 +480,7 @@ def test_deadline_refuses_work_whose_latest_half_goes_slower(monkeypatch):
     with pytest.raises(DeadlinePassed) as passed:
         work.check(0.05)
 
-    assert round(passed.value.fits, 3) == 0.51
+    assert round(passed.value.fits, 3) == 0.833
 
 
 def test_deadline_counts_the_time_before_the_work_began_once(monkeypatch):
