@@ -101,6 +101,24 @@ def test_import_form_file_over_max_bytes_is_refused_unread():
     assert upload.file.lines_read == 0
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "20,000 games imported."),
+        ("fr", "20\u00a0000 parties importées."),
+        ("ar", "استُوردت 20.000 مباراة."),
+    ],
+)
+def test_import_records_done_says_how_many_as_the_language_groups_them(amina, club, language, said):
+    browser = signed_in(amina)
+    browser.cookies["django_language"] = language
+
+    page = browser.get("/clubs/sfax/import?imported=20000").content.decode()
+
+    notice = re.findall(r'<p class="notice" role="status">([^<]*)', page)
+    assert [text.strip() for text in notice] == [said]
+
+
 def test_import_records_over_20000_lines_is_refused_and_none_is_parsed(amina, club):
     # Lines that are not records: had any been parsed, its problems would be said instead.
     upload = SimpleUploadedFile("records.jsonl", b"not a record\n" * 20_001)

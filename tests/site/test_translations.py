@@ -25,7 +25,9 @@ BRACE = re.compile(r"\{\w+(?:![rsa])?(?::[^{}]*)?\}")
 # plural forms (0: zero, 1: one, 2: two, in Django's Plural-Forms for ar) may leave out the
 # placeholder that holds the count; every other placeholder stays, and every other form
 # keeps them all.
-COUNT = re.compile(r"%\((?:count|counter)\)")
+COUNT = re.compile(r"%\(count\w*\)")
+"""A count's placeholder: ``count``, ``counter``, or the count as shown (``count_shown``,
+grouped by the language)."""
 FORMS_SAID_IN_WORDS = {"ar": {0, 1, 2}}
 
 

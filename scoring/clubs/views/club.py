@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -463,10 +464,13 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
         if count is not None:
             return redirect(reverse("club_import", args=[club.slug]) + f"?imported={count}")
     imported = request.GET.get("imported", "") if request.method != "POST" else ""
+    count = int(imported) if imported.isdigit() else None
     context = {
         "form": form,
         "club": club,
-        "imported": int(imported) if imported.isdigit() else None,
+        "imported": count,
+        # Grouped as the language groups it ("20,000"), as the form's limit is.
+        "imported_shown": number_format(count, force_grouping=True) if count is not None else "",
     }
     return render(request, "clubs/club_import.html", context, status=422 if form.errors else 200)
 
