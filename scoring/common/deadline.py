@@ -70,6 +70,8 @@ class Deadline:
     def check(self, share: float) -> None:
         """Raise :class:`DeadlinePassed` when the time is up, or when the work, ``share`` of
         it done (0 to 1), will take longer in all at the pace it goes."""
+        if self.seconds == math.inf:  # NO_DEADLINE, shared: nothing to keep or project
+            return
         now = time.monotonic()
         before, paced = self.paced_from - self.started, now - self.paced_from
         pace = self._pace(share, paced)

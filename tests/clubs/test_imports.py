@@ -501,6 +501,13 @@ def test_deadline_refuses_work_that_both_paces_say_is_too_long(monkeypatch):
     assert round(passed.value.fits, 3) == 0.833
 
 
+def test_deadline_none_shared_by_every_command_keeps_no_marks():
+    deadline.NO_DEADLINE.check(0.5)
+    deadline.NO_DEADLINE.check(0.97)
+
+    assert deadline.NO_DEADLINE.marks == [(0.0, 0.0)]
+
+
 def test_deadline_counts_the_time_before_the_work_began_once(monkeypatch):
     # A tenth of the work in 1 s: 10 s in all; after 20 s of reading the upload, 30 s.
     monkeypatch.setattr(deadline.time, "monotonic", Clock(0, 0, 0, 1, 20, 21))
