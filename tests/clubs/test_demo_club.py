@@ -334,19 +334,31 @@ def test_import_club_records_stores_each_hand_as_given_repeated_or_not(club):
     assert stored == {record.about.id: record.hands for record in records}
 
 
+ORDER = ["rec-1", "rec-2", "rec-4", "rec-a", "rec-b"]
+"""some_records()'s counted games in the order they finished."""
+
+
+def rated_in_order(club, records, order):
+    """The club's games in the order of their rows, its rows' ratings (mu, sigma), and the
+    ratings a full recomputation of ``records`` gives those games in ``order``."""
+    rows = results(club)
+    expected = expected_ratings(records)
+    return (
+        list(dict.fromkeys(row[0] for row in rows)),
+        [value for row in rows for value in row[-2:]],
+        [value for record_id in order for value in expected[record_id]],
+    )
+
+
 def test_import_club_records_after_earlier_games_rates_them_all_in_order(club):
     records = some_records()
     club_services.import_club_records(club=club, records=records[3:], owner_id=None)
 
     club_services.import_club_records(club=club, records=records[:3], owner_id=None)
 
-    rows = results(club)
-    order = ["rec-1", "rec-2", "rec-4", "rec-a", "rec-b"]
-    assert list(dict.fromkeys(row[0] for row in rows)) == order
-    expected = expected_ratings(records)
-    assert [value for row in rows for value in row[-2:]] == pytest.approx(
-        [value for record_id in order for value in expected[record_id]], abs=1e-9
-    )
+    seen, rated, expected = rated_in_order(club, records, ORDER)
+    assert seen == ORDER
+    assert rated == pytest.approx(expected, abs=1e-9)
 
 
 def test_import_club_records_between_earlier_and_later_games_rates_from_its_first(club):
@@ -358,13 +370,9 @@ def test_import_club_records_between_earlier_and_later_games_rates_from_its_firs
         club=club, records=[records[1], records[2], records[4], records[5]], owner_id=None
     )
 
-    rows = results(club)
-    order = ["rec-1", "rec-2", "rec-4", "rec-a", "rec-b"]
-    assert list(dict.fromkeys(row[0] for row in rows)) == order
-    expected = expected_ratings(records)
-    assert [value for row in rows for value in row[-2:]] == pytest.approx(
-        [value for record_id in order for value in expected[record_id]], abs=1e-9
-    )
+    seen, rated, expected = rated_in_order(club, records, ORDER)
+    assert seen == ORDER
+    assert rated == pytest.approx(expected, abs=1e-9)
 
 
 def test_import_club_records_one_already_in_the_club_is_refused_and_nothing_stored(club):

@@ -464,13 +464,13 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
         if count is not None:
             return redirect(reverse("club_import", args=[club.slug]) + f"?imported={count}")
     imported = request.GET.get("imported", "") if request.method != "POST" else ""
-    count = int(imported) if imported.isdigit() else None
+    done = int(imported) if imported.isdigit() else None
     context = {
         "form": form,
         "club": club,
-        "imported": count,
+        "imported": done,
         # Grouped as the language groups it ("20,000"), as the form's limit is.
-        "imported_shown": number_format(count, force_grouping=True) if count is not None else "",
+        "imported_shown": number_format(done, force_grouping=True) if done is not None else "",
     }
     return render(request, "clubs/club_import.html", context, status=422 if form.errors else 200)
 
