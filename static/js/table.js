@@ -270,3 +270,27 @@ else window.addEventListener("load", loadLater, { once: true });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", update);
   else update();
 })();
+
+// A page drawn again with a refused form (a plain post's answer) puts each error beside
+// its field, which may be far down a phone's screen (the members page's "Add a player"):
+// the first error is brought into view, and its field (or a message marked data-focus)
+// focused. A page that already placed the focus, or whose address names a part (#…), is
+// left as it is.
+(() => {
+  function showFirstError() {
+    if (location.hash || (document.activeElement && document.activeElement !== document.body)) return;
+    const error = document.querySelector(
+      'main [data-focus], main [aria-invalid="true"], main [role="alert"]:is(.errors, .field-errors, .error)',
+    );
+    if (!error) return;
+    const field = error.matches("input, select, textarea, [data-focus]")
+      ? error
+      : error.closest(".field")?.querySelector("input:not([type=hidden]), select, textarea");
+    const box = error.closest(".field") || error;
+    const { top, bottom } = box.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({ block: "center" });
+    if (field) field.focus({ preventScroll: true });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showFirstError);
+  else showFirstError();
+})();
