@@ -80,6 +80,20 @@ def test_compiled_catalogue_matches_its_source(language):
     assert compiled == source
 
 
+def test_french_elides_with_the_typographic_apostrophe():
+    catalog = load("fr", "django.po", read_po)
+
+    straight = [
+        form
+        for message in catalog
+        if message.id
+        for form in _strings(_plain(message.string))
+        if re.search(r"\w'\w", form)
+    ]
+
+    assert straight == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_translation_keeps_every_placeholder(language):
     catalog = load(language, "django.po", read_po)
