@@ -9,8 +9,11 @@ import os
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 
+from scoring.clubs.models import Member
 from scoring.common.rights import COOKIE
+from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
 from tests.conftest import scorer_cookie
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -18,6 +21,8 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).resolve().parent
 PHONE = {"width": 360, "height": 640}
+PASSWORD = "felt-and-trumps-21"
+"""The password of the accounts the fixtures make."""
 
 
 def pytest_collection_modifyitems(config, items):
@@ -105,3 +110,15 @@ def phone(browser, live_server, made_games):
     yield open_phone
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def cafe(transactional_db):
+    """A public club whose admins are Amina Belhaj (account amina) and Bilal Chebbi
+    (account bilal), with a game played."""
+    amina = User.objects.create_user("amina", "", PASSWORD)
+    bilal = User.objects.create_user("bilal", "", PASSWORD)
+    club = new_club(amina)
+    play(club, WON_BY_BILAL, owner=amina)
+    Member.objects.filter(club=club, name=PLAYERS[1]).update(user=bilal, role=Member.Role.ADMIN)
+    return club

@@ -10,25 +10,12 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scoring.clubs.models import Member
+from tests.browser.conftest import PASSWORD
 from tests.browser.phone import PHONE_WIDTH, scroll_width
 from tests.browser.test_accessibility import report
-from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
+from tests.clubs.test_privacy import PLAYERS
 
 pytestmark = pytest.mark.browser
-
-PASSWORD = "felt-and-trumps-21"
-
-
-@pytest.fixture
-def cafe(transactional_db):
-    """A public club whose admins are Amina Belhaj (account amina) and Bilal Chebbi
-    (account bilal), with a game played."""
-    amina = User.objects.create_user("amina", "", PASSWORD)
-    bilal = User.objects.create_user("bilal", "", PASSWORD)
-    club = new_club(amina)
-    play(club, WON_BY_BILAL, owner=amina)
-    Member.objects.filter(club=club, name=PLAYERS[1]).update(user=bilal, role=Member.Role.ADMIN)
-    return club
 
 
 def log_in(page, username):

@@ -7,7 +7,7 @@ Screenshots go to /tmp/refused-*.png.
 import pytest
 
 from scoring.clubs.models import Member
-from tests.browser.test_privacy import cafe, log_in  # noqa: F401 (cafe: a fixture)
+from tests.browser.test_privacy import log_in
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def in_view(page, locator):
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_player_added_under_a_look_alike_name_shows_the_clash_in_view(phone, cafe, lang):  # noqa: F811
+def test_player_added_under_a_look_alike_name_shows_the_clash_in_view(phone, cafe, lang):
     page = phone(lang)
     log_in(page, "amina")
     page.goto(f"/clubs/{cafe.slug}/members")
@@ -46,7 +46,7 @@ def test_player_added_under_a_look_alike_name_shows_the_clash_in_view(phone, caf
     assert Member.objects.filter(club=cafe).count() == 4
 
 
-def test_page_without_an_error_keeps_its_top_and_focus(phone, cafe):  # noqa: F811
+def test_page_without_an_error_keeps_its_top_and_focus(phone, cafe):
     page = phone("en")
     log_in(page, "amina")
     page.goto(f"/clubs/{cafe.slug}/members")
