@@ -3,7 +3,11 @@
 Arabic is written right to left and says its numbers in Western digits, money included.
 """
 
+import ast
+import io
 import re
+import shutil
+import subprocess
 from decimal import Decimal
 from pathlib import Path
 
@@ -11,10 +15,12 @@ import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 from django.utils import translation
+from django.utils.translation import templatize
 
 from scoring.common.words import format_money
 
-LOCALES = Path(__file__).resolve().parents[2] / "scoring" / "locale"
+ROOT = Path(__file__).resolve().parents[2]
+LOCALES = ROOT / "scoring" / "locale"
 LANGUAGES = ["fr", "ar"]
 
 # ``%(name)s``, ``%(count)+d``, ``%(name)r``: Django's and Python's named %-placeholders.
@@ -69,6 +75,190 @@ def test_catalogue_translates_every_message(language):
     ]
 
     assert untranslated == []
+
+
+def message_keys(catalog):
+    """(Context, message) of every message; a plural message by its two English forms."""
+    return {(message.context, _plain(message.id)) for message in catalog if message.id}
+
+
+# The keywords Django's makemessages gives xgettext, which also knows gettext, ngettext
+# and pgettext's plain forms.
+XGETTEXT_KEYWORDS = [
+    "--keyword=gettext_noop",
+    "--keyword=gettext_lazy",
+    "--keyword=ngettext_lazy:1,2",
+    "--keyword=pgettext:1c,2",
+    "--keyword=npgettext:1c,2,3",
+    "--keyword=pgettext_lazy:1c,2",
+    "--keyword=npgettext_lazy:1c,2,3",
+]
+SOURCES = ["scoring", "boulmous_site", "templates"]
+
+
+def extract_messages(work):
+    """The messages the sources hold, as ``make messages`` extracts them (a template made
+    Python by Django's templatize, then xgettext), written in ``work``, not in the tree."""
+    files = []
+    for top in SOURCES:
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.suffix == ".py":
+                files.append(str(path))
+            elif path.suffix in {".html", ".txt"}:
+                made = work / path.relative_to(ROOT).with_suffix(path.suffix + ".py")
+                made.parent.mkdir(parents=True, exist_ok=True)
+                made.write_text(templatize(path.read_text(), origin=str(path)))
+                files.append(str(made))
+    listed = work / "files.txt"
+    listed.write_text("\n".join(files))
+    found = subprocess.run(
+        [
+            "xgettext",
+            "--language=Python",
+            "--from-code=UTF-8",
+            "--output=-",
+            *XGETTEXT_KEYWORDS,
+            "--files-from",
+            str(listed),
+        ],
+        capture_output=True,
+        check=True,
+    ).stdout
+    # xgettext leaves its header's charset and plural rule for a translator to fill.
+    found = found.replace(b"charset=CHARSET", b"charset=UTF-8").replace(
+        b"nplurals=INTEGER; plural=EXPRESSION", b"nplurals=2; plural=(n != 1)"
+    )
+    return read_po(io.BytesIO(found))
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory):
+    if shutil.which("xgettext") is None:
+        pytest.skip("GNU gettext's xgettext is not installed")
+    return message_keys(extract_messages(tmp_path_factory.mktemp("messages")))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalogue_holds_every_message_of_the_sources(language, extracted):
+    catalogued = message_keys(load(language, "django.po", read_po))
+
+    assert sorted(extracted - catalogued, key=str) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalogue_holds_no_message_the_sources_left(language, extracted):
+    catalogued = message_keys(load(language, "django.po", read_po))
+
+    assert sorted(catalogued - extracted, key=str) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_msgfmt_counts_no_untranslated_or_fuzzy_message(language):
+    if shutil.which("msgfmt") is None:
+        pytest.skip("GNU gettext's msgfmt is not installed")
+    source = LOCALES / language / "LC_MESSAGES" / "django.po"
+
+    checked = subprocess.run(
+        ["msgfmt", "--statistics", "--check", "--output-file=/dev/null", str(source)],
+        capture_output=True,
+        text=True,
+        env={"LC_ALL": "C"},
+    )
+
+    counts = re.search(r"^\d+ translated messages?(.*)\.$", checked.stderr, re.MULTILINE)
+    assert (checked.returncode, counts.group(1)) == (0, "")
+
+
+# Each name Django's translation functions go by; a module may import them under another
+# (``gettext_lazy as _``), which the lint reads from its imports.
+GETTEXT_NAMES = {
+    "gettext",
+    "gettext_lazy",
+    "gettext_noop",
+    "ngettext",
+    "ngettext_lazy",
+    "pgettext",
+    "pgettext_lazy",
+    "npgettext",
+    "npgettext_lazy",
+}
+
+
+def _gettext_aliases(tree):
+    aliases = set(GETTEXT_NAMES)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "django.utils.translation":
+            aliases |= {alias.asname for alias in node.names if alias.name in GETTEXT_NAMES}
+    return aliases - {None}
+
+
+def _is_gettext(node, aliases):
+    if not isinstance(node, ast.Call):
+        return False
+    function = node.func
+    name = function.id if isinstance(function, ast.Name) else getattr(function, "attr", None)
+    return name in aliases
+
+
+def _built_at_run_time(argument):
+    """An f-string, a concatenation, a %-formatting or a ``.format()`` call: a message
+    xgettext cannot read, or one built before it is looked up, so never found."""
+    return isinstance(argument, ast.JoinedStr | ast.BinOp) or (
+        isinstance(argument, ast.Call)
+        and isinstance(argument.func, ast.Attribute)
+        and argument.func.attr == "format"
+    )
+
+
+def gettext_misuses(source, name="<source>"):
+    """``file:line`` of each gettext call given a message built at run time, and of each
+    gettext call inside an f-string (xgettext does not look there: never translated)."""
+    tree = ast.parse(source)
+    aliases = _gettext_aliases(tree)
+    found = set()
+    for node in ast.walk(tree):
+        if _is_gettext(node, aliases) and any(
+            _built_at_run_time(argument) for argument in node.args
+        ):
+            found.add(f"{name}:{node.lineno}")
+        if isinstance(node, ast.JoinedStr):
+            found |= {
+                f"{name}:{inner.lineno}" for inner in ast.walk(node) if _is_gettext(inner, aliases)
+            }
+    return found
+
+
+def test_no_gettext_call_is_given_a_message_built_at_run_time():
+    found = set()
+    for top in ["scoring", "boulmous_site"]:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            found |= gettext_misuses(path.read_text(), str(path.relative_to(ROOT)))
+
+    assert sorted(found) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from django.utils.translation import gettext\nx = f\"{gettext('Paid.')} {y}\"",
+        'from django.utils.translation import gettext_lazy as _\nx = _(f"Paid {y}.")',
+        'from django.utils.translation import ngettext as n\nx = n("a" + y, "b", 2)',
+        'from django.utils.translation import pgettext\nx = pgettext("c", "{}".format(y))',
+        'from django.utils.translation import gettext\nx = gettext("%s." % y)',
+    ],
+)
+def test_gettext_lint_finds_a_message_built_at_run_time(source):
+    assert gettext_misuses(source) == {"<source>:2"}
+
+
+def test_gettext_lint_passes_a_message_given_whole():
+    source = (
+        "from django.utils.translation import gettext as _\n"
+        'x = _("Paid %(name)s.") % {"name": f"{y}"}\n'
+        "z = _(label)\n"
+    )
+
+    assert gettext_misuses(source) == set()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
