@@ -284,6 +284,63 @@ def test_french_elides_with_the_typographic_apostrophe():
     assert straight == []
 
 
+# What French typography leaves alone: markup, code, addresses, times, placeholders, and
+# the HTTP header the API's messages quote.
+NOT_PROSE = re.compile(
+    r"<code>.*?</code>|<[^>]*>|\w+://\S+|\d+(?::\d+)+|&\w+;|\?\w+=\S*"
+    r"|Authorization: Bearer|" + PERCENT.pattern + "|" + BRACE.pattern
+)
+NO_BREAK_SPACES = "\u00a0\u202f"
+
+
+def typography_slips(text):
+    """Each « : ; ! ? » with no no-break space before it, and each « with none after it, in
+    its few characters of context."""
+    prose = NOT_PROSE.sub(lambda found: "\0" * len(found.group()), text)
+    slips = [
+        place
+        for place, character in enumerate(prose)
+        if character in ":;!?»" and (place == 0 or prose[place - 1] not in NO_BREAK_SPACES)
+    ]
+    slips += [
+        place
+        for place, character in enumerate(prose)
+        if character == "«" and prose[place + 1 : place + 2] not in tuple(NO_BREAK_SPACES)
+    ]
+    return [text[max(place - 12, 0) : place + 3] for place in sorted(slips)]
+
+
+def test_french_puts_a_no_break_space_before_double_punctuation_and_inside_quotes():
+    catalog = load("fr", "django.po", read_po)
+
+    slips = {
+        form: typography_slips(form)
+        for message in catalog
+        if message.id
+        for form in _strings(_plain(message.string))
+        if typography_slips(form)
+    }
+
+    assert slips == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "slips"),
+    [
+        ("Saison modifiée: %(name)s", ["son modifiée: %"]),
+        ("Qui remporte la levée ?", ["te la levée ?"]),
+        ("« Omar »", ["« O", "« Omar »"]),
+        (
+            "Saison modifiée\u00a0: «\u00a0%(name)s\u00a0» à 20:30 ; voir https://x.org/?a=1",
+            ["s\u00a0» à 20:30 ; v"],
+        ),
+        ("Envoyez <code>Authorization: Bearer …</code>\u202f!", []),
+    ],
+)
+def test_french_typography_finds_a_missing_no_break_space(text, slips):
+    assert typography_slips(text) == slips
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_translation_keeps_every_placeholder(language):
     catalog = load(language, "django.po", read_po)
