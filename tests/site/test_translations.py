@@ -341,6 +341,83 @@ def test_french_typography_finds_a_missing_no_break_space(text, slips):
     assert typography_slips(text) == slips
 
 
+GLOSSARY = ROOT / "docs" / "glossary.md"
+GLOSSARY_COLUMNS = {"fr": (1, 2), "ar": (3, 4)}
+"""The glossary table's columns of each language: its chosen forms, its refused ones."""
+# Placeholders, the format's name and a record's keys are not words of the sentence, nor
+# is "round" that goes round the table.
+NOT_WORDS = re.compile(
+    PERCENT.pattern
+    + "|"
+    + BRACE.pattern
+    + r'|boulmous/1|"boulmous"|calls and dealer|round the table'
+)
+CARD_GAME_ITSELF = ("About the game", "Boulmous is a trick-taking card game")
+"""The messages that say the card game itself (« le jeu », « اللعبة »), not a game played."""
+ARABIC_PROCLITICS = "(?:[وفبلك]?ال|[وفبلك])?"
+
+
+def glossary():
+    """The glossary's terms: (English, {language: (chosen forms, refused forms)})."""
+    rows = [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in GLOSSARY.read_text().splitlines()
+        if line.startswith("| ") and not line.startswith("| English")
+    ]
+    return [
+        (
+            row[0],
+            {
+                language: tuple(
+                    [form.strip() for form in row[column].split("/") if form.strip()]
+                    for column in columns
+                )
+                for language, columns in GLOSSARY_COLUMNS.items()
+            },
+        )
+        for row in rows
+    ]
+
+
+def _refused(form, language):
+    before = ARABIC_PROCLITICS if language == "ar" else ""
+    return re.compile(rf"(?<!\w){before}{re.escape(form)}(?!\w)", re.IGNORECASE)
+
+
+def vocabulary_slips(catalog, language, terms):
+    """(term, English, translation) of each message that says a term with no chosen form,
+    or with a refused one."""
+    slips = []
+    for message in catalog:
+        if not message.id:
+            continue
+        english = NOT_WORDS.sub(" ", " / ".join(_strings(_plain(message.id))))
+        said = " / ".join(_strings(_plain(message.string)))
+        for term, forms in terms:
+            chosen, refused = forms[language]
+            exempt = term == "game" and str(message.id).startswith(CARD_GAME_ITSELF)
+            says_term = re.search(rf"\b{re.escape(term)}s?\b", english, re.IGNORECASE)
+            if says_term and not exempt and not any(form in said.casefold() for form in chosen):
+                slips.append((term, english, said))
+            if not exempt and any(_refused(form, language).search(said) for form in refused):
+                slips.append((term, english, said))
+    return slips
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalogue_says_each_glossary_term_with_its_one_word(language):
+    catalog = load(language, "django.po", read_po)
+
+    assert vocabulary_slips(catalog, language, glossary()) == []
+
+
+def test_glossary_gives_each_term_its_words_in_both_languages():
+    terms = glossary()
+
+    assert [term for term, forms in terms if not all(forms[lang][0] for lang in LANGUAGES)] == []
+    assert {"league points", "boîte", "boulmous", "night", "round"} <= {t for t, _ in terms}
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_translation_keeps_every_placeholder(language):
     catalog = load(language, "django.po", read_po)
