@@ -270,20 +270,6 @@ def test_compiled_catalogue_matches_its_source(language):
     assert compiled == source
 
 
-def test_french_elides_with_the_typographic_apostrophe():
-    catalog = load("fr", "django.po", read_po)
-
-    straight = [
-        form
-        for message in catalog
-        if message.id
-        for form in _strings(_plain(message.string))
-        if re.search(r"\w'\w", form)
-    ]
-
-    assert straight == []
-
-
 # What French typography leaves alone: markup, code, addresses, times, placeholders, and
 # the HTTP header the API's messages quote.
 NOT_PROSE = re.compile(
@@ -308,6 +294,39 @@ def typography_slips(text):
         if character == "«" and prose[place + 1 : place + 2] not in tuple(NO_BREAK_SPACES)
     ]
     return [text[max(place - 12, 0) : place + 3] for place in sorted(slips)]
+
+
+def test_french_writes_the_typographic_apostrophe_and_quotes():
+    catalog = load("fr", "django.po", read_po)
+
+    straight = [
+        form
+        for message in catalog
+        if message.id
+        for form in _strings(_plain(message.string))
+        if straight_quotes(form)
+    ]
+
+    assert straight == []
+
+
+def straight_quotes(text):
+    """The straight quotes of ``text``'s prose, markup aside: French writes the typographic
+    apostrophe and « »."""
+    return re.findall(r"['\"]", NOT_PROSE.sub("", text))
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("l'as", ["'"]),
+        ("aujourd' hui", ["'"]),
+        ('le mot "boulmous"', ['"', '"']),
+        ('<a href="/regles">l’as</a> et «\u00a0boulmous\u00a0»', []),
+    ],
+)
+def test_straight_quotes_found_in_prose_only(text, found):
+    assert straight_quotes(text) == found
 
 
 def test_french_puts_a_no_break_space_before_double_punctuation_and_inside_quotes():
