@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..common.http import attachment
 from ..common.throttles import API_TOKEN, PASSWORD_RESET, SIGN_UP, throttled
+from ..common.words import elide
 from . import services, tokens
 from .forms import (
     EMAIL_TAKEN,
@@ -269,7 +270,8 @@ def delete_account(request: HttpRequest) -> HttpResponse:
                 "another member an admin of each first.",
                 len(needed.clubs),
             )
-            form.add_error(None, message % {"clubs": gettext(", ").join(needed.clubs)})
+            clubs = gettext(", ").join(needed.clubs)
+            form.add_error(None, elide(message % {"clubs": clubs}, [clubs]))
         else:
             logout(request)
             return redirect("account_deleted")

@@ -35,6 +35,24 @@ SUMMARIES: dict[str, Promise] = {
 }
 """What each endpoint answers, by its name, in the page's language."""
 
+PARAMETERS: dict[tuple[str, str], Promise] = {
+    ("path", "club"): _("The club's address (demo in /clubs/demo)."),
+    ("path", "season"): _("The season's address, as in its page's."),
+    ("path", "player_id"): _("A player's number, as in his page's address."),
+    ("path", "night_id"): _("A night's number, as in its page's address."),
+    ("path", "game_id"): _("A game's identifier, as in its page's address."),
+    ("path", "number"): _("The hand's number in the game, from 1."),
+    ("query", "season"): _("A season's address: its days' games."),
+    ("query", "player"): _("A player's number: his games."),
+    ("query", "night"): _("A night's number: its games."),
+    ("query", "status"): _("playing, won or abandoned: the games in that state."),
+    ("query", "since"): _("From this day on, in the club's zone."),
+    ("query", "until"): _("Up to this day, in the club's zone."),
+    ("query", "page"): _("The page of 50 games, from 1."),
+}
+"""What each parameter is, by where it is given and its name, in the page's language (the
+OpenAPI document says it in English only)."""
+
 EXAMPLES = {
     "club": "demo",
     "season": "march-may-2025",
@@ -82,7 +100,10 @@ def _endpoints(request: HttpRequest) -> list[dict[str, Any]]:
                             "name": parameter["name"],
                             "where": parameter["in"],
                             "required": parameter.get("required", False),
-                            "description": parameter.get("description", ""),
+                            "description": PARAMETERS.get(
+                                (parameter["in"], parameter["name"]),
+                                parameter.get("description", ""),
+                            ),
                         }
                         for parameter in parameters
                     ],

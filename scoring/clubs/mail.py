@@ -28,6 +28,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from ..common.words import elide
 from .league import night_standings, season_standings
 from .models import Club, MailChoice, MailSent, Member, Night, Season
 from .pages.league import counted_games, standing_rows
@@ -191,10 +192,11 @@ def season_mail(choice: MailChoice, season: Season) -> Mail:
             "what": gettext("a mail at each season's end"),
             **links,
         }
-        subject = gettext("%(club)s: the final standings of %(season)s") % {
-            "club": club.name,
-            "season": season.name,
-        }
+        subject = elide(
+            gettext("%(club)s: the final standings of %(season)s")
+            % {"club": club.name, "season": season.name},
+            [season.name],
+        )
         return Mail(
             subject,
             render_to_string("clubs/mail/season.txt", context),

@@ -4,7 +4,9 @@ Every page and the PDF say these things through here, so that each is said one
 way everywhere.
 """
 
-from collections.abc import Sequence
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -12,8 +14,11 @@ from typing import Any
 
 from babel.dates import format_skeleton, format_time, get_datetime_format
 from babel.numbers import format_currency
+from django import template
 from django.utils import timezone
 from django.utils.functional import Promise
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext_lazy, to_locale
 from django.utils.translation import gettext_lazy as _
 
@@ -128,3 +133,91 @@ class ShownCard:
 
 def shown(cards: Sequence[Card]) -> list[ShownCard]:
     return [ShownCard(card_label(card), card.suit.colour.value) for card in cards]
+
+
+_ELIDED = {"de": "d’", "le": "l’", "la": "l’", "que": "qu’"}
+"""French elides « de », « le », « la », « que » before a vowel or a mute h: « d’Omar »,
+« la partie d’Élodie », « qu’Inès ». A translation cannot, since it does not know the name
+it will hold: the sentence is filled, then elided before the names it was given."""
+_VOWELS = frozenset("aeiouœæ")
+MUTE_H_NAMES = frozenset(
+    {"hector", "hélène", "henri", "hermine", "hervé", "honoré", "hortense", "hubert", "hugo"}
+)
+"""French first names whose h is mute (« d’Hélène »). Any other h is aspirated, as in the
+Arabic names of the seed's players (« de Hamza », « de Hichem »)."""
+
+
+def starts_with_a_vowel_sound(name: str) -> bool:
+    """Whether French elides before ``name``: a vowel (accents aside), or a mute h."""
+    words = name.split()
+    if not words:
+        return False
+    first = unicodedata.normalize("NFD", words[0][0].casefold())[0]
+    return first in _VOWELS or (first == "h" and words[0].casefold() in MUTE_H_NAMES)
+
+
+def elide(text: str, names: Iterable[str]) -> str:
+    """``text`` with « de », « le », « la », « que » elided before each of ``names`` that
+    starts with a vowel sound, in French (a name may stand in ``<bdi>``); as is in any other
+    language. Safe HTML stays safe: a name is looked for as the HTML holds it."""
+    if (get_language() or "").split("-")[0] != "fr":
+        return text
+    elided = text
+    for name in names:
+        if not starts_with_a_vowel_sound(str(name)):
+            continue
+        shown = conditional_escape(name) if isinstance(text, SafeString) else str(name)
+        elided = re.sub(
+            rf"\b(de|le|la|que|De|Le|La|Que) ((?:<bdi>)?{re.escape(shown)})(?!\w)",
+            lambda found: _capital(_ELIDED[found[1].lower()], found[1]) + found[2],
+            elided,
+        )
+    return mark_safe(elided) if isinstance(text, SafeString) else elided
+
+
+def _capital(elided: str, word: str) -> str:
+    return elided.capitalize() if word[0].isupper() else elided
+
+
+_ARABIC_PLACES = {
+    1: "الأول",
+    2: "الثاني",
+    3: "الثالث",
+    4: "الرابع",
+    5: "الخامس",
+    6: "السادس",
+    7: "السابع",
+    8: "الثامن",
+    9: "التاسع",
+    10: "العاشر",
+}
+
+
+def say_place(place: int) -> str:
+    """A place as read in a sentence: ``1st``, ``2nd``, ``11th``, ``21st``; French ``1re``,
+    ``2e`` (of a « place », feminine); Arabic ``الأول``, ``الثاني`` up to ``العاشر`` (of an
+    « مركز », masculine), then the number with the article."""
+    language = (get_language() or "en").split("-")[0]
+    if language == "fr":
+        return "1re" if place == 1 else f"{place}e"
+    if language == "ar":
+        return _ARABIC_PLACES.get(place, f"الـ{place}")
+    teen = 10 <= place % 100 <= 20
+    suffix = "th" if teen else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+register = template.Library()
+
+
+@register.filter(name="elide", is_safe=True)
+def elide_filter(text: str, name: str) -> str:
+    """``{% blocktranslate with name=... asvar said %}…{% endblocktranslate %}
+    {{ said|elide:name }}``: :func:`elide` before one name."""
+    return elide(text, [name])
+
+
+@register.filter(name="place")
+def place_filter(place: int) -> str:
+    """``{{ rank|place }}``: :func:`say_place`."""
+    return say_place(place)

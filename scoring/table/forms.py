@@ -21,7 +21,7 @@ from ..common.forms import (
     rules_error,
 )
 from ..common.fragments import NOT_KEPT
-from ..common.words import TRUMP_NAMES
+from ..common.words import TRUMP_NAMES, elide
 from ..engine import (
     BOULMOUS,
     LOWEST_BID,
@@ -155,15 +155,19 @@ class HandForm(ContractFields):
             params = self.outbid.params
             self.errors["calls"] = self.error_class(
                 [
-                    gettext(
-                        "%(name)s bid %(bid)s, which must be higher than %(other)s’s %(highest)s."
+                    elide(
+                        gettext(
+                            "%(name)s bid %(bid)s, which must be higher than %(other)s’s "
+                            "%(highest)s."
+                        )
+                        % {
+                            "name": names[params["seat"]],
+                            "bid": params["bid"],
+                            "other": names[params["by"]],
+                            "highest": params["highest"],
+                        },
+                        [names[params["by"]]],
                     )
-                    % {
-                        "name": names[params["seat"]],
-                        "bid": params["bid"],
-                        "other": names[params["by"]],
-                        "highest": params["highest"],
-                    }
                 ]
             )
 

@@ -297,6 +297,42 @@ def test_docs_page_lists_every_endpoint_with_no_script():
     assert "<script" not in text.split("<main", 1)[-1].split("</main>")[0]
 
 
+def test_docs_page_says_every_endpoint_and_parameter_in_the_pages_language():
+    from scoring.api.api import api
+    from scoring.api.docs import PARAMETERS, SUMMARIES
+
+    schema = api.get_openapi_schema()
+    operations = [operation for route in schema["paths"].values() for operation in route.values()]
+    said = {
+        (parameter["in"], parameter["name"])
+        for operation in operations
+        for parameter in operation.get("parameters", [])
+    }
+
+    assert (set(SUMMARIES), set(PARAMETERS)) == (
+        {operation["operationId"] for operation in operations},
+        said,
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", "Le numéro de la donne dans la partie, à partir de 1."),
+        ("ar", "رقم الجولة في المباراة، بدءًا من 1."),
+    ],
+)
+def test_docs_page_describes_the_parameters_in_the_language_asked(language, words):
+    page = Client().get("/api/v1/docs", HTTP_ACCEPT_LANGUAGE=language)
+
+    text = page.content.decode()
+    assert (words in text, "in the club&#x27;s zone" in text, "From this day on" in text) == (
+        True,
+        False,
+        False,
+    )
+
+
 # --- Standings -------------------------------------------------------------------------------
 
 

@@ -25,7 +25,7 @@ TEXT = {
         "new": "New question",
     },
     "fr": {
-        "link": "Qui remporte la levée ?",
+        "link": "Qui remporte la levée\u202f?",
         "hearts": "cœur",
         "no_trump": "sans atout",
         "wins": "Le valet de carreau gagne",

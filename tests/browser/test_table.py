@@ -36,7 +36,7 @@ TEXT = {
         "save_change": "Enregistrer la correction",
         "hand": "Donne {}",
         "first": "Donne 1\nAmina donne · Bilal parle en premier",
-        "wins": "{} gagne !",
+        "wins": "{} gagne\u202f!",
         "no_trump": "Choisissez l’atout, ou sans atout.",
         "over_six": "les levées font {} en tout, et non 6",
     },

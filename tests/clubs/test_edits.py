@@ -293,6 +293,21 @@ def test_night_edit_no_rounds_plays_until_we_stop(admin, night):
     assert night.rounds is None
 
 
+def test_night_delete_page_says_its_rounds_in_french_as_the_glossary_does(admin, night):
+    page = admin.get(f"/clubs/sfax/nights/{night.pk}/delete", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert "1 tour tiré, avec sa feuille de tables\u202f;" in page.content.decode()
+
+
+def test_night_delete_page_of_a_night_not_drawn_lists_no_round_and_no_check_in(club, admin):
+    empty = club_services.create_night(club=club, date=date(2025, 3, 14), place="", rounds=3)
+
+    page = admin.get(f"/clubs/sfax/nights/{empty.pk}/delete", HTTP_ACCEPT_LANGUAGE="fr")
+
+    text = page.content.decode()
+    assert ("0 tour" in text, "manche" in text, "0 joueur" in text) == (False, False, False)
+
+
 def test_night_delete_keeps_its_games_and_revokes_its_cards(club, admin, night):
     games = set(ClubGame.objects.filter(round__night=night).values_list("game_id", flat=True))
     page = admin.get(f"/clubs/sfax/nights/{night.pk}/delete").content.decode()
@@ -354,6 +369,17 @@ def test_game_delete_rerates_the_league_as_a_full_rebuild(club, admin):
     check_league(club, [season("winter"), season("spring")])
     assert changes(club, "game_deleted") == [{"before": record, "after": None}]
     assert record["season"] == "spring"
+
+
+def test_game_delete_says_in_french_whose_game_it_was_eliding_before_a_vowel(club, admin):
+    public_id = game("game-2").public_id
+
+    response = admin.post(f"/clubs/sfax/games/{public_id}/delete", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert said(response) == [
+        "La partie d’Emna, Farid, Amina, Bilal est supprimée\u00a0: les classements et les "
+        "cotes sont recalculés sans elle. L’historique du club garde son relevé."
+    ]
 
 
 def test_game_delete_the_last_counted_game_leaves_earlier_ratings(club, admin):

@@ -574,7 +574,7 @@ def test_import_records_writing_past_the_deadline_is_refused_in_french_and_rolle
         422,
         [
             "Ce fichier prend plus de temps à importer que le serveur n’en accorde à une "
-            "requête (25 s) : rien n’a été importé. Partagez-le en fichiers d’au plus 500 "
+            "requête (25 s)\u00a0: rien n’a été importé. Partagez-le en fichiers d’au plus 500 "
             "parties et importez-les un à un."
         ],
     )

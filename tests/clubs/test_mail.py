@@ -171,7 +171,12 @@ def test_night_mail_content_ranking_and_money(readers, organiser):
     ("language", "subject", "heading", "direction"),
     [
         ("en", "Sfax: the ranking of the night of {day}", "The night's ranking", "ltr"),
-        ("fr", "Sfax : le classement de la soirée du {day}", "Le classement de la soirée", "ltr"),
+        (
+            "fr",
+            "Sfax\u00a0: le classement de la soirée du {day}",
+            "Le classement de la soirée",
+            "ltr",
+        ),
         ("ar", "Sfax: ترتيب أمسية {day}", "ترتيب الأمسية", "rtl"),
     ],
 )
@@ -275,8 +280,10 @@ def test_season_mail_sent_once_when_its_last_day_is_over(club, amina, organiser)
     assert mail.send_due() == 1
     assert mail.send_due() == 0
     (message,) = django_mail.outbox
-    assert message.subject == "Sfax : le classement final de Printemps 2025"
-    first = re.search(r"^1\. (\w+): (\d+) points de ligue", message.body, flags=re.MULTILINE)
+    assert message.subject == "Sfax\u00a0: le classement final de Printemps 2025"
+    first = re.search(
+        r"^1\. (\w+)\u00a0: (\d+) points de championnat", message.body, flags=re.MULTILINE
+    )
     assert first is not None
     assert (first.group(1) in message.alternatives[0][0]) is True
     assert f"http://testserver/clubs/sfax/seasons/{season.slug}/" in message.body

@@ -159,6 +159,24 @@ def test_the_payments_are_listed_by_payer_and_in_the_clubs_currency_by_language(
     assert "L’argent de la soirée" in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "fewest"),
+    [
+        ("fr", "Ce sont les paiements les moins nombreux qui y parviennent."),
+        ("ar", "وهي أقل عدد ممكن من الدفعات لذلك."),
+    ],
+)
+def test_the_nights_money_says_its_payments_are_the_fewest_in_the_language(
+    club, organiser, language, fewest
+):
+    night = new_night(club)
+    play_two_rounds(club, organiser, night)
+
+    response = organiser.get(url(night), HTTP_ACCEPT_LANGUAGE=language)
+
+    assert fewest in response.content.decode()
+
+
 def test_a_club_without_stakes_shows_no_money(club, organiser):
     club.stake = Decimal(0)
     club.save()

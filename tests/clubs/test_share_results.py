@@ -40,7 +40,7 @@ SEASON_TEXTS = {
 }
 GAME_TEXTS = {
     "en": "Game of Dec 4, 2026 — Leila wins: Leila 23, Karim 9, Bilal 9, Emna -1",
-    "fr": "Partie du 4 déc. 2026 — Leila gagne : Leila 23, Karim 9, Bilal 9, Emna -1",
+    "fr": "Partie du 4 déc. 2026 — Leila gagne\u00a0: Leila 23, Karim 9, Bilal 9, Emna -1",
     "ar": "مباراة 4 ديسمبر 2026 — فاز Leila: Leila 23، Karim 9، Bilal 9، Emna -1",
 }
 

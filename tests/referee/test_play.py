@@ -289,7 +289,7 @@ def test_play_page_in_french_names_the_cards_held_in_a_revoke_in_french(client, 
     response = client.get(play_url(game), {**CONTRACT, "cards": REVOKED}, HTTP_ACCEPT_LANGUAGE="fr")
 
     assert response.context["play"].revokes == [
-        "Bilal n’a pas fourni à cœur à la levée 1 : Bilal a joué le neuf de trèfle "
+        "Bilal n’a pas fourni à cœur à la levée 1\u00a0: Bilal a joué le neuf de trèfle "
         "en ayant en main R♥."
     ]
 

@@ -201,7 +201,7 @@ def test_rules_page_french_cards_read_v_d_r_in_every_order(client):
         ),
         (
             "fr",
-            "<strong>Levées moins l’enchère</strong> : le preneur marque les levées qu’il a "
+            "<strong>Levées moins l’enchère</strong>\u00a0: le preneur marque les levées qu’il a "
             "faites, moins son enchère.",
             "habituel",
         ),

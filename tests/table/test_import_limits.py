@@ -242,7 +242,10 @@ def test_import_descriptive_key_lengths_are_the_game_columns():
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("fr", "feuille de partie : imbriquée sur plus de 10 niveaux, plus que ce site n’en lit"),
+        (
+            "fr",
+            "feuille de partie\u00a0: imbriquée sur plus de 10 niveaux, plus que ce site n’en lit",
+        ),
         ("ar", "السجلّ: يتجاوز عمق التداخل فيه 10، أي أعمق مما يقرؤه هذا الموقع"),
     ],
 )

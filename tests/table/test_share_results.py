@@ -47,7 +47,7 @@ def share_button(html):
 
 TEXTS = {
     "en": "Game of Dec 4, 2026 — Amina wins: Amina 25, Bilal 4, Chafik 1, Dalila 0",
-    "fr": "Partie du 4 déc. 2026 — Amina gagne : Amina 25, Bilal 4, Chafik 1, Dalila 0",
+    "fr": "Partie du 4 déc. 2026 — Amina gagne\u00a0: Amina 25, Bilal 4, Chafik 1, Dalila 0",
     "ar": "مباراة 4 ديسمبر 2026 — فاز Amina: Amina 25، Bilal 4، Chafik 1، Dalila 0",
 }
 
@@ -155,7 +155,7 @@ PREVIEWS = {
         (("Amina", "25"), ("Bilal", "4"), ("Chafik", "1"), ("Dalila", "0")),
     ),
     "fr": Preview(
-        "Amina gagne !",
+        "Amina gagne\u202f!",
         "Partie du 4 déc. 2026",
         (("Amina", "25"), ("Bilal", "4"), ("Chafik", "1"), ("Dalila", "0")),
     ),

@@ -295,11 +295,13 @@ class NightMoney:
             " settle them all."
         )
         if self.fewest:
-            return f"{what} {gettext('They are the fewest payments that do.')}"
-        return f"{what} " + gettext(
-            "For a night this large they may not be the fewest, but they are always fewer"
-            " than the players who owe or are owed."
-        )
+            how = gettext("They are the fewest payments that do.")
+        else:
+            how = gettext(
+                "For a night this large they may not be the fewest, but they are always fewer"
+                " than the players who owe or are owed."
+            )
+        return f"{what} {how}"
 
     @property
     def notes(self) -> list[str]:

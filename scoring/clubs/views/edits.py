@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
+from ...common.words import elide
 from ...table.models import Game, Summary
 from .. import edits, services
 from ..access import with_club
@@ -210,12 +211,10 @@ def delete_game(
         edits.delete_club_game(club=club, public_id=gid, by=request.actor)
     except Game.DoesNotExist:  # deleted meanwhile
         raise Http404 from None
-    messages.success(
-        request,
-        gettext(
-            "The game of %(players)s is deleted: the standings and ratings are re-computed "
-            "without it. The club's history keeps its record."
-        )
-        % {"players": ", ".join(summary.names)},
+    players = ", ".join(summary.names)
+    said = gettext(
+        "The game of %(players)s is deleted: the standings and ratings are re-computed "
+        "without it. The club's history keeps its record."
     )
+    messages.success(request, elide(said % {"players": players}, [players]))
     return redirect("club_games", club=club.slug)

@@ -89,7 +89,7 @@ def a4(title: str, subject: str, created: datetime) -> FPDF:
 
 def _title(state: GameState) -> str:
     date = say_day(state.game.created_at)
-    return f"{gettext('Boulmous')} · {date}"
+    return " · ".join([gettext("Boulmous"), date])
 
 
 def _header(pdf: FPDF, state: GameState, settle: SettleUp) -> None:
@@ -369,9 +369,9 @@ def _contract(pdf: FPDF, row: Row, width: float) -> str:
         return fit(pdf, gettext("all passed"), width)
     marks = f" {row.bid}{row.trump}"
     if row.boulmous:
-        marks += f" · {gettext('boulmous')}"
+        marks += " · " + gettext("boulmous")
     if row.boite:
-        marks += f" · {gettext('boîte')}"
+        marks += " · " + gettext("boîte")
     return fit(pdf, row.taker, width - pdf.get_string_width(marks)) + marks
 
 
