@@ -248,7 +248,10 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
     if form.is_valid():
         try:
             added = services.add_member(
-                club=club, name=form.cleaned_data["name"], role=form.cleaned_data["role"]
+                club=club,
+                name=form.cleaned_data["name"],
+                role=form.cleaned_data["role"],
+                by=request.actor,
             )
         except services.NameTaken:
             form.add_error("name", gettext("The club already has a player of this name."))
@@ -274,7 +277,7 @@ def member_role(
         return _members_page(request, club, notice=gettext("Choose a role."), status=422)
     role = form.cleaned_data["role"]
     try:
-        changed = services.set_role(club=club, member_id=member_id, role=role)
+        changed = services.set_role(club=club, member_id=member_id, role=role, by=request.actor)
     except Member.DoesNotExist:
         raise Http404 from None
     if changed.role != role:
@@ -298,7 +301,9 @@ def member_claim(
         return _members_page(request, club, notice=gettext("Accept or refuse."), status=422)
     accept = form.cleaned_data["decision"] == "accept"
     try:
-        decided = services.confirm_claim(club=club, member_id=member_id, accept=accept)
+        decided = services.confirm_claim(
+            club=club, member_id=member_id, accept=accept, by=request.actor
+        )
     except Member.DoesNotExist:
         raise Http404 from None
     if accept and decided.user_id is not None:
@@ -317,7 +322,7 @@ def member_claim(
 @require_POST
 @with_club(Action.RUN_CLUB)
 def new_invite(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
-    services.new_invite(club=club)
+    services.new_invite(club=club, by=request.actor)
     messages.success(
         request, gettext("A new invite link replaces the old one, which no longer works.")
     )
@@ -400,6 +405,7 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
                 first_day=data["first_day"],
                 last_day=data["last_day"],
                 points=data["league_points"],
+                by=request.actor,
             )
         except services.SeasonOverlaps as overlap:
             form.add_error(
