@@ -716,4 +716,5 @@ def import_club_game(
         fingerprint=print_,
     )
     league.follow(state)
+    history.log(club, by, "records_imported", "", after={"games": 1})
     return state

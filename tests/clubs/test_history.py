@@ -18,7 +18,7 @@ from scoring.clubs import edits, history, members, privacy, services
 from scoring.clubs import urls as club_urls
 from scoring.clubs.models import ClubChange, Member, Night
 from scoring.common.rights import NOBODY, Actor
-from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine import Contract, Hand, Rules, Trump, loads
 from scoring.table import services as table_services
 from tests.clubs.test_clubs import club_data, record_line
 from tests.clubs.test_league_pages import new_club
@@ -389,4 +389,17 @@ def test_history_page_shows_one_kind_when_asked(sfax):
     assert (lines.count("<strong>player added</strong>"), "<strong>season made" in lines) == (
         5,
         False,
+    )
+
+
+def test_one_game_imported_into_the_club_leaves_its_line(sfax):
+    record = loads(record_line("x2", players=("Amina", "Dalila", "Emna", "Farid")))
+
+    services.import_club_game(club=sfax.club, record=record, by=Actor(user_id=sfax.amina.pk))
+
+    line = ClubChange.objects.order_by("-pk").first()
+    assert (line.action, line.after, line.by_user_id) == (
+        "records_imported",
+        {"games": 1},
+        sfax.amina.pk,
     )
