@@ -13,6 +13,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -170,6 +171,8 @@ def _said(key: str, value: Any) -> str:
         return ", ".join(str(one) for one in value)
     if key == "role" and value in Member.Role.values:
         return str(Member.Role(value).label)
+    if key == "stake" and isinstance(value, str):
+        return number_format(Decimal(value))
     if key in DAYS and isinstance(value, str):
         try:
             return say_day(date.fromisoformat(value))

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -403,3 +404,23 @@ def test_one_game_imported_into_the_club_leaves_its_line(sfax):
         {"games": 1},
         sfax.amina.pk,
     )
+
+
+def test_history_page_says_a_stake_changed_as_the_language_writes_it(sfax):
+    club = sfax.club
+    services.update_club(
+        club_id=club.pk,
+        name=club.name,
+        time_zone=club.time_zone,
+        rules=Rules(target=3, stake=Decimal("1.5")),
+        points=club.points,
+        public=club.public,
+        invite_admits=club.invite_admits,
+        by=Actor(user_id=sfax.amina.pk),
+    )
+    client = Client()
+    client.force_login(sfax.amina)
+
+    html = client.get("/clubs/sfax/history", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "mise\u00a0: <bdi>0</bdi> → <bdi>1,5</bdi>" in html
