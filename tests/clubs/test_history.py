@@ -67,7 +67,7 @@ def test_history_page_refused_to_members(admin, client):
 
 
 @dataclass
-class Club:
+class Sfax:
     """The club Sfax: Amina its admin (account amina); Bilal, a member without games;
     Chafik, claimed by the account chafik; Dalila, Emna and Farid, who played a game with
     Amina; a season of 2025; a night of 7 March 2025, the five of them checked in."""
@@ -130,7 +130,7 @@ def sfax(db):
         member_ids=[one.pk for one in Member.objects.filter(club=club)],
         guests=[],
     )
-    return Club(
+    return Sfax(
         club,
         amina,
         added["Bilal"],
@@ -166,10 +166,10 @@ class Write:
     first."""
 
     kind: str
-    kwargs: Callable[[Club], dict[str, object]]
-    data: Callable[[Club], dict[str, object]] = lambda world: {}
+    kwargs: Callable[[Sfax], dict[str, object]]
+    data: Callable[[Sfax], dict[str, object]] = lambda world: {}
     by_admin: bool = True
-    before: Callable[[Club], None] = lambda world: None
+    before: Callable[[Sfax], None] = lambda world: None
 
 
 IMPORTED = record_line("x1", players=("Amina", "Dalila", "Emna", "Omar"))
