@@ -28,6 +28,7 @@ from ..common.forms import (
     form_megabytes,
     rules_error,
 )
+from ..common.names import name_key
 from ..engine import (
     SEATS,
     GameResult,
@@ -247,6 +248,28 @@ class RenameForm(forms.Form):
     club has it already or one that looks like it (the view says so, from the service)."""
 
     name = NameField(label=_("New name"), max_length=MAX_NAME)
+
+
+class AnonymiseForm(forms.Form):
+    """The name of the member an admin makes anonymous, typed again to confirm: it cannot be
+    undone. Taken as the club writes it whatever its case and however its accents were
+    typed (NFC, case-folded: ``name_key``)."""
+
+    name = TextField(label=_("Type his name to confirm"), max_length=MAX_NAME)
+
+    def __init__(self, *args: Any, expected: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.expected = expected
+        self.fields["name"].widget.attrs.update({"autocomplete": "off", "spellcheck": "false"})
+
+    def clean_name(self) -> str:
+        typed = str(self.cleaned_data["name"])
+        if name_key(typed.strip()) != name_key(self.expected):
+            raise forms.ValidationError(
+                gettext("This is not “%(name)s”: type the name as the club writes it.")
+                % {"name": self.expected}
+            )
+        return typed
 
 
 class MergeForm(forms.Form):

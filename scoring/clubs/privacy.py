@@ -18,13 +18,14 @@ from django.db import transaction
 from django.db.models import Q
 
 from ..accounts.services import AccountNeeded
+from ..common.rights import NOBODY, Actor
 from ..engine import record_to_dict
 from ..engine.league import COUNTED
 from ..engine.names import look_alike, name_key
 from ..table.models import Game, Player, Seat, Summary
 from ..table.state import exported, load_games
-from . import totals
-from .models import Club, ClubResult, MailChoice, Member
+from . import history, totals
+from .models import Club, ClubChange, ClubResult, MailChoice, Member
 
 ANONYMOUS = "Player {number}"
 """An anonymous name, as stored. Names are data, not words of the page: the game records,
@@ -42,12 +43,22 @@ class LastAdmin(Exception):
 
 
 @transaction.atomic
-def set_short_in_public(*, club: Club, member_id: int, short: bool) -> Member:
+def set_short_in_public(*, club: Club, member_id: int, short: bool, by: Actor = NOBODY) -> Member:
     """Whether the public sees this member by his first name and initial."""
     Club.objects.select_for_update().get(pk=club.pk)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
+    if member.short_in_public == short:
+        return member
     member.short_in_public = short
     member.save(update_fields=["short_in_public"])
+    history.log(
+        club,
+        by,
+        "public_name_set",
+        member.name,
+        before={"short": not short},
+        after={"short": short},
+    )
     return member
 
 
@@ -85,7 +96,30 @@ def _rename(club: Club, member: Member, name: str) -> None:
         Player.objects.filter(key=old, seats__isnull=True).delete()
     ClubResult.objects.filter(club=club, key=old).update(key=new, name=name)
     totals.rekey(club, old, new)
+    _rename_in_history(club, old, name)
     member.name, member.key = name, new
+
+
+def _rename_in_history(club: Club, old_key: str, name: str) -> None:
+    """The club's history lines that named him (their subject, a value before or after)
+    name him ``name`` now: the name removed is kept nowhere."""
+
+    def renamed(value: Any) -> Any:
+        if isinstance(value, str):
+            return name if name_key(value) == old_key else value
+        if isinstance(value, list):
+            return [renamed(one) for one in value]
+        if isinstance(value, dict):
+            return {key: renamed(one) for key, one in value.items()}
+        return value
+
+    lines = []
+    for line in ClubChange.objects.filter(club=club).only("subject", "before", "after"):
+        now = (renamed(line.subject), renamed(line.before), renamed(line.after))
+        if now != (line.subject, line.before, line.after):
+            line.subject, line.before, line.after = now
+            lines.append(line)
+    ClubChange.objects.bulk_update(lines, ["subject", "before", "after"])
 
 
 def _lock_games(members: Iterable[Member]) -> None:
@@ -122,10 +156,13 @@ def _detach(club: Club, member: Member, *, anonymous: bool) -> None:
 
 
 @transaction.atomic
-def remove_member(*, club: Club, member_id: int) -> Member:
+def remove_member(*, club: Club, member_id: int, by: Actor = NOBODY) -> Member:
     """An admin removes a member at his request: his account detached, his name made
     anonymous, his role that of a guest who sat in the club's games; his results stay.
-    LastAdmin if he is the club's only admin with an account, and nothing changes."""
+    LastAdmin if he is the club's only admin with an account, and nothing changes.
+
+    The history line names him by his anonymous name only: the name removed is kept
+    nowhere, not even there."""
     _lock_games(Member.objects.filter(club=club, pk=member_id))
     club = Club.objects.select_for_update().get(pk=club.pk)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
@@ -133,6 +170,7 @@ def remove_member(*, club: Club, member_id: int) -> Member:
         raise LastAdmin(member.name)
     member.role = Member.Role.GUEST
     _detach(club, member, anonymous=True)
+    history.log(club, by, "member_anonymised", member.name)
     return member
 
 

@@ -116,6 +116,7 @@ def create_club(
         invite_admits=invite_admits,
     )
     _new_member(club, admin_name, role=Member.Role.ADMIN, user_id=admin_user_id)
+    history.log(club, Actor(user_id=admin_user_id), "club_created", name)
     return club
 
 
@@ -180,9 +181,13 @@ def settings_of(club: Club) -> dict[str, Any]:
 
 
 @transaction.atomic
-def add_member(*, club: Club, name: str, role: str = Member.Role.MEMBER) -> Member:
+def add_member(
+    *, club: Club, name: str, role: str = Member.Role.MEMBER, by: Actor = NOBODY
+) -> Member:
     """A player of the club who may never touch the app: a name, and a role."""
-    return _new_members(club, [name], role=role)[0]
+    member = _new_members(club, [name], role=role)[0]
+    history.log(club, by, "member_added", member.name, after={"role": member.role})
+    return member
 
 
 def _lock(club: Club) -> Club:
@@ -193,7 +198,7 @@ def _lock(club: Club) -> Club:
 
 
 @transaction.atomic
-def set_role(*, club: Club, member_id: int, role: str) -> Member:
+def set_role(*, club: Club, member_id: int, role: str, by: Actor = NOBODY) -> Member:
     """A member's role. The club keeps at least one admin with an account."""
     club = _lock(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
@@ -201,8 +206,11 @@ def set_role(*, club: Club, member_id: int, role: str) -> Member:
         admins = Member.objects.filter(club=club, role=Member.Role.ADMIN, user__isnull=False)
         if not admins.exclude(pk=member.pk).exists():
             return member
-    member.role = role
+    if member.role == role:
+        return member
+    was, member.role = member.role, role
     member.save(update_fields=["role"])
+    history.log(club, by, "role_changed", member.name, before={"role": was}, after={"role": role})
     return member
 
 
@@ -233,34 +241,46 @@ def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> 
     if club.invite_admits and member.role in ADMITTED_AT_ONCE:
         member.user_id, member.claimed_by_id = user_id, None
         member.role = Member.Role.MEMBER
+        action = "member_joined"
     else:
         member.claimed_by_id = user_id
+        action = "claim_made"
     member.save()
+    history.log(club, Actor(user_id=user_id), action, member.name, after={"new": member_id is None})
     return member
 
 
 @transaction.atomic
-def confirm_claim(*, club: Club, member_id: int, accept: bool) -> Member:
+def confirm_claim(*, club: Club, member_id: int, accept: bool, by: Actor = NOBODY) -> Member:
     """An admin says whether the account that claims this player is him: accepted, it is
     the player, in the role the club gave him (a guest becomes a member)."""
     club = _lock(club)
-    member = Member.objects.select_for_update().get(club=club, pk=member_id)
-    if member.claimed_by_id is None:
+    member = (
+        Member.objects.select_for_update(of=("self",))
+        .select_related("claimed_by")
+        .get(club=club, pk=member_id)
+    )
+    if member.claimed_by is None:
         return member
-    if accept and not Member.objects.filter(club=club, user_id=member.claimed_by_id).exists():
+    account = member.claimed_by.get_username()
+    accepted = accept and not Member.objects.filter(club=club, user=member.claimed_by).exists()
+    if accepted:
         member.user_id = member.claimed_by_id
         if member.role == Member.Role.GUEST:
             member.role = Member.Role.MEMBER
     member.claimed_by_id = None
     member.save()
+    action = "claim_accepted" if accepted else "claim_refused"
+    history.log(club, by, action, member.name, after={"account": account})
     return member
 
 
 @transaction.atomic
-def new_invite(*, club: Club) -> Club:
+def new_invite(*, club: Club, by: Actor = NOBODY) -> Club:
     """A new invite link; the old one stops working."""
     club.invite_secret = Club._meta.get_field("invite_secret").get_default()
     club.save(update_fields=["invite_secret"])
+    history.log(club, by, "invite_renewed", "")
     return club
 
 
@@ -273,13 +293,14 @@ def create_season(
     first_day: date,
     last_day: date,
     points: Sequence[int],
+    by: Actor = NOBODY,
 ) -> Season:
     """A season; its days may not overlap another's, so that a game counts in one at most."""
     Club.objects.select_for_update().get(pk=club.pk)
     other = club.seasons.filter(first_day__lte=last_day, last_day__gte=first_day).first()
     if other is not None:
         raise SeasonOverlaps(other)
-    return Season.objects.create(
+    season = Season.objects.create(
         club=club,
         name=name,
         slug=slug,
@@ -287,6 +308,9 @@ def create_season(
         last_day=last_day,
         points=list(points),
     )
+    days = {"first_day": first_day.isoformat(), "last_day": last_day.isoformat()}
+    history.log(club, by, "season_created", name, after={**days, "points": list(points)})
+    return season
 
 
 def _club_names(club: Club, names: Sequence[str], role: str) -> list[str]:
@@ -376,6 +400,7 @@ def _import_club_records(
     for record in records:
         for name in record.players:
             first.setdefault(name_key(name), name)
+    members_before = Member.objects.filter(club=club).count()
     try:
         clubbed = _club_names(club, list(first.values()), Member.Role.MEMBER)
     except NameLooksLike as alike:
@@ -411,6 +436,8 @@ def _import_club_records(
     with keys_checked_meanwhile():
         rated = league.rated_import(club, imported, before)
     league.write_import(club, rated)
+    added = Member.objects.filter(club=club).count() - members_before
+    history.log(club, by, "records_imported", "", after={"games": len(records), "players": added})
     # The keys are checked beside the league's work, so the commit after it takes little.
     deadline.check(LEAGUE_DONE)
     return len(records)
@@ -518,9 +545,14 @@ class TooManyPlayers(Exception):
 
 
 @transaction.atomic
-def create_night(*, club: Club, date: date, place: str, rounds: int | None) -> Night:
+def create_night(
+    *, club: Club, date: date, place: str, rounds: int | None, by: Actor = NOBODY
+) -> Night:
     """A club night: its date and place, and the rounds planned (none: until it stops)."""
-    return Night.objects.create(club=club, date=date, place=place, rounds=rounds)
+    night = Night.objects.create(club=club, date=date, place=place, rounds=rounds)
+    planned = {"date": date.isoformat(), "place": place, "rounds": rounds}
+    history.log(club, by, "night_created", date.isoformat(), after=planned)
+    return night
 
 
 @transaction.atomic
@@ -619,6 +651,8 @@ def draw_round(*, night_id: int, owner_id: int | None, by: Actor = NOBODY) -> Ro
         )
         ClubGame.objects.filter(game=state.game).update(round=row, table=number)
         make_scorer_link(public_id=state.game.public_id)
+    drawn = {"round": row.number, "tables": len(planned.tables)}
+    history.log(night.club, by, "round_drawn", night.date.isoformat(), after=drawn)
     return row
 
 
@@ -626,26 +660,39 @@ def draw_round(*, night_id: int, owner_id: int | None, by: Actor = NOBODY) -> Ro
 def close_round(*, night_id: int, by: Actor = NOBODY) -> Round | None:
     """The organiser closes the last round now: tables still playing are recorded as
     abandoned (settled as they stand, counting in no standings)."""
-    night = Night.objects.select_for_update().get(pk=night_id)
+    night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    last, abandoned = _close_last_round(night, by)
+    if last is not None and abandoned is not None:
+        closed = {"round": last.number, "abandoned": abandoned}
+        history.log(night.club, by, "round_closed", night.date.isoformat(), after=closed)
+    return last
+
+
+def _close_last_round(night: Night, by: Actor) -> tuple[Round | None, int | None]:
+    """The night's last round closed, and how many of its tables were abandoned (None if
+    there was no round to close)."""
     last = night.round_set.order_by("number").last()
     if last is None or last.closed_at is not None:
-        return last
+        return last, None
     playing = Game.objects.filter(club_game__round=last, summary__status=Summary.Status.PLAYING)
-    for public_id in playing.values_list("public_id", flat=True):
+    abandoned = list(playing.values_list("public_id", flat=True))
+    for public_id in abandoned:
         abandon_game(public_id=public_id, by=by)
     last.closed_at = timezone.now()
     last.save(update_fields=["closed_at"])
-    return last
+    return last, len(abandoned)
 
 
 @transaction.atomic
 def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
     """The night is over: its last round closed (tables still playing abandoned)."""
-    close_round(night_id=night_id, by=by)
-    night = Night.objects.select_for_update().get(pk=night_id)
+    night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    _, abandoned = _close_last_round(night, by)
     if night.ended_at is None:
         night.ended_at = timezone.now()
         night.save(update_fields=["ended_at"])
+        ended = {"abandoned": abandoned or 0}
+        history.log(night.club, by, "night_ended", night.date.isoformat(), after=ended)
         # The members who asked have its ranking mailed once it is for good, after the
         # request's answer (scoring/clubs/mail.py; manage.py send_club_mail sends what failed).
         transaction.on_commit(partial(mail.send_night_soon, night.pk))
@@ -669,4 +716,5 @@ def import_club_game(
         fingerprint=print_,
     )
     league.follow(state)
+    history.log(club, by, "records_imported", "", after={"games": 1})
     return state

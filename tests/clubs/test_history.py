@@ -1,14 +1,27 @@
 """The club's history: each line says what changed, about whom, when in the club's zone,
 and by which account; only the club's admins see it."""
 
-from datetime import UTC, datetime
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
 
-from scoring.clubs import history
-from scoring.clubs.models import ClubChange, Member
+from scoring.clubs import edits, history, members, privacy, services
+from scoring.clubs import urls as club_urls
+from scoring.clubs.models import ClubChange, Member, Night
 from scoring.common.rights import NOBODY, Actor
+from scoring.engine import Contract, Hand, Rules, Trump, loads
+from scoring.table import services as table_services
+from tests.clubs.test_clubs import club_data, record_line
 from tests.clubs.test_league_pages import new_club
 
 
@@ -21,7 +34,7 @@ def test_log_unknown_action_refused(admin):
     club = new_club(admin)
     with pytest.raises(ValueError, match="'renamed': declare it"):
         history.log(club, NOBODY, "renamed", "Omar")
-    assert ClubChange.objects.count() == 0
+    assert ClubChange.objects.filter(action="renamed").count() == 0
 
 
 def test_history_page_lists_changes_newest_first_in_club_zone(admin, client):
@@ -32,7 +45,7 @@ def test_history_page_lists_changes_newest_first_in_club_zone(admin, client):
     ClubChange.objects.filter(pk=second.pk).update(at=datetime(2021, 1, 2, 8, 0, tzinfo=UTC))
     client.force_login(admin)
 
-    html = client.get(f"/clubs/{club.slug}/history").content.decode()
+    html = client.get(f"/clubs/{club.slug}/history").content.decode().split("club-history")[1]
 
     assert html.index("season changed") < html.index("player renamed")
     # 23:30 UTC on 31 December is 00:30 on 1 January in Paris.
@@ -48,3 +61,366 @@ def test_history_page_refused_to_members(admin, client):
     client.force_login(user)
 
     assert client.get(f"/clubs/{club.slug}/history").status_code == 403
+
+
+# Every write of a club, from its URL conf: one line of the history each, naming who made it.
+
+
+@dataclass
+class Sfax:
+    """The club Sfax: Amina its admin (account amina); Bilal, a member without games;
+    Chafik, claimed by the account chafik; Dalila, Emna and Farid, who played a game with
+    Amina; a season of 2025; a night of 7 March 2025, the five of them checked in."""
+
+    club: object
+    amina: object
+    bilal: Member
+    chafik: Member
+    dalila: Member
+    farid: Member
+    game: str
+    night: Night
+
+
+@pytest.fixture
+def sfax(db):
+    User = get_user_model()
+    amina = User.objects.create(username="amina")
+    club = services.create_club(
+        name="Sfax",
+        slug="sfax",
+        time_zone="Africa/Tunis",
+        rules=Rules(target=3),
+        points=(3, 2, 1, 0),
+        public=False,
+        invite_admits=False,
+        admin_user_id=amina.pk,
+        admin_name="Amina",
+    )
+    added = {
+        name: services.add_member(club=club, name=name)
+        for name in ("Bilal", "Chafik", "Dalila", "Emna", "Farid")
+    }
+    services.join_club(
+        club=club,
+        user_id=User.objects.create(username="chafik").pk,
+        member_id=added["Chafik"].pk,
+        name="",
+    )
+    services.create_season(
+        club=club,
+        name="2025",
+        slug="s2025",
+        first_day=date(2025, 1, 1),
+        last_day=date(2025, 12, 31),
+        points=(3, 2, 1, 0),
+    )
+    state = services.start_club_game(
+        club=club, names=["Amina", "Dalila", "Emna", "Farid"], first_dealer=0, owner_id=None
+    )
+    table_services.record_hand(
+        public_id=state.game.public_id,
+        number=1,
+        hand=Hand(Contract(0, 3, Trump.HEARTS), tricks=(3, 1, 1, 1)),
+        token=None,
+    )
+    night = services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
+    services.check_in(
+        night_id=night.pk,
+        member_ids=[one.pk for one in Member.objects.filter(club=club)],
+        guests=[],
+    )
+    return Sfax(
+        club,
+        amina,
+        added["Bilal"],
+        added["Chafik"],
+        added["Dalila"],
+        added["Farid"],
+        state.game.public_id,
+        night,
+    )
+
+
+SEASON = {
+    "name": "2026",
+    "slug": "s2026",
+    "first_day": "2026-01-01",
+    "last_day": "2026-12-31",
+    **{f"points_{rank}": points for rank, points in enumerate((3, 2, 1, 0))},
+}
+
+
+def drawn(world):
+    services.draw_round(night_id=world.night.pk, owner_id=None)
+
+
+def retired(world):
+    members.retire_member(club=world.club, member_id=world.farid.pk, by=NOBODY)
+
+
+@dataclass(frozen=True)
+class Write:
+    """A write of the club as its form posts it: the line it leaves, the address's
+    arguments, the data, who sends it (the admin, else a new account), and what is made
+    first."""
+
+    kind: str
+    kwargs: Callable[[Sfax], dict[str, object]]
+    data: Callable[[Sfax], dict[str, object]] = lambda world: {}
+    by_admin: bool = True
+    before: Callable[[Sfax], None] = lambda world: None
+
+
+IMPORTED = record_line("x1", players=("Amina", "Dalila", "Emna", "Omar"))
+CLUB = lambda world: {"club": "sfax"}  # noqa: E731
+WRITES = {
+    "new_club": Write("club_created", lambda world: {}, lambda world: club_data(slug="tunis")),
+    "club_settings": Write("club_edited", CLUB, lambda world: club_data(name="Sfax Club")),
+    "club_members": Write(
+        "member_added", CLUB, lambda world: {"name": "Yasmine", "role": "member"}
+    ),
+    "member_role": Write(
+        "role_changed",
+        lambda world: {"club": "sfax", "member_id": world.bilal.pk},
+        lambda world: {"role": "scorer"},
+    ),
+    "member_claim": Write(
+        "claim_accepted",
+        lambda world: {"club": "sfax", "member_id": world.chafik.pk},
+        lambda world: {"decision": "accept"},
+    ),
+    "member_rename": Write(
+        "member_renamed",
+        lambda world: {"club": "sfax", "member_id": world.bilal.pk},
+        lambda world: {"name": "Bilel"},
+    ),
+    "member_merge": Write(
+        "members_merged",
+        lambda world: {"club": "sfax", "member_id": world.bilal.pk},
+        lambda world: {"into": world.dalila.pk},
+    ),
+    "member_retire": Write(
+        "member_retired", lambda world: {"club": "sfax", "member_id": world.farid.pk}
+    ),
+    "member_return": Write(
+        "member_returned",
+        lambda world: {"club": "sfax", "member_id": world.farid.pk},
+        before=retired,
+    ),
+    "member_delete": Write(
+        "member_removed", lambda world: {"club": "sfax", "member_id": world.bilal.pk}
+    ),
+    "member_remove": Write(
+        "member_anonymised",
+        lambda world: {"club": "sfax", "member_id": world.bilal.pk},
+        lambda world: {"name": "Bilal"},
+    ),
+    "member_public_name": Write(
+        "public_name_set",
+        lambda world: {"club": "sfax", "member_id": world.bilal.pk},
+        lambda world: {"shown": "short"},
+    ),
+    "club_new_invite": Write("invite_renewed", CLUB),
+    "join_club": Write(
+        "claim_made",
+        lambda world: {"club": "sfax", "secret": world.club.invite_secret},
+        lambda world: {"name": "Yasmine"},
+        by_admin=False,
+    ),
+    "new_season": Write("season_created", CLUB, lambda world: SEASON),
+    "season_edit": Write(
+        "season_edited",
+        lambda world: {"club": "sfax", "season": "s2025"},
+        lambda world: {**SEASON, "first_day": "2025-01-01", "last_day": "2025-12-31"},
+    ),
+    "season_delete": Write("season_deleted", lambda world: {"club": "sfax", "season": "s2025"}),
+    "club_game_delete": Write("game_deleted", lambda world: {"club": "sfax", "gid": world.game}),
+    "club_import": Write(
+        "records_imported",
+        CLUB,
+        lambda world: {
+            "file": SimpleUploadedFile(
+                "records.jsonl",
+                record_line("x1", players=("Amina", "Dalila", "Emna", "Omar")).encode(),
+            )
+        },
+    ),
+    "new_night": Write(
+        "night_created", CLUB, lambda world: {"date": "2025-03-14", "place": "Café", "rounds": ""}
+    ),
+    "night_edit": Write(
+        "night_edited",
+        lambda world: {"club": "sfax", "night": world.night.pk},
+        lambda world: {"date": "2025-03-08", "place": "Café", "rounds": ""},
+    ),
+    "night_delete": Write("night_deleted", lambda world: {"club": "sfax", "night": world.night.pk}),
+    "night_draw": Write("round_drawn", lambda world: {"club": "sfax", "night": world.night.pk}),
+    "night_close": Write(
+        "round_closed",
+        lambda world: {"club": "sfax", "night": world.night.pk},
+        lambda world: {"confirm": "1"},
+        before=drawn,
+    ),
+    "night_end": Write(
+        "night_ended",
+        lambda world: {"club": "sfax", "night": world.night.pk},
+        lambda world: {"confirm": "1"},
+        before=drawn,
+    ),
+}
+"""Every form of the club's URL conf that writes, and the line of the history it leaves."""
+
+NOT_IN_HISTORY = {
+    "night_checkin": "who is present: ticked over and over through a night, kept by the night",
+    "new_club_game": "a game: the table's own history names who started it and every hand",
+    "club_mail": "a member's own choice of mail, not a change of the club",
+    "mail_unsubscribe": "a member's own choice of mail, by the link in it",
+}
+"""The forms of the club's URL conf that write and leave no line, and why."""
+
+ARGUMENT = {"club": "sfax", "member_id": 1, "season": "s", "night": 1, "number": 1}
+
+
+def posted_forms():
+    """The names of the club's addresses that take a POST (the others answer 405)."""
+    admin = Client()
+    admin.force_login(get_user_model().objects.create(username="admin"))
+    names = set()
+    for pattern in club_urls.urlpatterns:
+        route = str(pattern.pattern)
+        path = "/" + re.sub(
+            r"<(?:\w+:)?(\w+)>", lambda part: str(ARGUMENT.get(part[1], "x")), route
+        )
+        if admin.post(path).status_code != 405:
+            names.add(pattern.name)
+    return names
+
+
+def test_every_form_of_the_club_that_writes_is_declared_here(db):
+    assert posted_forms() == set(WRITES) | set(NOT_IN_HISTORY)
+
+
+def test_every_kind_written_here_is_declared_once_and_fits_its_column():
+    kinds = {write.kind for write in WRITES.values()}
+    assert kinds - set(history.CLUB_ACTIONS) == set()
+    assert [kind for kind in history.CLUB_ACTIONS if len(kind) > 20] == []
+
+
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_club_write_leaves_one_history_line_naming_who_made_it(sfax, name):
+    write = WRITES[name]
+    write.before(sfax)
+    sender = sfax.amina if write.by_admin else get_user_model().objects.create(username="yasmine")
+    client = Client()
+    client.force_login(sender)
+    last = ClubChange.objects.order_by("-pk").values_list("pk", flat=True).first()
+
+    response = client.post(reverse(name, kwargs=write.kwargs(sfax)), write.data(sfax))
+
+    lines = ClubChange.objects.filter(pk__gt=last)
+    assert response.status_code == 302
+    assert list(lines.values_list("action", "by_user__username")) == [
+        (write.kind, sender.get_username())
+    ]
+
+
+WRITE_SERVICES = (services, members, edits, privacy)
+"""The modules of the club's writes."""
+
+NO_ACTOR = {
+    "create_club": "the account that makes it is its first admin, admin_user_id",
+    "join_club": "the account that joins, user_id",
+    "check_in": "who is present (NOT_IN_HISTORY)",
+    "leave_clubs": "an account deleted: the account's own, whose lines stay naming no one",
+}
+
+
+def test_every_write_service_of_the_club_is_told_who_makes_it():
+    """Each transaction of the club's services takes ``by``, the actor its line names."""
+    untold = [
+        name
+        for module in WRITE_SERVICES
+        for name, function in inspect.getmembers(module, inspect.isfunction)
+        if function.__module__ == module.__name__
+        and hasattr(function, "__wrapped__")
+        and not name.startswith("_")
+        and "by" not in inspect.signature(function).parameters
+        and name not in NO_ACTOR
+    ]
+    assert untold == []
+
+
+def test_docs_list_every_kind_of_the_history_with_its_words():
+    docs = (Path(__file__).parents[2] / "docs" / "league.md").read_text(encoding="utf-8")
+    section = docs.split("### The club's history")[1].split("\n### ")[0]
+
+    assert [
+        kind
+        for kind, action in history.CLUB_ACTIONS.items()
+        if f"`{kind}`" not in section or str(action.words) not in section
+    ] == []
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "role: <bdi>member</bdi> → <bdi>scorer</bdi>"),
+        ("fr", "rôle\u00a0: <bdi>membre</bdi> → <bdi>marqueur</bdi>"),
+        ("ar", "الدور: <bdi>عضو</bdi> ← <bdi>مسجّل النقاط</bdi>"),
+    ],
+)
+def test_history_page_says_what_changed_before_and_after(sfax, language, said):
+    services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
+    client = Client()
+    client.force_login(sfax.amina)
+
+    html = client.get("/clubs/sfax/history", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    assert said in html
+
+
+def test_history_page_shows_one_kind_when_asked(sfax):
+    client = Client()
+    client.force_login(sfax.amina)
+
+    html = client.get("/clubs/sfax/history?kind=member_added").content.decode()
+
+    lines = html.split('class="club-history"')[1].split("</ol>")[0]
+    assert (lines.count("<strong>player added</strong>"), "<strong>season made" in lines) == (
+        5,
+        False,
+    )
+
+
+def test_one_game_imported_into_the_club_leaves_its_line(sfax):
+    record = loads(record_line("x2", players=("Amina", "Dalila", "Emna", "Farid")))
+
+    services.import_club_game(club=sfax.club, record=record, by=Actor(user_id=sfax.amina.pk))
+
+    line = ClubChange.objects.order_by("-pk").first()
+    assert (line.action, line.after, line.by_user_id) == (
+        "records_imported",
+        {"games": 1},
+        sfax.amina.pk,
+    )
+
+
+def test_history_page_says_a_stake_changed_as_the_language_writes_it(sfax):
+    club = sfax.club
+    services.update_club(
+        club_id=club.pk,
+        name=club.name,
+        time_zone=club.time_zone,
+        rules=Rules(target=3, stake=Decimal("1.5")),
+        points=club.points,
+        public=club.public,
+        invite_admits=club.invite_admits,
+        by=Actor(user_id=sfax.amina.pk),
+    )
+    client = Client()
+    client.force_login(sfax.amina)
+
+    html = client.get("/clubs/sfax/history", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    assert "mise\u00a0: <bdi>0</bdi> → <bdi>1,5</bdi>" in html

@@ -58,8 +58,14 @@ def seated(club):
     )
 
 
+CARE = ("member_renamed", "members_merged", "member_removed", "member_retired", "member_returned")
+"""The kinds of history line this file's actions write (the games and seasons set up for
+them write theirs)."""
+
+
 def history(club):
-    return list(ClubChange.objects.filter(club=club).values_list("action", "subject", "after"))
+    lines = ClubChange.objects.filter(club=club, action__in=CARE)
+    return list(lines.values_list("action", "subject", "after"))
 
 
 # Renaming.

@@ -6,6 +6,7 @@ unmoved; and who may do each."""
 import csv
 import io
 import json
+import unicodedata
 from datetime import timedelta
 from decimal import Decimal
 
@@ -17,7 +18,7 @@ from pypdf import PdfReader
 
 from scoring.clubs import league
 from scoring.clubs import services as club_services
-from scoring.clubs.models import ClubResult, Member
+from scoring.clubs.models import ClubChange, ClubResult, Member
 from scoring.clubs.names import Named, shown_names
 from scoring.clubs.privacy import anonymous_name, remove_member
 from scoring.engine import Contract, Hand, Rules, Trump
@@ -427,7 +428,9 @@ def test_remove_member_anonymises_him_everywhere_ratings_unmoved(cafe, amina, bi
     before = ratings(cafe)
     shown = member(cafe, PLAYERS[1])
 
-    response = signed_in(amina).post(f"/clubs/cafe/members/{shown.pk}/remove")
+    response = signed_in(amina).post(
+        f"/clubs/cafe/members/{shown.pk}/remove", {"name": "bilal chebbi"}
+    )
 
     shown.refresh_from_db()
     assert response.status_code == 302
@@ -460,6 +463,62 @@ def test_remove_member_confirm_page_names_the_anonymous_name(cafe, amina):
     assert shown.name == "Bilal Chebbi"
 
 
+def test_remove_member_wrong_name_typed_is_refused_and_nothing_changes(cafe, amina):
+    shown = member(cafe, PLAYERS[1])
+
+    response = signed_in(amina).post(f"/clubs/cafe/members/{shown.pk}/remove", {"name": "Bilal"})
+
+    shown.refresh_from_db()
+    said = response.content.decode()
+    assert (response.status_code, shown.name) == (422, "Bilal Chebbi")
+    assert "This is not “Bilal Chebbi”: type the name as the club writes it." in said
+    assert ClubChange.objects.filter(club=cafe, action="member_anonymised").count() == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Élodie Bénard is now Player 1, for ever: his results stay under that name."),
+        (
+            "fr",
+            "Élodie Bénard est désormais Player 1, pour toujours\u00a0: "
+            "ses résultats restent sous ce nom.",
+        ),
+        ("ar", "أصبح Élodie Bénard الآن Player 1 إلى الأبد: تبقى نتائجه تحت هذا الاسم."),
+    ],
+)
+def test_remove_member_typed_name_with_accents_anonymises_says_so_and_writes_history(
+    cafe, amina, language, message
+):
+    elodie = club_services.add_member(club=cafe, name="Élodie Bénard")
+    typed = unicodedata.normalize("NFD", "  élodie BÉNARD ")  # accents typed apart, any case
+
+    response = signed_in(amina).post(
+        f"/clubs/cafe/members/{elodie.pk}/remove",
+        {"name": typed},
+        HTTP_ACCEPT_LANGUAGE=language,
+        follow=True,
+    )
+
+    elodie.refresh_from_db()
+    assert (response.redirect_chain, elodie.name) == ([("/clubs/cafe/members", 302)], "Player 1")
+    assert message in response.content.decode()
+    lines = ClubChange.objects.filter(club=cafe, action="member_anonymised")
+    assert list(lines.values_list("subject", "by_user__username")) == [("Player 1", "amina")]
+    # The name removed is kept nowhere, not in the club's history either.
+    assert ClubChange.objects.filter(club=cafe, subject__icontains="Élodie").count() == 0
+
+
+def test_members_page_sets_anonymising_apart_from_retiring(cafe, amina):
+    shown = member(cafe, PLAYERS[1])
+
+    page = signed_in(amina).get("/clubs/cafe/members").content.decode()
+
+    players, _, rest = page.partition('class="danger-zone"')
+    remove = f"/clubs/cafe/members/{shown.pk}/remove"
+    assert (remove in players, remove in rest) == (False, True)
+
+
 def test_anonymous_name_is_the_smallest_free_in_the_club(cafe):
     club_services.add_member(club=cafe, name="Player 1")
     club_services.add_member(club=cafe, name="player 3")
@@ -474,7 +533,7 @@ def test_remove_member_only_admin_with_account_is_refused_and_nothing_changes(ca
     before = ratings(cafe)
     shown = member(cafe, PLAYERS[0])
 
-    response = signed_in(amina).post(f"/clubs/cafe/members/{shown.pk}/remove")
+    response = signed_in(amina).post(f"/clubs/cafe/members/{shown.pk}/remove", {"name": PLAYERS[0]})
 
     shown.refresh_from_db()
     assert (response.status_code, shown.name, shown.user_id) == (409, "Amina Belhaj", amina.pk)

@@ -11,11 +11,13 @@ from scoring.engine import RecordError, RulesError, check_players, loads
 from scoring.engine.names import (
     check_name,
     check_text,
+    collation_key,
     look_alike,
     name_key,
     parse_confusables,
     prototypes,
     skeleton,
+    sorted_by_name,
     tellable_names,
 )
 
@@ -298,3 +300,33 @@ def test_tellable_names_fit_seven_characters_and_tell_the_players_apart(names, l
 )
 def test_tellable_names_are_always_four_different_labels(names):
     assert len(set(tellable_names(names))) == 4
+
+
+# Names in the reader's order.
+
+
+def test_sorted_by_name_puts_elodie_between_dounia_and_farid():
+    names = ["Yasmine", "Farid", "Élodie", "Dounia", "élodie", "Emna"]
+
+    assert sorted_by_name(names, str) == ["Dounia", "élodie", "Élodie", "Emna", "Farid", "Yasmine"]
+
+
+def test_sorted_by_name_orders_arabic_names_in_the_arabic_alphabet():
+    # By code point, أحمد and إيمان (alef with hamza) come before ابتسام (bare alef).
+    names = ["ياسين", "إيمان", "بلال", "أحمد", "زينب", "ابتسام", "ثابت"]
+
+    assert sorted_by_name(names, str) == [
+        "ابتسام",
+        "أحمد",
+        "إيمان",
+        "بلال",
+        "ثابت",
+        "زينب",
+        "ياسين",
+    ]
+
+
+def test_collation_key_is_the_same_in_nfc_and_nfd():
+    name = "Élodie Bénard"
+
+    assert collation_key(unicodedata.normalize("NFD", name)) == collation_key(name)

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from django.db.models import Max
 from django.utils.translation import gettext
 
-from ...common.names import name_key
+from ...common.names import name_key, sorted_by_name
 from ...common.words import TRUMP_NAMES, format_money, is_red, trump_symbol
 from ...engine import Record, Trump, record_to_dict
 from ...engine.auction import BOULMOUS, LOWEST_BID
@@ -426,7 +426,8 @@ def _head_to_head(club: Club, meetings: Mapping[str, list[int]], members: Names)
         )
         members = {**members, **{key: (None, name) for key, name in named}}
     found = [Meeting(*members[key], *meeting) for key, meeting in meetings.items()]
-    return sorted(found, key=lambda meeting: (-meeting.games, meeting.name.casefold()))
+    by_name = sorted_by_name(found, lambda meeting: meeting.name)
+    return sorted(by_name, key=lambda meeting: -meeting.games)
 
 
 def _recent(

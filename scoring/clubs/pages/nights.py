@@ -21,7 +21,7 @@ from ...engine import (
     settles_exactly,
     to_minor,
 )
-from ...engine.names import name_key
+from ...engine.names import collation_key, name_key, sorted_by_name
 from ...engine.settlement import breakdown_of
 from ...table.models import Game, ScorerLink, Summary
 from ...table.state import load_games
@@ -178,7 +178,7 @@ def round_state(
         _table(game, next(iter(game.scorer_links.all()), None) if with_links else None, shown)
         for game in games
     ]
-    return RoundState(round, tables, [names.get(pk, "?") for pk in round.sitting_out])
+    return RoundState(round, tables, _sitting_out(round, names))
 
 
 def _shown(members: Iterable[Member], public: bool) -> dict[str, str]:
@@ -192,21 +192,27 @@ def night_state(night: Night, *, public: bool = False) -> NightState:
     summaries, the club's players, and who is present; the players named as the public sees
     them if ``public``."""
     rounds = list(night.round_set.all())
-    members = list(Member.objects.filter(club=night.club_id).order_by("name", "id"))
+    members = list(Member.objects.filter(club=night.club_id))
     shown = _shown(members, public)
     names = {member.pk: shown[member.key] for member in members}
     checked_in = dict(Attendance.objects.filter(night=night).values_list("member_id", "present"))
     present = {member_id for member_id, here in checked_in.items() if here}
     # A retired player is no tap target, unless he was checked in at this night.
     players = sorted(
-        (
-            Player(
-                member.pk, names[member.pk], member.role == Member.Role.GUEST, member.pk in present
-            )
-            for member in members
-            if member.retired_at is None or member.pk in checked_in
+        sorted_by_name(
+            (
+                Player(
+                    member.pk,
+                    names[member.pk],
+                    member.role == Member.Role.GUEST,
+                    member.pk in present,
+                )
+                for member in members
+                if member.retired_at is None or member.pk in checked_in
+            ),
+            lambda player: player.name,
         ),
-        key=lambda player: (player.guest, player.name.casefold(), player.member_id),
+        key=lambda player: player.guest,
     )
     current = round_state(rounds[-1], names, shown=shown) if rounds else None
     return NightState(night, rounds, current, players)
@@ -227,10 +233,12 @@ def night_rounds(night: Night, *, public: bool = False) -> list[RoundState]:
         round_id = game.club_game.round_id
         assert round_id is not None  # a night's games are a round's
         games[round_id].append(_table(game, shown=shown))
-    return [
-        RoundState(one, games[one.pk], [names.get(pk, "?") for pk in one.sitting_out])
-        for one in rounds
-    ]
+    return [RoundState(one, games[one.pk], _sitting_out(one, names)) for one in rounds]
+
+
+def _sitting_out(round: Round, names: Mapping[int, str]) -> list[str]:
+    """Who sat the round out, by name."""
+    return sorted_by_name((names.get(pk, "?") for pk in round.sitting_out), str)
 
 
 def club_names(night: Night, *, public: bool = False) -> tuple[dict[int, str], dict[str, str]]:
@@ -381,16 +389,17 @@ def night_money(club: Club, night: Night, *, public: bool = False) -> NightMoney
         value = from_minor(units, currency)
         return value, format_money(value, currency)
 
+    by_name = sorted_by_name(keys, shown_name)
     balances = [
         Balance(shown_name(key), ids.get(key), *money(minor[key]))
-        for key in sorted(keys, key=lambda key: (-minor[key], shown_name(key).casefold(), key))
+        for key in sorted(by_name, key=lambda key: -minor[key])
     ]
     payments = sorted(
         (
             Payment(shown_name(keys[one.payer]), shown_name(keys[one.payee]), *money(one.units))
             for one in transfers
         ),
-        key=lambda payment: (payment.payer.casefold(), payment.payee.casefold()),
+        key=lambda payment: (collation_key(payment.payer), collation_key(payment.payee)),
     )
     return NightMoney(
         currency,

@@ -27,7 +27,7 @@ from ...common import rights
 from ...common.bulk import collector_paused
 from ...common.deadline import Deadline, DeadlinePassed
 from ...common.http import HtmxHttpRequest
-from ...common.names import name_key
+from ...common.names import name_key, sorted_by_name
 from ...common.rights import Action
 from ...common.throttles import CLUB_IMPORT, CLUB_JOIN, throttled
 from ...table.models import Summary
@@ -71,13 +71,16 @@ def clubs(request: HttpRequest) -> HttpResponse:
             Member.objects.filter(user=user_id)
             .exclude(role=Member.Role.GUEST)
             .select_related("club")
-            .order_by("club__name", "club__id")
         )
         if user_id is not None
         else []
     )
     public = Club.objects.filter(public=True).exclude(pk__in=[m.club_id for m in mine])
-    return render(request, "clubs/clubs.html", {"mine": mine, "public": public})
+    context = {
+        "mine": sorted_by_name(mine, lambda member: member.club.name),
+        "public": sorted_by_name(public, lambda club: club.name),
+    }
+    return render(request, "clubs/clubs.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -123,6 +126,7 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         (Named(one.pk, one.key, one.name, one.short_in_public) for one in players),
         public=not sees_full_names(member),
     )
+    players = sorted_by_name(players, lambda one: shown[one.key])
     games = [
         replace(
             game,
@@ -197,6 +201,10 @@ def club_settings(request: HtmxHttpRequest, club: Club, member: Member | None) -
     return render(request, "clubs/club_form.html", context, status=422 if form.errors else 200)
 
 
+def _name(member: Member) -> str:
+    return member.name
+
+
 def _members_page(
     request: HttpRequest,
     club: Club,
@@ -206,7 +214,7 @@ def _members_page(
     status: int = 200,
 ) -> HttpResponse:
     """The admins' page of the club's players: roles, claims, new players, the invite."""
-    players = list(club.members.select_related("user", "claimed_by"))
+    players = sorted_by_name(club.members.select_related("user", "claimed_by"), _name)
     games = played(club)
     invite = request.build_absolute_uri(reverse("join_club", args=[club.slug, club.invite_secret]))
     context = {
@@ -240,7 +248,10 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
     if form.is_valid():
         try:
             added = services.add_member(
-                club=club, name=form.cleaned_data["name"], role=form.cleaned_data["role"]
+                club=club,
+                name=form.cleaned_data["name"],
+                role=form.cleaned_data["role"],
+                by=request.actor,
             )
         except services.NameTaken:
             form.add_error("name", gettext("The club already has a player of this name."))
@@ -266,7 +277,7 @@ def member_role(
         return _members_page(request, club, notice=gettext("Choose a role."), status=422)
     role = form.cleaned_data["role"]
     try:
-        changed = services.set_role(club=club, member_id=member_id, role=role)
+        changed = services.set_role(club=club, member_id=member_id, role=role, by=request.actor)
     except Member.DoesNotExist:
         raise Http404 from None
     if changed.role != role:
@@ -290,7 +301,9 @@ def member_claim(
         return _members_page(request, club, notice=gettext("Accept or refuse."), status=422)
     accept = form.cleaned_data["decision"] == "accept"
     try:
-        decided = services.confirm_claim(club=club, member_id=member_id, accept=accept)
+        decided = services.confirm_claim(
+            club=club, member_id=member_id, accept=accept, by=request.actor
+        )
     except Member.DoesNotExist:
         raise Http404 from None
     if accept and decided.user_id is not None:
@@ -309,7 +322,7 @@ def member_claim(
 @require_POST
 @with_club(Action.RUN_CLUB)
 def new_invite(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
-    services.new_invite(club=club)
+    services.new_invite(club=club, by=request.actor)
     messages.success(
         request, gettext("A new invite link replaces the old one, which no longer works.")
     )
@@ -350,7 +363,9 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
     players = Member.objects.filter(
         club=found, user=None, claimed_by=None, retired_at=None
     ).values_list("pk", "name")
-    form = ClubJoinForm(request.POST or None, players=list(players))
+    form = ClubJoinForm(
+        request.POST or None, players=sorted_by_name(players, lambda player: player[1])
+    )
     if request.method == "POST" and form.is_valid():
         try:
             joined = services.join_club(
@@ -390,6 +405,7 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
                 first_day=data["first_day"],
                 last_day=data["last_day"],
                 points=data["league_points"],
+                by=request.actor,
             )
         except services.SeasonOverlaps as overlap:
             form.add_error(
@@ -439,7 +455,7 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
             phone.grant(state.game.public_id, rights.FOR_OWNER)
             rights.write(response, phone)
             return response
-    names = club.members.filter(retired_at=None).values_list("name", flat=True)
+    names = sorted_by_name(club.members.filter(retired_at=None).values_list("name", flat=True), str)
     context: dict[str, Any] = {"form": form, "club": club, "known_names": names}
     return render(request, "clubs/club_game_form.html", context, status=422 if form.errors else 200)
 

@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest
+from ...common.names import sorted_by_name
 from ...common.rights import Action
 from ...common.words import say_day
 from ..access import club_may, with_club
@@ -22,7 +23,7 @@ def club_games(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
     seasons = list(club.seasons.all())
     members = [Named(*row) for row in club.members.order_by("pk").values_list(*NAMED_COLUMNS)]
     shown = shown_names(members, public=not sees_full_names(member))
-    players = sorted(((one.pk, shown[one.key]) for one in members), key=lambda pair: pair[1])
+    players = sorted_by_name(((one.pk, shown[one.key]) for one in members), lambda pair: pair[1])
     nights = [
         (
             night.pk,

@@ -1,4 +1,5 @@
-"""The club's history (scoring/clubs/history.py): what each admin changed, for its admins."""
+"""The club's history (scoring/clubs/history.py): what each admin changed, for its admins,
+every kind of change or one (``?kind=``)."""
 
 from typing import Any
 
@@ -10,7 +11,7 @@ from django.views.decorators.http import require_safe
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
 from ..access import with_club
-from ..history import label
+from ..history import CLUB_ACTIONS, details, label, subject
 from ..models import Club, Member
 
 PER_PAGE = 50
@@ -19,9 +20,27 @@ PER_PAGE = 50
 @require_safe
 @with_club(Action.RUN_CLUB)
 def club_history(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    kind = request.GET.get("kind", "")
     changes = club.changes.select_related("by_user")
+    if kind in CLUB_ACTIONS:
+        changes = changes.filter(action=kind)
+    else:
+        kind = ""
     page: Page[Any] = Paginator(changes, PER_PAGE).get_page(request.GET.get("page"))
-    changes_said = [(change, label(change.action)) for change in page]
-    return render(
-        request, "clubs/club_history.html", {"club": club, "page": page, "changes": changes_said}
-    )
+    lines = [
+        {
+            "change": change,
+            "said": label(change.action),
+            "subject": subject(change),
+            "details": details(change),
+        }
+        for change in page
+    ]
+    context = {
+        "club": club,
+        "page": page,
+        "changes": lines,
+        "kind": kind,
+        "kinds": [(one.kind, str(one.words)) for one in CLUB_ACTIONS.values()],
+    }
+    return render(request, "clubs/club_history.html", context)

@@ -10,12 +10,17 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ...common.http import HtmxHttpRequest
+from ...common.names import sorted_by_name
 from ...common.rights import Action
 from .. import members
 from ..access import with_club
 from ..forms import MergeForm, RenameForm, look_alike_message, merge_refused_message
 from ..models import Club, Member
 from .club import _members_page
+
+
+def _name(member: Member) -> str:
+    return member.name
 
 
 def _player(club: Club, member_id: int) -> Member:
@@ -69,7 +74,7 @@ def member_merge(
     """Choose the player this one is merged into (a GET form), see what follows, then merge
     (a POST)."""
     found = _player(club, member_id)
-    others = club.members.exclude(pk=found.pk).select_related("user")
+    others = sorted_by_name(club.members.exclude(pk=found.pk).select_related("user"), _name)
     players = [
         (one.pk, gettext("%(name)s (retired)") % {"name": one.name} if one.retired_at else one.name)
         for one in others

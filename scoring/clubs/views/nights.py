@@ -72,7 +72,11 @@ def new_night(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         night = services.create_night(
-            club=club, date=data["date"], place=data["place"], rounds=data["rounds"]
+            club=club,
+            date=data["date"],
+            place=data["place"],
+            rounds=data["rounds"],
+            by=request.actor,
         )
         return redirect("night", club=club.slug, night=night.pk)
     context = {"form": form, "club": club}

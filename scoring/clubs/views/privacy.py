@@ -4,6 +4,7 @@ which he chooses for himself, or an admin for him."""
 
 import json
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,7 +15,7 @@ from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
 from .. import privacy
 from ..access import may_name_in_public, with_club
-from ..forms import PublicNameForm
+from ..forms import AnonymiseForm, PublicNameForm
 from ..models import Club, Member
 from .club import _members_page
 from .league import player_page
@@ -45,19 +46,33 @@ def member_data(
 def remove_member(
     request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
 ) -> HttpResponse:
-    """Asked, then done: the member's account detached and his name made anonymous."""
+    """Asked, then done once his name is typed again (it cannot be undone): the member's
+    account detached and his name made anonymous."""
     found = get_object_or_404(Member, club=club, pk=member_id)
-    if request.method != "POST":
-        context = {"club": club, "player": found, "anonymous": privacy.anonymous_name(club)}
-        return render(request, "clubs/member_remove.html", context)
-    try:
-        privacy.remove_member(club=club, member_id=found.pk)
-    except privacy.LastAdmin:
-        notice = gettext(
-            "%(name)s is the club's only admin with an account: make another member an admin first."
+    form = AnonymiseForm(request.POST or None, expected=found.name)
+    if request.method == "POST" and form.is_valid():
+        try:
+            removed = privacy.remove_member(club=club, member_id=found.pk, by=request.actor)
+        except privacy.LastAdmin:
+            notice = gettext(
+                "%(name)s is the club's only admin with an account: "
+                "make another member an admin first."
+            )
+            return _members_page(request, club, notice=notice % {"name": found.name}, status=409)
+        messages.success(
+            request,
+            gettext("%(name)s is now %(anonymous)s, for ever: his results stay under that name.")
+            % {"name": found.name, "anonymous": removed.name},
         )
-        return _members_page(request, club, notice=notice % {"name": found.name}, status=409)
-    return redirect("club_members", club=club.slug)
+        return redirect("club_members", club=club.slug)
+    context = {
+        "club": club,
+        "player": found,
+        "anonymous": privacy.anonymous_name(club),
+        "form": form,
+    }
+    status = 422 if form.errors else 200
+    return render(request, "clubs/member_remove.html", context, status=status)
 
 
 @require_POST
@@ -72,5 +87,5 @@ def public_name(
     form = PublicNameForm(request.POST)
     if not form.is_valid():
         return player_page(request, club, member, found, form=form, status=422)
-    privacy.set_short_in_public(club=club, member_id=found.pk, short=form.short)
+    privacy.set_short_in_public(club=club, member_id=found.pk, short=form.short, by=request.actor)
     return redirect("club_player", club=club.slug, member_id=found.pk)
