@@ -112,6 +112,8 @@ def _invalid(game_id: str, form: HandForm) -> errors.ApiError:
 
 
 def _refused(refused: services.WriteRefused) -> errors.ApiError:
+    if isinstance(refused, services.Closed):  # a night that ended: the right is gone
+        return errors.ApiError(403, "forbidden", refused.why.message, reason=refused.why.reason)
     return errors.ApiError(
         409,
         REFUSED.get(type(refused), "conflict"),

@@ -3,6 +3,7 @@ whether each value is legal, and never re-implement a rule."""
 
 import io
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
@@ -10,6 +11,7 @@ from zoneinfo import available_timezones
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
@@ -608,6 +610,28 @@ class NightForm(forms.Form):
         max_value=MAX_ROUNDS,
         required=False,
     )
+
+
+GAME_MOMENT_FORMAT = "%Y-%m-%dT%H:%M"
+"""A moment as ``<input type="datetime-local">`` takes it and sends it, in every language."""
+
+
+class GameDateForm(forms.Form):
+    """When a won club game finished, in the club's time zone (its views run in it): not in
+    the future."""
+
+    finished_at = forms.DateTimeField(
+        label=_("Date of the game"),
+        help_text=_("When it was won, in the club’s time zone."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=GAME_MOMENT_FORMAT),
+        input_formats=[GAME_MOMENT_FORMAT, f"{GAME_MOMENT_FORMAT}:%S"],
+    )
+
+    def clean_finished_at(self) -> datetime:
+        moment: datetime = self.cleaned_data["finished_at"]
+        if moment > timezone.now():
+            raise forms.ValidationError(gettext("A game cannot finish in the future."))
+        return moment
 
 
 class NightEditForm(NightForm):

@@ -26,7 +26,9 @@ CLUB_ACTIONS: dict[str, Promise] = {
     "season_deleted": _("season deleted"),
     "night_edited": _("night changed"),
     "night_deleted": _("night deleted"),
+    "night_reopened": _("night reopened"),
     "game_deleted": _("game deleted"),
+    "game_moved": _("date of a game changed"),
 }
 """Each action of the club's history, and how the page says it."""
 

@@ -30,7 +30,7 @@ from ..table.services import (
 )
 from ..table.state import GameState, score
 from . import history, league, mail
-from .models import Attendance, Club, ClubGame, Member, Night, Round, Season
+from .models import Attendance, Club, ClubGame, MailSent, Member, Night, Round, Season
 
 # The club: its members, its seasons, its games and its records.
 
@@ -649,6 +649,35 @@ def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
         # The members who asked have its ranking mailed once it is for good, after the
         # request's answer (scoring/clubs/mail.py; manage.py send_club_mail sends what failed).
         transaction.on_commit(partial(mail.send_night_soon, night.pk))
+    return night
+
+
+@transaction.atomic
+def reopen_night(*, night_id: int, by: Actor = NOBODY) -> Night:
+    """An admin reopens a night that ended, to correct its games: they take changes again
+    (clubs/access.py ``night_closed``), and its mail, already sent, goes out again as a
+    correction when it ends again. Its abandoned games stay abandoned (an admin may resume
+    one); its last round is open again, so that a game still playing at its next end is
+    settled as it stands, as at the first."""
+    night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    if night.ended_at is None:
+        return night
+    history.log(
+        night.club,
+        by,
+        "night_reopened",
+        night.date.isoformat(),
+        before={"id": night.pk, "ended_at": history.as_json(night.ended_at)},
+    )
+    night.ended_at, night.reopened_at = None, timezone.now()
+    night.save(update_fields=["ended_at", "reopened_at"])
+    # Its last round open again: a game resumed meanwhile is abandoned at the next end.
+    last = night.round_set.order_by("number").last()
+    if last is not None:
+        last.closed_at = None
+        last.save(update_fields=["closed_at"])
+    # Due again at its next end, to every member who asked (mail.send_night).
+    MailSent.objects.filter(night=night).delete()
     return night
 
 

@@ -6,6 +6,7 @@ idempotency token, the table's conflicts; and two phones racing on PostgreSQL.""
 import json
 import uuid
 from collections import Counter
+from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,7 +18,7 @@ from scoring.clubs.models import Member
 from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
-from scoring.table.models import Change
+from scoring.table.models import Change, Game
 from scoring.table.models import Hand as HandRow
 from tests.api.test_api import make_club
 from tests.conftest import scorer_cookie
@@ -369,6 +370,28 @@ def test_private_club_game_scored_by_its_admins_token_not_by_a_members_or_a_stra
     answers = [record(Client(), game, 1, each) for each in tokens]
 
     assert [answer.status_code for answer in answers] == [201, 403, 403]
+    assert rows(game) == [BILAL_ROW]
+
+
+def test_game_of_a_night_that_ended_is_a_403_closed_for_its_link_and_its_admin():
+    club, admin = make_club()
+    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=None)
+    members = list(club.members.values_list("pk", flat=True))
+    club_services.check_in(night_id=night.pk, member_ids=members, guests=[])
+    club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    game = Game.objects.get(club_game__round__night=night)
+    link = bearer(game.scorer_links.get().secret)
+    admins = bearer(create_token(user=admin, name="x").secret)
+    record(Client(), game, 1, link)
+    club_services.end_night(night_id=night.pk)
+
+    answers = [record(Client(), game, 2, link), record(Client(), game, 2, admins)]
+    undone = Client().delete(hands_url(game, 1), **admins)
+
+    errors = [answer.json()["error"] for answer in (*answers, undone)]
+    assert [answer.status_code for answer in (*answers, undone)] == [403, 403, 403]
+    assert {(error["code"], error["reason"]) for error in errors} == {("forbidden", "closed")}
+    assert errors[0]["message"].startswith("This night ended at ")
     assert rows(game) == [BILAL_ROW]
 
 

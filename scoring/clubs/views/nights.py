@@ -291,12 +291,39 @@ def close(request: HtmxHttpRequest, club: Club, member: Member | None, night: in
 @require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.SCORE_CLUB)
 def end(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
-    """The night is over: its last round closed, as :func:`close` does."""
+    """The night is over: its last round closed, as :func:`close` does. With tables still
+    playing the organiser chooses: wait for them (the night goes on, and the page says which
+    tables still play), or settle them as they stand, counted nowhere, and end it."""
     found = _night(club, night)
+    if request.method == "POST" and request.POST.get("choice") == "wait":
+        return _night_page(request, club, member, found, notice=_still_playing(found))
     if asked := _abandoning(request, club, found, ending=True):
         return asked
     services.end_night(night_id=found.pk, by=request.actor)
     return redirect("night_ranking", club=club.slug, night=found.pk)
+
+
+def _still_playing(night: Night) -> str:
+    """Which tables of the night still play, said to an organiser who chose to wait."""
+    current = night_state(night).current
+    playing = [str(table.number) for table in current.tables if table.playing] if current else []
+    if not playing:
+        return gettext("No table is still playing: the night may end.")
+    return ngettext(
+        "The night goes on: table %(tables)s still plays.",
+        "The night goes on: tables %(tables)s still play.",
+        len(playing),
+    ) % {"tables": ", ".join(playing)}
+
+
+@require_POST
+@with_club(Action.RUN_CLUB)
+def reopen(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
+    """An admin reopens a night that ended, to correct its games: they score again, and its
+    mail goes out again, as a correction, when it ends again."""
+    found = _night(club, night)
+    services.reopen_night(night_id=found.pk, by=request.actor)
+    return redirect("night", club=club.slug, night=found.pk)
 
 
 @require_safe

@@ -181,7 +181,7 @@ def game_context(
         ),
         "crumb": crumb_of(state.game),
         "waiting": waiting.others(request, gid),
-        "lost_right": None if can_score else lost_right(request, gid),
+        "lost_right": None if can_score else lost_right(request, gid, state.game),
         "shared": shared_game(
             request, state.game, state.names, state.result.totals, state.result.winner
         ),
@@ -284,7 +284,10 @@ def ends_early_message(early: services.EndsEarly) -> str:
 
 
 def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:
-    """A write the game no longer allows: a 409 with the game as it now stands."""
+    """A write the game no longer allows: a 409 with the game as it now stands; a 403 that
+    says why for a game closed to every scorer (a night that ended)."""
+    if isinstance(refused, services.Closed):
+        return forbidden(request, refused.state.game.public_id, refused.why)
     if wants_json(request):
         status_word, code = REFUSED.get(type(refused), ("conflict", 409))
         return _written(
@@ -497,14 +500,20 @@ def rematch(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
 @require_POST
 @writes_game()
 def abandon(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
-    services.abandon_game(public_id=gid, by=by)
+    try:
+        services.abandon_game(public_id=gid, by=by)
+    except services.Closed as closed:
+        return forbidden(request, gid, closed.why)
     return redirect("settlement", gid=gid)
 
 
 @require_POST
 @writes_game()
 def resume(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
-    services.resume_game(public_id=gid, by=by)
+    try:
+        services.resume_game(public_id=gid, by=by)
+    except services.Closed as closed:
+        return forbidden(request, gid, closed.why)
     return redirect("game", gid=gid)
 
 
