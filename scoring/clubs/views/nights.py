@@ -8,6 +8,7 @@ the night page with a 409.
 """
 
 import hashlib
+import json
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -106,6 +107,7 @@ def _night_page(
     state = night_state(night, public=not sees_full_names(member))
     if form is None and organiser:
         form = _check_in_form(state)
+    present, present_counts = _present_counts(state, form if organiser else None)
     context: dict[str, Any] = {
         "club": club,
         "member": member,
@@ -116,6 +118,8 @@ def _night_page(
         "form": form,
         "notice": notice,
         "version": version,
+        "present": present,
+        "present_counts": present_counts,
     }
     template = "clubs/night.html"
     if tables:
@@ -154,6 +158,22 @@ def _tables_version(night: Night, organiser: bool) -> str:
     )
     seen = (facts, night.ended_at, organiser)
     return hashlib.blake2b(repr(seen).encode(), digest_size=8).hexdigest()
+
+
+def _present_count(count: int) -> str:
+    return ngettext("%(counter)s present", "%(counter)s present", count) % {"counter": count}
+
+
+def _present_counts(state: NightState, form: CheckInForm | None) -> tuple[str, str]:
+    """The check-in's count as the page draws it (the players ticked in the form, as sent
+    or as saved), and, for the organiser's form, its words for every count it may reach, in
+    JSON: static/js/table.js says the count again at each tap, in the page's language."""
+    if form is None:
+        return _present_count(state.present), ""
+    ticked = form["present"].value() or []
+    choices = len(form["present"].subwidgets)
+    words = [_present_count(count) for count in range(choices + 1)]
+    return _present_count(len(ticked)), json.dumps(words, ensure_ascii=False)
 
 
 def _check_in_form(state: NightState, data: Any = None) -> CheckInForm:
