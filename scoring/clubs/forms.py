@@ -41,7 +41,7 @@ from ..table.forms import ImportForm
 from .embed import clean_origins
 from .members import BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
 from .models import Member
-from .services import import_shares
+from .services import Duplicate, import_shares
 
 
 @cache
@@ -56,6 +56,24 @@ def look_alike_message(name: str, like: str) -> str:
         "“%(name)s” looks like “%(like)s”, another player of the club: give a name that "
         "reads apart."
     ) % {"name": name, "like": like}
+
+
+def already_messages(duplicates: Sequence[Duplicate], most: int) -> list[str]:
+    """What is said of every record whose game the club has already, or which the file gives
+    twice (services.AlreadyInClub): each line in its words, up to ``most``; the lines after,
+    listed by number in one more message."""
+    said = [already_message(one.line, one.record_id, one.same_as) for one in duplicates[:most]]
+    more = [one.line for one in duplicates[most:]]
+    if more:
+        said.append(
+            ngettext(
+                "… and line %(lines)s: a game the club has already, or given twice",
+                "… and lines %(lines)s: games the club has already, or given twice",
+                len(more),
+            )
+            % {"lines": ", ".join(map(str, more))}
+        )
+    return said
 
 
 def already_message(line: int, record_id: str, same_as: int | None) -> str:

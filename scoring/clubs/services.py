@@ -62,14 +62,27 @@ class SeasonOverlaps(Exception):
         super().__init__(other.name)
 
 
-class AlreadyInClub(Exception):
-    """A game of these records is in the club already: by its ``id`` (``record_id``), or,
-    without one, by the same players, hands and finish (``record_id`` empty); or it is
-    given twice in the records, the first time on line ``same_as``."""
+@dataclass(frozen=True)
+class Duplicate:
+    """A record of a game the club has already: by its ``id`` (``record_id``), or, without
+    one, by the same players, hands and finish (``record_id`` empty); or given twice in the
+    records, the first time on line ``same_as``."""
 
-    def __init__(self, line: int, record_id: str, same_as: int | None = None) -> None:
-        self.line, self.record_id, self.same_as = line, record_id, same_as
-        super().__init__(line, record_id, same_as)
+    line: int
+    record_id: str
+    same_as: int | None = None
+
+
+class AlreadyInClub(Exception):
+    """Games of these records are in the club already, or given twice: every such line, as
+    :class:`Duplicate`, in the order of the lines; the first's ``line``, ``record_id`` and
+    ``same_as`` as the exception's own."""
+
+    def __init__(self, duplicates: Sequence[Duplicate]) -> None:
+        self.duplicates = list(duplicates)
+        first = self.duplicates[0]
+        self.line, self.record_id, self.same_as = first.line, first.record_id, first.same_as
+        super().__init__(self.duplicates)
 
 
 def _new_member(club: Club, name: str, **fields: Any) -> Member:
@@ -450,10 +463,11 @@ def _source_id(game: Game, record: Record) -> str:
 
 
 def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int]) -> list[str]:
-    """Refuses the first record of a game the club has already (:class:`AlreadyInClub`): by
-    its ``id``, which one of the club's games holds as its record id or came in with, or,
-    for a record without one, by its :func:`~scoring.engine.fingerprint`; and a game given
-    twice in the records. Returns the records' fingerprints."""
+    """Refuses the records of games the club has already (:class:`AlreadyInClub`, naming
+    every such line): by its ``id``, which one of the club's games holds as its record id
+    or came in with, or, for a record without one, by its
+    :func:`~scoring.engine.fingerprint`; and a game given twice in the records. Returns the
+    records' fingerprints."""
     ids = [record.about.id for record in records if record.about.id]
     games = ClubGame.objects.filter(club=club)
     prints = fingerprints(records)
@@ -470,18 +484,19 @@ def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int])
     # The lines seen so far, by id and by fingerprint: a record with an id is the same
     # game as an earlier one of that id; one without, as any earlier one of its facts.
     seen: dict[str, int] = {}
+    duplicates: list[Duplicate] = []
     for line, record, print_ in zip(numbers, records, prints, strict=True):
         record_id = record.about.id or ""
-        if record_id in taken:
-            raise AlreadyInClub(line, record_id)
-        if not record_id and print_ in known:
-            raise AlreadyInClub(line, "")
         first = seen.get(f"id:{record_id}" if record_id else print_)
-        if first is not None:
-            raise AlreadyInClub(line, record_id, same_as=first)
+        if record_id in taken or (not record_id and print_ in known):
+            duplicates.append(Duplicate(line, record_id))
+        elif first is not None:
+            duplicates.append(Duplicate(line, record_id, same_as=first))
         seen.setdefault(print_, line)
         if record_id:
-            seen[f"id:{record_id}"] = line
+            seen.setdefault(f"id:{record_id}", line)
+    if duplicates:
+        raise AlreadyInClub(duplicates)
     return prints
 
 
