@@ -69,12 +69,22 @@ class AlreadyRecorded(WriteRefused):
         super().__init__(state)
 
 
+class TokenReused(AlreadyRecorded):
+    """This form's token recorded hand ``number``, but not this hand: the same token was sent
+    with other facts (another hand). Nothing is recorded; a page treats it as the form sent
+    before, the API says so (a 422)."""
+
+
 class HandTaken(WriteRefused):
     """Someone else recorded, or took back, hand ``number`` first."""
 
     def __init__(self, state: GameState, number: int) -> None:
         self.number = number
         super().__init__(state)
+
+
+class NotLastHand(HandTaken):
+    """Hand ``number`` is not the game's last: only the last hand can be undone."""
 
 
 class GameClosed(WriteRefused):
@@ -286,7 +296,8 @@ def record_hand(
     rows = _lock_open(public_id)
     for row in rows.hands:
         if token is not None and row.token == token:
-            raise AlreadyRecorded(rows.scored(), row.number)
+            same = row.number == number and _facts(row) == columns(hand)
+            raise (AlreadyRecorded if same else TokenReused)(rows.scored(), row.number)
     if rows.game.abandoned_at is not None:
         raise GameClosed(rows.scored())
     if number != len(rows.hands) + 1:
@@ -369,6 +380,8 @@ def undo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
     if number < 1 or number != len(rows.hands):
         if number == len(rows.hands) + 1:
             return rows.scored()  # already undone: a double tap
+        if 1 <= number < len(rows.hands):
+            raise NotLastHand(rows.scored(), number)
         raise HandTaken(rows.scored(), number)
     _discard(rows.game, rows.hands[-1], rows.record.hands[-1], Change.Action.UNDONE, by)
     record = Record(
@@ -403,6 +416,11 @@ def redo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
         GameState(rows.game, rows.names, (*rows.hands, row), record, result),
         Change.Action.REDONE,
     )
+
+
+def _facts(row: Hand) -> dict[str, Any]:
+    """A stored hand's facts, as :func:`~scoring.table.state.columns` gives a hand's."""
+    return {name: getattr(row, name) for name in HAND_COLUMNS}
 
 
 def _discard(game: Game, row: Hand, facts: EngineHand, action: str, by: Actor) -> None:

@@ -212,6 +212,7 @@ def _history(state: GameState) -> tuple[list[Change], str]:
 
 REFUSED = {
     services.AlreadyRecorded: ("duplicate", 200),  # nothing wrong: the hand is there once
+    services.TokenReused: ("duplicate", 200),  # a form's token: the form was sent before
     services.HandTaken: ("conflict", 409),
     services.GameWon: ("won", 409),
     services.GameClosed: ("closed", 409),
@@ -265,6 +266,11 @@ def refused_notice(refused: services.WriteRefused) -> str:
         return gettext("The game changed since the undo: that hand cannot come back.")
     if isinstance(refused, services.GameWon):
         return gettext("The game was won meanwhile: here is the game now.")
+    if isinstance(refused, services.NotLastHand):
+        return gettext(
+            "Only the last hand can be undone: hand %(number)s is not the last (hand %(last)s "
+            "is). Here is the game now."
+        ) % {"number": refused.number, "last": len(refused.state.hands)}
     if isinstance(refused, services.HandTaken) and refused.number > len(refused.state.hands):
         return gettext(
             "Hand %(number)s was just changed by someone else: here is the game now."
