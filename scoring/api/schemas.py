@@ -20,8 +20,8 @@ class FieldProblem(Schema):
 class ErrorBody(Schema):
     code: str
     """Stable: ``not_found``, ``unauthorized``, ``invalid_token``, ``forbidden``,
-    ``csrf_failed``, ``invalid_request``, ``invalid_hand``, ``conflict``, ``won``,
-    ``closed``, ``ends_early``, ``method_not_allowed``, ``server_error``."""
+    ``csrf_failed``, ``invalid_request``, ``invalid_hand``, ``token_reused``, ``conflict``,
+    ``won``, ``closed``, ``ends_early``, ``method_not_allowed``, ``server_error``."""
     message: str
     """In the request's language (Accept-Language: en, fr, ar)."""
     fields: list[FieldProblem] | None = None

@@ -34,6 +34,14 @@ from .schemas import ERRORS, EditIn, ErrorOut, GameWritten, HandFacts, HandIn
 
 router = Router(tags=["writes"])
 
+NO_CREDENTIALS = _(
+    "This request sends no token and is not signed in: send a token (Authorization: Bearer "
+    "…), or sign in and send the site's CSRF token."
+)
+TOKEN_REUSED = _(
+    "This token was used for another hand (hand %(number)s): send a new token with each "
+    "hand, the same one only to send the same hand again."
+)
 BAD_CSRF = _(
     "This request is signed in by the site's cookie, without its CSRF token: send it as "
     "X-CSRFToken, or send a token instead (Authorization: Bearer …)."
@@ -72,8 +80,12 @@ def _writer(request: HttpRequest, game_id: str) -> Actor:
     404 for no game, a 403 for a session without its CSRF token, or without the right)."""
     if not Game.objects.filter(public_id=game_id).exists():
         raise errors.not_found(errors.NO_GAME)
-    if request.auth is ANYONE and check_csrf(request) is not None:  # type: ignore[attr-defined]
-        raise errors.ApiError(403, "csrf_failed", BAD_CSRF)
+    if request.auth is ANYONE:  # type: ignore[attr-defined]
+        # Nothing says who writes: no token, no session, no phone's rights (its cookie).
+        if not request.user.is_authenticated and not request.phone.games:  # type: ignore[attr-defined]
+            raise errors.ApiError(401, "unauthorized", NO_CREDENTIALS)
+        if check_csrf(request) is not None:
+            raise errors.ApiError(403, "csrf_failed", BAD_CSRF)
     if not may(request, Action.SCORE_GAME, game_id):  # type: ignore[arg-type]
         why = refusal(request, game_id)  # type: ignore[arg-type]
         raise errors.ApiError(403, "forbidden", why.message, reason=why.reason)
@@ -112,6 +124,8 @@ def _invalid(game_id: str, form: HandForm) -> errors.ApiError:
 
 
 def _refused(refused: services.WriteRefused) -> errors.ApiError:
+    if isinstance(refused, services.Closed):  # a night that ended: the right is gone
+        return errors.ApiError(403, "forbidden", refused.why.message, reason=refused.why.reason)
     return errors.ApiError(
         409,
         REFUSED.get(type(refused), "conflict"),
@@ -129,8 +143,9 @@ def _refused(refused: services.WriteRefused) -> errors.ApiError:
 )
 def record_hand(request: HttpRequest, game_id: str, body: HandIn) -> Status[dict[str, Any]]:
     """Record hand ``number`` (the game's next), as the game page's form does: a 201 with
-    the game now; the same ``token`` sent again records nothing more (a 200, status
-    ``duplicate``); a number another phone recorded first is a 409 ``conflict``."""
+    the game now; the same ``token`` sent again with the same hand records nothing more (a
+    200, status ``duplicate``), with another hand it is a 422 ``token_reused``; a number
+    another phone recorded first is a 409 ``conflict``."""
     by = _writer(request, game_id)
     form = HandForm(_form_data(body, body.number))
     if not form.is_valid():
@@ -143,6 +158,14 @@ def record_hand(request: HttpRequest, game_id: str, body: HandIn) -> Status[dict
             token=form.cleaned_data["token"],
             by=by,
         )
+    except services.TokenReused as reused:
+        raise errors.ApiError(
+            422,
+            "token_reused",
+            TOKEN_REUSED % {"number": reused.number},
+            hand=reused.number,
+            game=_game(reused.state),
+        ) from None
     except services.AlreadyRecorded as again:
         return Status(200, _written(again.state, "duplicate", again.number))
     except services.WriteRefused as refused:
@@ -195,7 +218,8 @@ def edit_hand(request: HttpRequest, game_id: str, number: int, body: EditIn) -> 
 )
 def undo_hand(request: HttpRequest, game_id: str, number: int) -> dict[str, Any]:
     """Undo hand ``number``, the game's last, as the game page's Undo does; sent again, it
-    finds it gone and changes nothing more. A hand that is not the last is a 409."""
+    finds it gone and changes nothing more. A hand that is not the last is a 409
+    ``conflict``: only the last hand can be undone."""
     by = _writer(request, game_id)
     try:
         state = services.undo_hand(public_id=game_id, number=number, by=by)

@@ -6,6 +6,7 @@ them, whatever his role when he started it; and its rematch starts a club game, 
 those who may start the club's games may do."""
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
 from typing import Concatenate, ParamSpec, Protocol
 
@@ -15,13 +16,22 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from ..common.http import HtmxHttpRequest
 from ..common.rights import PUBLIC_CLUB_ACTIONS, Action, Role, allows
-from ..table.access import GAME_ROLES, KEPT_ACTIONS, STARTER_RIGHTS, signed_in
+from ..common.words import say_time
+from ..table.access import (
+    CLOSED,
+    GAME_ROLES,
+    KEPT_ACTIONS,
+    STARTER_RIGHTS,
+    Refusal,
+    signed_in,
+)
 from ..table.models import Game
 from .league import club_game_of
-from .models import Club, Member
+from .models import Club, Member, Night
 
 P = ParamSpec("P")
 
@@ -105,10 +115,44 @@ def rematch_of_club_game(request: HtmxHttpRequest, gid: str, game: Game | None) 
     return club_may(Action.SCORE_CLUB, club, club_member(request, club))
 
 
+def _night_end(gid: str, game: Game | None) -> tuple[datetime, str] | None:
+    """When the night the game was drawn at ended, and its club's time zone, if it ended:
+    read with the game where the table was asked to (``club_game__round__night``), else in
+    one query."""
+    if game is None:
+        found = (
+            Night.objects.filter(round_set__club_games__game__public_id=gid)
+            .exclude(ended_at=None)
+            .values_list("ended_at", "club__time_zone")
+            .first()
+        )
+        return None if found is None or found[0] is None else (found[0], found[1])
+    club_game = club_game_of(game)
+    if club_game is None or club_game.round is None:
+        return None
+    ended = club_game.round.night.ended_at
+    return None if ended is None else (ended, club_game.club.time_zone)
+
+
+def night_closed(gid: str, game: Game | None) -> Refusal | None:
+    """A game of a night that ended takes no more changes, from anyone: the night's ranking
+    and money, mailed at its end, hold (an admin reopens the night to correct it)."""
+    end = _night_end(gid, game)
+    if end is None:
+        return None
+    ended_at, zone = end
+    with timezone.override(zone):
+        ended = say_time(ended_at)
+    return Refusal(
+        "closed",
+        gettext("This night ended at %(time)s; its tables no longer score.") % {"time": ended},
+    )
+
+
 def subscribe() -> None:
     """A club's admins and scorers may do with its games what the policy lets club admins
     and scorers do; the club says how long a game's starter keeps his rights, and who may
-    start a club game's rematch."""
+    start a club game's rematch; a night's games close when it ends."""
     for role, check in (
         (Role.CLUB_ADMIN, _admin_of_games_club),
         (Role.CLUB_SCORER, _scorer_of_games_club),
@@ -119,6 +163,8 @@ def subscribe() -> None:
         STARTER_RIGHTS.append(starter_holds)
     if (Action.REMATCH_GAME, rematch_of_club_game) not in KEPT_ACTIONS:
         KEPT_ACTIONS.append((Action.REMATCH_GAME, rematch_of_club_game))
+    if night_closed not in CLOSED:
+        CLOSED.append(night_closed)
 
 
 class ClubView(Protocol[P]):

@@ -1,6 +1,6 @@
 """An admin's edits and deletions (issue 19): a season's name, address and days, a night's
 date, place and rounds, a season, a night or a club game deleted, and the club's settings'
-line in its history.
+line in its history; a club game's date.
 
 Each is one transaction that locks what it changes, writes, logs one line to the club's
 history (scoring/clubs/history.py) with what was there before (a deleted game as its
@@ -15,7 +15,7 @@ its deletion, move its games at once, and the all-time standings never change.
 """
 
 from dataclasses import replace
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.db import transaction
@@ -23,7 +23,7 @@ from django.db import transaction
 from ..common.rights import NOBODY, Actor
 from ..engine import record_to_dict
 from ..table.models import Game, ScorerLink, Summary
-from ..table.services import revoke_scorer_link
+from ..table.services import move_finish, revoke_scorer_link
 from ..table.state import GameState, exported, lock_game
 from . import league
 from .history import as_json, changed, log
@@ -261,3 +261,30 @@ def delete_club_game(*, club: Club, public_id: str, by: Actor = NOBODY) -> dict[
     Game.objects.filter(pk=game.pk).delete()
     log(club, by, "game_deleted", subject, before=record)
     return record
+
+
+@transaction.atomic
+def move_club_game(
+    *, club: Club, public_id: str, finished_at: datetime, by: Actor = NOBODY
+) -> GameState:
+    """An admin's edit of a won club game's date: its finish moved to ``finished_at``, the
+    one write that moves it (undo, redo and corrections keep it), and so its place among
+    the club's games, its season and the ratings from there on, as a full rebuild would
+    give them; one line of the club's history. Game.DoesNotExist for a game that is not the
+    club's; NotWon for a game not won. The table locks the game, then the league the club,
+    as every write of a game does."""
+    rows = lock_game(public_id)
+    if not ClubGame.objects.filter(club=club, game=rows.game).exists():
+        raise Game.DoesNotExist(public_id)
+    before = rows.game.finished_at or (rows.hands[-1].recorded_at if rows.hands else None)
+    state = move_finish(public_id=public_id, finished_at=finished_at, by=by)
+    if before != finished_at:
+        log(
+            club,
+            by,
+            "game_moved",
+            ", ".join(state.names),
+            before={"game": public_id, "finished_at": as_json(before and before.astimezone(UTC))},
+            after={"game": public_id, "finished_at": as_json(finished_at.astimezone(UTC))},
+        )
+    return state

@@ -3,6 +3,7 @@ whether each value is legal, and never re-implement a rule."""
 
 import io
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from functools import cache
 from typing import Any
 from zoneinfo import available_timezones
@@ -10,6 +11,7 @@ from zoneinfo import available_timezones
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils import timezone
 from django.utils.formats import date_format, number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
@@ -40,7 +42,7 @@ from ..table.forms import ImportForm
 from .embed import clean_origins
 from .members import BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
 from .models import Member
-from .services import import_shares
+from .services import Duplicate, import_shares
 
 
 @cache
@@ -55,6 +57,24 @@ def look_alike_message(name: str, like: str) -> str:
         "“%(name)s” looks like “%(like)s”, another player of the club: give a name that "
         "reads apart."
     ) % {"name": name, "like": like}
+
+
+def already_messages(duplicates: Sequence[Duplicate], most: int) -> list[str]:
+    """What is said of every record whose game the club has already, or which the file gives
+    twice (services.AlreadyInClub): each line in its words, up to ``most``; the lines after,
+    listed by number in one more message."""
+    said = [already_message(one.line, one.record_id, one.same_as) for one in duplicates[:most]]
+    more = [one.line for one in duplicates[most:]]
+    if more:
+        said.append(
+            ngettext(
+                "… and line %(lines)s: a game the club has already, or given twice",
+                "… and lines %(lines)s: games the club has already, or given twice",
+                len(more),
+            )
+            % {"lines": ", ".join(map(str, more))}
+        )
+    return said
 
 
 def already_message(line: int, record_id: str, same_as: int | None) -> str:
@@ -631,6 +651,28 @@ class NightForm(forms.Form):
         max_value=MAX_ROUNDS,
         required=False,
     )
+
+
+GAME_MOMENT_FORMAT = "%Y-%m-%dT%H:%M"
+"""A moment as ``<input type="datetime-local">`` takes it and sends it, in every language."""
+
+
+class GameDateForm(forms.Form):
+    """When a won club game finished, in the club's time zone (its views run in it): not in
+    the future."""
+
+    finished_at = forms.DateTimeField(
+        label=_("Date of the game"),
+        help_text=_("When it was won, in the club’s time zone."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=GAME_MOMENT_FORMAT),
+        input_formats=[GAME_MOMENT_FORMAT, f"{GAME_MOMENT_FORMAT}:%S"],
+    )
+
+    def clean_finished_at(self) -> datetime:
+        moment: datetime = self.cleaned_data["finished_at"]
+        if moment > timezone.now():
+            raise forms.ValidationError(gettext("A game cannot finish in the future."))
+        return moment
 
 
 class NightEditForm(NightForm):

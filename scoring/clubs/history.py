@@ -68,6 +68,7 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
     ClubAction("night_edited", _("night changed"), Action.RUN_CLUB),
     ClubAction("night_deleted", _("night deleted"), Action.RUN_CLUB),
     ClubAction("game_deleted", _("game deleted"), Action.RUN_CLUB),
+    ClubAction("game_moved", _("date of a game changed"), Action.RUN_CLUB),
 )
 """Each kind of change of the club's history, how the page says it, and who may make it."""
 

@@ -49,7 +49,14 @@ from ..engine.league import (
 )
 from ..table.models import Game, Hand, Seat, Summary
 from ..table.services import Imported
-from ..table.state import HAND_JSON_COLUMNS, GameState, engine_hand, record_from, score
+from ..table.state import (
+    HAND_JSON_COLUMNS,
+    GameState,
+    engine_hand,
+    finish_of,
+    record_from,
+    score,
+)
 from .models import Club, ClubGame, ClubResult, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, shown_names
 from .totals import COLUMNS as _COLUMNS
@@ -59,7 +66,7 @@ from .totals import values as row_values
 
 def results_of(state: GameState, club: Club) -> list[ClubResult]:
     """The rows of a won club game, ratings not yet set."""
-    return _results(club, state.game, state.names, state.result, state.hands[-1].recorded_at)
+    return _results(club, state.game, state.names, state.result, finish_of(state))
 
 
 def _results(
@@ -409,19 +416,19 @@ def _rebuild(club: Club, chunk: int) -> int:
         hands = read.of_games(batch)
         for game in (
             Game.objects.filter(pk__in=batch)
-            .only("pk", *_RULES)
-            .annotate(finished_at=Subquery(last_hand.values("recorded_at")[:1]))
+            .only("pk", "finished_at", *_RULES)
+            .annotate(last_recorded=Subquery(last_hand.values("recorded_at")[:1]))
         ):
             seated, rows = tuple(names[game.pk]), hands[game.pk]
             dealers = (dealer_of(index, game.first_dealer) for index in range(len(rows)))
             record = record_from(game, seated, [*map(read.hand, rows, dealers)])
             result = score(record)
             if result.finished:
-                finished_at = game.finished_at
-                values = _result_values(club, seated, result, finished_at, keys)
+                finished = game.finished_at or game.last_recorded
+                values = _result_values(club, seated, result, finished, keys)
                 for seat in values:
                     seat["game_id"] = game.pk
-                games.append((finished_at, game.record_id, values))
+                games.append((finished, game.record_id, values))
     games.sort(key=lambda game: (game[0], game[1]))
     rated = [
         [[None, None, seat["key"], seat["rank"], None, None, None, None] for seat in values]

@@ -4,7 +4,8 @@ mail goes out once per member and night or season (a ``MailSent`` row, written i
 transaction as the sending, so a mail that fails is tried again), in the language he chose
 it in, with a signed link that stops it without logging in.
 
-A night's mail goes out once the transaction that ends the night commits
+A night's mail goes out once the transaction that ends the night commits, and once more,
+marked as a correction, when a night an admin reopened ends again
 (services.end_night) and, in a request, once its answer has been sent (``request_finished``:
 the organiser's phone never waits for the mail server); ``manage.py send_club_mail`` sends
 whatever is still due: nights ended and seasons over, since the member chose it, and not
@@ -152,7 +153,8 @@ def _links(choice: MailChoice, what: str, page: str) -> dict[str, str]:
 
 def night_mail(choice: MailChoice, night: Night) -> Mail:
     """The night's ranking and money, as the club's members see them, in the member's
-    language."""
+    language; marked as a correction once an admin has reopened the night
+    (services.reopen_night)."""
     club = night.club
     with translation.override(choice.language), timezone.override(club.time_zone):
         rows = standing_rows(club, night_standings(night, public=False))
@@ -164,12 +166,20 @@ def night_mail(choice: MailChoice, night: Night) -> Mail:
             "games": counted_games(rows),
             "money": night_money(club, night),
             "what": gettext("a mail after each night"),
+            "correction": gettext(
+                "Correction: the night was reopened and its games corrected. This ranking "
+                "and this money replace those mailed before."
+            )
+            if night.reopened_at is not None
+            else "",
             **links,
         }
         subject = gettext("%(club)s: the ranking of the night of %(date)s") % {
             "club": club.name,
             "date": render_to_string("clubs/mail/day.txt", {"day": night.date}).strip(),
         }
+        if night.reopened_at is not None:
+            subject = gettext("Correction: %(subject)s") % {"subject": subject}
         return Mail(
             subject,
             render_to_string("clubs/mail/night.txt", context),

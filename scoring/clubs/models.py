@@ -135,6 +135,11 @@ class Night(models.Model):
     """The draw's seed: the same players and rounds give the same draw."""
     created_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
+    """When the organiser ended it: its games then take no more changes (clubs/access.py
+    ``night_closed``), until an admin reopens it."""
+    reopened_at = models.DateTimeField(null=True, blank=True)
+    """When an admin last reopened it after its end: its mail, when it ends again, goes out
+    once more, as a correction (scoring/clubs/mail.py)."""
 
     class Meta:
         ordering = ["-date", "-id"]

@@ -30,7 +30,7 @@ from ..table.services import (
 )
 from ..table.state import GameState, score
 from . import history, league, mail
-from .models import Attendance, Club, ClubGame, Member, Night, Round, Season
+from .models import Attendance, Club, ClubGame, MailSent, Member, Night, Round, Season
 
 # The club: its members, its seasons, its games and its records.
 
@@ -62,14 +62,27 @@ class SeasonOverlaps(Exception):
         super().__init__(other.name)
 
 
-class AlreadyInClub(Exception):
-    """A game of these records is in the club already: by its ``id`` (``record_id``), or,
-    without one, by the same players, hands and finish (``record_id`` empty); or it is
-    given twice in the records, the first time on line ``same_as``."""
+@dataclass(frozen=True)
+class Duplicate:
+    """A record of a game the club has already: by its ``id`` (``record_id``), or, without
+    one, by the same players, hands and finish (``record_id`` empty); or given twice in the
+    records, the first time on line ``same_as``."""
 
-    def __init__(self, line: int, record_id: str, same_as: int | None = None) -> None:
-        self.line, self.record_id, self.same_as = line, record_id, same_as
-        super().__init__(line, record_id, same_as)
+    line: int
+    record_id: str
+    same_as: int | None = None
+
+
+class AlreadyInClub(Exception):
+    """Games of these records are in the club already, or given twice: every such line, as
+    :class:`Duplicate`, in the order of the lines; the first's ``line``, ``record_id`` and
+    ``same_as`` as the exception's own."""
+
+    def __init__(self, duplicates: Sequence[Duplicate]) -> None:
+        self.duplicates = list(duplicates)
+        first = self.duplicates[0]
+        self.line, self.record_id, self.same_as = first.line, first.record_id, first.same_as
+        super().__init__(self.duplicates)
 
 
 def _new_member(club: Club, name: str, **fields: Any) -> Member:
@@ -477,10 +490,11 @@ def _source_id(game: Game, record: Record) -> str:
 
 
 def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int]) -> list[str]:
-    """Refuses the first record of a game the club has already (:class:`AlreadyInClub`): by
-    its ``id``, which one of the club's games holds as its record id or came in with, or,
-    for a record without one, by its :func:`~scoring.engine.fingerprint`; and a game given
-    twice in the records. Returns the records' fingerprints."""
+    """Refuses the records of games the club has already (:class:`AlreadyInClub`, naming
+    every such line): by its ``id``, which one of the club's games holds as its record id
+    or came in with, or, for a record without one, by its
+    :func:`~scoring.engine.fingerprint`; and a game given twice in the records. Returns the
+    records' fingerprints."""
     ids = [record.about.id for record in records if record.about.id]
     games = ClubGame.objects.filter(club=club)
     prints = fingerprints(records)
@@ -497,18 +511,19 @@ def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int])
     # The lines seen so far, by id and by fingerprint: a record with an id is the same
     # game as an earlier one of that id; one without, as any earlier one of its facts.
     seen: dict[str, int] = {}
+    duplicates: list[Duplicate] = []
     for line, record, print_ in zip(numbers, records, prints, strict=True):
         record_id = record.about.id or ""
-        if record_id in taken:
-            raise AlreadyInClub(line, record_id)
-        if not record_id and print_ in known:
-            raise AlreadyInClub(line, "")
         first = seen.get(f"id:{record_id}" if record_id else print_)
-        if first is not None:
-            raise AlreadyInClub(line, record_id, same_as=first)
+        if record_id in taken or (not record_id and print_ in known):
+            duplicates.append(Duplicate(line, record_id))
+        elif first is not None:
+            duplicates.append(Duplicate(line, record_id, same_as=first))
         seen.setdefault(print_, line)
         if record_id:
-            seen[f"id:{record_id}"] = line
+            seen.setdefault(f"id:{record_id}", line)
+    if duplicates:
+        raise AlreadyInClub(duplicates)
     return prints
 
 
@@ -696,6 +711,35 @@ def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
         # The members who asked have its ranking mailed once it is for good, after the
         # request's answer (scoring/clubs/mail.py; manage.py send_club_mail sends what failed).
         transaction.on_commit(partial(mail.send_night_soon, night.pk))
+    return night
+
+
+@transaction.atomic
+def reopen_night(*, night_id: int, by: Actor = NOBODY) -> Night:
+    """An admin reopens a night that ended, to correct its games: they take changes again
+    (clubs/access.py ``night_closed``), and its mail, already sent, goes out again as a
+    correction when it ends again. Its abandoned games stay abandoned (an admin may resume
+    one); its last round is open again, so that a game still playing at its next end is
+    settled as it stands, as at the first."""
+    night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    if night.ended_at is None:
+        return night
+    history.log(
+        night.club,
+        by,
+        "night_reopened",
+        night.date.isoformat(),
+        before={"id": night.pk, "ended_at": history.as_json(night.ended_at)},
+    )
+    night.ended_at, night.reopened_at = None, timezone.now()
+    night.save(update_fields=["ended_at", "reopened_at"])
+    # Its last round open again: a game resumed meanwhile is abandoned at the next end.
+    last = night.round_set.order_by("number").last()
+    if last is not None:
+        last.closed_at = None
+        last.save(update_fields=["closed_at"])
+    # Due again at its next end, to every member who asked (mail.send_night).
+    MailSent.objects.filter(night=night).delete()
     return night
 
 

@@ -60,6 +60,8 @@ def public_names(
 
 def subscribe() -> None:
     hooks.loaded_with_game.append("club_game__club")
+    # A game of a night that ended takes no more changes (access.night_closed).
+    hooks.loaded_with_game.append("club_game__round__night")
     hooks.game_changed.connect(follow_game, sender=Game, dispatch_uid="clubs.follow_game")
     hooks.crumbs.append(club_crumb)
     if club_zone not in hooks.time_zones:

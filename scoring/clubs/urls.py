@@ -63,6 +63,7 @@ urlpatterns = [
     path("clubs/<slug:club>/games/new", club.new_club_game, name="new_club_game"),
     # Edit and delete (issue 19), admins only: in views/edits.py.
     path("clubs/<slug:club>/games/<slug:gid>/delete", edits.delete_game, name="club_game_delete"),
+    path("clubs/<slug:club>/games/<slug:gid>/date", edits.game_date, name="club_game_date"),
     path("clubs/<slug:club>/seasons/<slug:season>/edit", edits.edit_season, name="season_edit"),
     path(
         "clubs/<slug:club>/seasons/<slug:season>/delete", edits.delete_season, name="season_delete"
@@ -80,6 +81,7 @@ urlpatterns = [
     path("clubs/<slug:club>/nights/<int:night>/draw", nights.draw, name="night_draw"),
     path("clubs/<slug:club>/nights/<int:night>/close", nights.close, name="night_close"),
     path("clubs/<slug:club>/nights/<int:night>/end", nights.end, name="night_end"),
+    path("clubs/<slug:club>/nights/<int:night>/reopen", nights.reopen, name="night_reopen"),
     path(
         "clubs/<slug:club>/nights/<int:night>/rounds/<int:number>/sheet",
         nights.sheet,

@@ -88,6 +88,12 @@ def say_moment(moment: datetime) -> str:
     )
 
 
+def say_time(moment: datetime) -> str:
+    """A moment's time of day in the current time zone: ``11:10 PM``, ``23:10``."""
+    local = timezone.localtime(moment)
+    return format_time(local, "short", tzinfo=local.tzinfo, locale=_locale())
+
+
 def describe_hand(snapshot: dict[str, Any], names: Sequence[str]) -> str:
     """A hand's snapshot in a few words: ``Bilal 4♥, tricks 1-0-2-3``."""
     if snapshot.get("taker") is None:

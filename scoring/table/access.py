@@ -100,8 +100,37 @@ roles (clubs: a club game's rematch starts a club game, which only those who may
 club's games may do, Action.SCORE_CLUB)."""
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why this phone may not score the game: ``reason`` for scripts (the 403's
+    ``X-Boulmous-Refused`` header, its JSON), ``message`` for people."""
+
+    reason: str
+    message: str
+
+
+ClosedCheck = Callable[[str, Game | None], Refusal | None]
+"""Why the game of this public id (the game itself when it is already read, else None)
+takes no more changes from anyone, if the context keeping it closed it; else None."""
+
+CLOSED: list[ClosedCheck] = []
+"""Games that a context keeping them closed to every scorer (clubs: the games of a night
+that ended, until an admin reopens it), whatever the role: :func:`may` refuses
+Action.SCORE_GAME on them where the game is read already (a page: no query), each write
+service on the game it locked (scoring/table/services.py ``Closed``: no query either, and
+no write slips in between), and :func:`refusal` and :func:`lost_right` say why."""
+
+
+def closed(gid: str, game: Game | None = None) -> Refusal | None:
+    """Why nobody may score this game now, if a context closed it."""
+    return next((why for check in CLOSED if (why := check(gid, game)) is not None), None)
+
+
 def may(request: HtmxHttpRequest, action: Action, gid: str, game: Game | None = None) -> bool:
-    """Whether this request may take ``action`` on the game of public id ``gid``."""
+    """Whether this request may take ``action`` on the game of public id ``gid``. A game
+    closed (:data:`CLOSED`) is refused here when it is given; else by the write's service."""
+    if action is Action.SCORE_GAME and game is not None and closed(gid, game) is not None:
+        return False
     for kept, check in KEPT_ACTIONS:
         if kept is action and (answer := check(request, gid, game)) is not None:
             return answer
@@ -122,25 +151,21 @@ def may_later(request: HtmxHttpRequest, action: Action, gid: str, game: Game | N
     return cast(bool, SimpleLazyObject(lambda: may(request, action, gid, game)))
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why this phone may not score the game: ``reason`` for scripts (the 403's
-    ``X-Boulmous-Refused`` header, its JSON), ``message`` for people."""
-
-    reason: str
-    message: str
-
-
 REFUSED_HEADER = "X-Boulmous-Refused"
-"""The 403 of a game write says why in this header (``revoked``, ``ended``, ``none``), and
-in its body (the 403 page's ``[data-refused]``, or the JSON's ``reason`` and ``message``):
-static/js/offline.js turns what was tapped into a draft and shows the game as it may be."""
+"""The 403 of a game write says why in this header (``closed``, ``revoked``, ``ended``,
+``none``), and in its body (the 403 page's ``[data-refused]``, or the JSON's ``reason``
+and ``message``): static/js/offline.js turns what was tapped into a draft and shows the
+game as it may be."""
 
 
-def lost_right(request: HtmxHttpRequest, gid: str) -> Refusal | None:
+def lost_right(request: HtmxHttpRequest, gid: str, game: Game | None = None) -> Refusal | None:
     """Why this phone, which held a right to score the game, holds it no more: its scorer
-    link was revoked, or the account it scored for lost the right (one query). None for a
-    phone that never held one (no query), or whose right the link's game does not say."""
+    link was revoked, or the account it scored for lost the right (one query); or the game
+    was closed to every scorer (:data:`CLOSED`), which every phone is told (no query when
+    ``game`` is given). None for a phone that never held one, or whose right the link's game
+    does not say."""
+    if (why := closed(gid, game)) is not None:
+        return why
     claim = request.phone.games.get(gid)
     if claim is None or claim == STARTED:
         return None
@@ -173,10 +198,11 @@ def refusal(request: HtmxHttpRequest, gid: str) -> Refusal:
     )
 
 
-def forbidden(request: HtmxHttpRequest, gid: str) -> HttpResponse:
-    """The 403 of a change this request may not make, saying why: in JSON for a request
-    that asks for it (the offline queue), else the 403 page; the reason in a header too."""
-    why = refusal(request, gid)
+def forbidden(request: HtmxHttpRequest, gid: str, why: Refusal | None = None) -> HttpResponse:
+    """The 403 of a change this request may not make, saying why (``why``, else
+    :func:`refusal`): in JSON for a request that asks for it (the offline queue), else the
+    403 page; the reason in a header too."""
+    why = why or refusal(request, gid)
     response: HttpResponse
     if wants_json(request):
         answer = {"status": "forbidden", "reason": why.reason, "message": why.message}

@@ -95,6 +95,11 @@ class Game(GameRules):
     place = models.CharField(_("club or place"), max_length=80, blank=True)
     abandoned_at = models.DateTimeField(_("abandoned"), null=True, blank=True)
     """Set when the table stops before anyone has won: the game is then settled as it stands."""
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    """When the game was first won (its winning hand recorded, or the finish its record
+    says), kept through every undo, redo and correction after: the moment a club's league
+    orders it by and dates it by (league.md). Only an admin's edit of the game's date moves
+    it (scoring/clubs/edits.py ``move_game``). None for a game never won."""
     club_label = models.CharField(_("club name"), max_length=80, blank=True)
     season_label = models.CharField(_("season name"), max_length=80, blank=True)
     """The club and season an imported record names, kept for its export."""
@@ -188,6 +193,7 @@ class Change(models.Model):
         DISCARDED = "discarded", _("hand discarded")
         ABANDONED = "abandoned", _("game abandoned")
         RESUMED = "resumed", _("game resumed")
+        MOVED = "moved", _("date of the game changed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(default=timezone.now)

@@ -32,15 +32,18 @@ from ..engine import (
     hand_from_dict,
 )
 from ..engine import Hand as EngineHand
+from .access import Refusal, closed
 from .hooks import game_changed
 from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary, rules_columns
 from .state import (
     HAND_COLUMNS,
     HAND_JSON_COLUMNS,
     SUMMARY_COLUMNS,
+    GameRows,
     GameState,
     column_values,
     columns,
+    finish_of,
     load_game,
     lock_game,
     score,
@@ -66,6 +69,12 @@ class AlreadyRecorded(WriteRefused):
         super().__init__(state)
 
 
+class TokenReused(AlreadyRecorded):
+    """This form's token recorded hand ``number``, but not this hand: the same token was sent
+    with other facts (another hand). Nothing is recorded; a page treats it as the form sent
+    before, the API says so (a 422)."""
+
+
 class HandTaken(WriteRefused):
     """Someone else recorded, or took back, hand ``number`` first."""
 
@@ -74,8 +83,32 @@ class HandTaken(WriteRefused):
         super().__init__(state)
 
 
+class NotLastHand(HandTaken):
+    """Hand ``number`` is not the game's last: only the last hand can be undone."""
+
+
 class GameClosed(WriteRefused):
     """The game was abandoned: nothing changes until it is resumed."""
+
+
+class Closed(WriteRefused):
+    """The context keeping the game closed it to every scorer (a club night that ended):
+    ``why`` says so (scoring/table/access.py ``CLOSED``)."""
+
+    def __init__(self, state: GameState, why: Refusal) -> None:
+        self.why = why
+        super().__init__(state)
+
+
+def _lock_open(public_id: str) -> GameRows:
+    """The game locked (:func:`lock_game`), unless a context closed it to every scorer
+    (Closed): asked of the game as locked, with its relations read (no query), so that no
+    write slips in once it is closed."""
+    rows = lock_game(public_id)
+    why = closed(public_id, rows.game)
+    if why is not None:
+        raise Closed(rows.scored(), why)
+    return rows
 
 
 class GameWon(WriteRefused):
@@ -133,7 +166,13 @@ def _change(game: Game, by: Actor, action: str, **fields: Any) -> None:
 
 def _summarise(state: GameState, action: str) -> GameState:
     """The game's summary row following the change just made, and the change announced to
-    other contexts (:data:`~scoring.table.hooks.game_changed`), in the same transaction."""
+    other contexts (:data:`~scoring.table.hooks.game_changed`), in the same transaction. A
+    game won for the first time keeps that moment as its finish, whatever is undone, redone
+    or corrected after (:attr:`Game.finished_at`)."""
+    game = state.game
+    if state.result.finished and game.finished_at is None and state.hands:
+        game.finished_at = state.hands[-1].recorded_at
+        game.save(update_fields=["finished_at"])
     Summary.objects.filter(game=state.game).update(changed_at=timezone.now(), **summary_of(state))
     game_changed.send(sender=Game, state=state, action=action)
     return state
@@ -214,14 +253,16 @@ def import_record(
         game.record_id = about.id
     if about.abandoned and not result.finished:
         game.abandoned_at = ended or started
-    game.save(update_fields=["record_id", "abandoned_at"])
+    last = len(record.hands)
+    finished_at = ended if result.finished else None
+    if result.finished:
+        game.finished_at = finished_at or started
+    game.save(update_fields=["record_id", "abandoned_at", "finished_at"])
     Seat.objects.bulk_create(
         Seat(game=game, position=position, player=player)
         for position, player in enumerate(players_named(record.players))
     )
     _change(game, by, Change.Action.IMPORTED)
-    last = len(record.hands)
-    finished_at = ended if result.finished else None
     rows = Hand.objects.bulk_create(
         Hand(
             game=game,
@@ -252,10 +293,11 @@ def record_hand(
     A repeated token (a double tap, a retry) records nothing more. Two phones
     saving the same number: the first wins, the other gets HandTaken.
     """
-    rows = lock_game(public_id)
+    rows = _lock_open(public_id)
     for row in rows.hands:
         if token is not None and row.token == token:
-            raise AlreadyRecorded(rows.scored(), row.number)
+            same = row.number == number and _facts(row) == columns(hand)
+            raise (AlreadyRecorded if same else TokenReused)(rows.scored(), row.number)
     if rows.game.abandoned_at is not None:
         raise GameClosed(rows.scored())
     if number != len(rows.hands) + 1:
@@ -290,7 +332,7 @@ def edit_hand(
     with ``discard_after_end`` the hands after the new end are discarded, each
     kept in the history.
     """
-    rows = lock_game(public_id)
+    rows = _lock_open(public_id)
     if rows.game.abandoned_at is not None:
         raise GameClosed(rows.scored())
     if not 1 <= number <= len(rows.hands):
@@ -332,12 +374,14 @@ def edit_hand(
 def undo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
     """Delete hand ``number`` if it is the last one; a repeated tap finds it gone and
     changes nothing more."""
-    rows = lock_game(public_id)
+    rows = _lock_open(public_id)
     if rows.game.abandoned_at is not None:
         raise GameClosed(rows.scored())
     if number < 1 or number != len(rows.hands):
         if number == len(rows.hands) + 1:
             return rows.scored()  # already undone: a double tap
+        if 1 <= number < len(rows.hands):
+            raise NotLastHand(rows.scored(), number)
         raise HandTaken(rows.scored(), number)
     _discard(rows.game, rows.hands[-1], rows.record.hands[-1], Change.Action.UNDONE, by)
     record = Record(
@@ -356,7 +400,7 @@ def undo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
 def redo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
     """Record again hand ``number``, undone by the game's last change; a repeated tap finds
     it back and changes nothing more."""
-    rows = lock_game(public_id)
+    rows = _lock_open(public_id)
     last = rows.game.changes.first()
     if last is not None and last.action == Change.Action.REDONE and last.hand_number == number:
         return rows.scored()  # already redone: a double tap
@@ -374,6 +418,11 @@ def redo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
     )
 
 
+def _facts(row: Hand) -> dict[str, Any]:
+    """A stored hand's facts, as :func:`~scoring.table.state.columns` gives a hand's."""
+    return {name: getattr(row, name) for name in HAND_COLUMNS}
+
+
 def _discard(game: Game, row: Hand, facts: EngineHand, action: str, by: Actor) -> None:
     _change(game, by, action, hand_number=row.number, before=snapshot(facts))
     row.delete()
@@ -382,7 +431,7 @@ def _discard(game: Game, row: Hand, facts: EngineHand, action: str, by: Actor) -
 @transaction.atomic
 def abandon_game(*, public_id: str, by: Actor = NOBODY) -> GameState:
     """The table stops before anyone has won: the game is settled as it stands."""
-    state = lock_game(public_id).scored()
+    state = _lock_open(public_id).scored()
     if state.ending.over:
         return state
     state.game.abandoned_at = timezone.now()
@@ -393,13 +442,42 @@ def abandon_game(*, public_id: str, by: Actor = NOBODY) -> GameState:
 
 @transaction.atomic
 def resume_game(*, public_id: str, by: Actor = NOBODY) -> GameState:
-    state = lock_game(public_id).scored()
+    state = _lock_open(public_id).scored()
     if state.game.abandoned_at is None:
         return state
     state.game.abandoned_at = None
     state.game.save(update_fields=["abandoned_at"])
     _change(state.game, by, Change.Action.RESUMED)
     return _summarise(state, Change.Action.RESUMED)
+
+
+class NotWon(WriteRefused):
+    """The game is not won: it has no finish to move."""
+
+
+@transaction.atomic
+def move_finish(*, public_id: str, finished_at: datetime, by: Actor = NOBODY) -> GameState:
+    """A won game's finish set to ``finished_at``, its start moved as much (the game was
+    played on another date): the one write that moves it, asked on purpose (a club admin's
+    edit of the game's date, scoring/clubs/edits.py); undo, redo and corrections keep it
+    (:attr:`Game.finished_at`). NotWon for a game not won."""
+    state = lock_game(public_id).scored()
+    if not state.result.finished:
+        raise NotWon(state)
+    game = state.game
+    was = {"started_at": game.created_at, "finished_at": finish_of(state)}
+    game.created_at += finished_at - was["finished_at"]
+    game.finished_at = finished_at
+    game.save(update_fields=["created_at", "finished_at"])
+    now = {"started_at": game.created_at, "finished_at": finished_at}
+    _change(
+        game,
+        by,
+        Change.Action.MOVED,
+        before={key: moment.isoformat() for key, moment in was.items()},
+        after={key: moment.isoformat() for key, moment in now.items()},
+    )
+    return _summarise(state, Change.Action.MOVED)
 
 
 @transaction.atomic
@@ -473,6 +551,7 @@ def _imported_game(
     about = record.about
     started = _aware(about.started_at) or timezone.now()
     abandoned = about.abandoned and not result.finished
+    finished = result.finished and bool(record.hands)
     return Game(
         first_dealer=record.first_dealer,
         **rules_columns(record.rules),
@@ -482,6 +561,7 @@ def _imported_game(
         season_label=about.season or "",
         owner_id=owner_id,
         abandoned_at=(_aware(about.finished_at) or started) if abandoned else None,
+        finished_at=(_aware(about.finished_at) or started) if finished else None,
     )
 
 

@@ -6,6 +6,7 @@ game as a :class:`GameState`: its rows, its record, and the engine's verdict.
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 from django.db.models import JSONField, Prefetch, QuerySet
@@ -45,6 +46,12 @@ class GameState:
     @property
     def next_number(self) -> int:
         return len(self.hands) + 1
+
+
+def finish_of(state: "GameState") -> datetime:
+    """When a won game finished: first won (:attr:`Game.finished_at`), else, for a game won
+    before that was kept, when its last hand was recorded."""
+    return state.game.finished_at or state.hands[-1].recorded_at
 
 
 @dataclass(frozen=True)
@@ -150,14 +157,15 @@ def rules_of(game: Game) -> Rules:
 def about_of(game: Game, hands: Sequence[Hand] = ()) -> About:
     """What the record says of the game beyond its rules.
 
-    ``finished_at`` is when the last hand was recorded, for a game that was won:
-    the caller, which knows whether it was, passes the hands only then.
+    ``finished_at`` is when the game was first won (:attr:`Game.finished_at`; for a game
+    from before it was kept, when its last hand was recorded): the caller, which knows
+    whether it was won, passes the hands only then.
     """
     return About(
         id=game.record_id,
         place=game.place or None,
         started_at=game.created_at,
-        finished_at=hands[-1].recorded_at if hands else None,
+        finished_at=(game.finished_at or hands[-1].recorded_at) if hands else None,
         abandoned=game.abandoned_at is not None,
         club=game.club_label or None,
         season=game.season_label or None,

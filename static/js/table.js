@@ -28,6 +28,17 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// A night's check-in: its count follows the players ticked, tap after tap (the server drew
+// it, and its words for each count it may reach in the page's language: data-present-counts).
+document.addEventListener("change", (event) => {
+  const list = event.target.closest("#check-in .check-list");
+  const counter = list && document.querySelector("[data-present-counts]");
+  if (!counter) return;
+  const words = JSON.parse(counter.dataset.presentCounts);
+  const ticked = list.querySelectorAll("input:checked").length;
+  counter.textContent = words[Math.min(ticked, words.length - 1)];
+});
+
 // New game: the first-dealer choices take the names as they are typed.
 document.addEventListener("input", (event) => {
   const match = /^id_player_(\d)$/.exec(event.target.id);

@@ -6,6 +6,7 @@ idempotency token, the table's conflicts; and two phones racing on PostgreSQL.""
 import json
 import uuid
 from collections import Counter
+from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,7 +18,7 @@ from scoring.clubs.models import Member
 from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
-from scoring.table.models import Change
+from scoring.table.models import Change, Game
 from scoring.table.models import Hand as HandRow
 from tests.api.test_api import make_club
 from tests.conftest import scorer_cookie
@@ -159,6 +160,10 @@ def test_undo_of_a_hand_not_the_last_is_a_409_with_the_game(owner, token):
         "conflict",
         2,
     )
+    assert error["message"] == (
+        "Only the last hand can be undone: hand 1 is not the last (hand 2 is). "
+        "Here is the game now."
+    )
     assert len(rows(game)) == 2
 
 
@@ -215,6 +220,24 @@ def test_same_token_sent_again_answers_the_same_game_with_one_hand(owner, token)
     assert (again.json()["record"], again.json()["report"]) == (
         first.json()["record"],
         first.json()["report"],
+    )
+    assert rows(game) == [BILAL_ROW]
+
+
+def test_same_token_sent_with_another_hand_is_a_422_that_says_so(owner, token):
+    game = owned_game(owner)
+    once = str(uuid.uuid4())
+    record(Client(), game, 1, token, token=once)
+
+    other_hand = record(Client(), game, 1, token, token=once, taker=2, tricks=[1, 0, 4])
+    next_hand = record(Client(), game, 2, token, token=once)
+
+    errors = [answer.json()["error"] for answer in (other_hand, next_hand)]
+    assert [answer.status_code for answer in (other_hand, next_hand)] == [422, 422]
+    assert [(error["code"], error["hand"]) for error in errors] == [("token_reused", 1)] * 2
+    assert errors[0]["message"] == (
+        "This token was used for another hand (hand 1): send a new token with each hand, "
+        "the same one only to send the same hand again."
     )
     assert rows(game) == [BILAL_ROW]
 
@@ -372,6 +395,28 @@ def test_private_club_game_scored_by_its_admins_token_not_by_a_members_or_a_stra
     assert rows(game) == [BILAL_ROW]
 
 
+def test_game_of_a_night_that_ended_is_a_403_closed_for_its_link_and_its_admin():
+    club, admin = make_club()
+    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=None)
+    members = list(club.members.values_list("pk", flat=True))
+    club_services.check_in(night_id=night.pk, member_ids=members, guests=[])
+    club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    game = Game.objects.get(club_game__round__night=night)
+    link = bearer(game.scorer_links.get().secret)
+    admins = bearer(create_token(user=admin, name="x").secret)
+    record(Client(), game, 1, link)
+    club_services.end_night(night_id=night.pk)
+
+    answers = [record(Client(), game, 2, link), record(Client(), game, 2, admins)]
+    undone = Client().delete(hands_url(game, 1), **admins)
+
+    errors = [answer.json()["error"] for answer in (*answers, undone)]
+    assert [answer.status_code for answer in (*answers, undone)] == [403, 403, 403]
+    assert {(error["code"], error["reason"]) for error in errors} == {("forbidden", "closed")}
+    assert errors[0]["message"].startswith("This night ended at ")
+    assert rows(game) == [BILAL_ROW]
+
+
 def test_session_write_needs_its_csrf_token(owner):
     game = owned_game(owner)
     browser = Client(enforce_csrf_checks=True)
@@ -386,6 +431,28 @@ def test_session_write_needs_its_csrf_token(owner):
         "csrf_failed",
         201,
     )
+
+
+def test_write_with_neither_cookie_nor_token_is_a_401_that_says_what_to_send(owner):
+    game = owned_game(owner)
+    phone = Client(enforce_csrf_checks=True)
+    phone.cookies[COOKIE] = scorer_cookie([game.public_id])
+
+    response = record(Client(enforce_csrf_checks=True), game, 1, {})
+    by_cookie = record(phone, game, 1, {})
+
+    error = response.json()["error"]
+    assert (response.status_code, error["code"], response["WWW-Authenticate"]) == (
+        401,
+        "unauthorized",
+        'Bearer realm="boulmous"',
+    )
+    assert error["message"] == (
+        "This request sends no token and is not signed in: send a token (Authorization: "
+        "Bearer …), or sign in and send the site's CSRF token."
+    )
+    assert (by_cookie.status_code, by_cookie.json()["error"]["code"]) == (403, "csrf_failed")
+    assert rows(game) == []
 
 
 def test_token_write_needs_no_csrf_token(owner, token):

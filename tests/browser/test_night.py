@@ -5,6 +5,8 @@ organiser's page follows them live; the night's ranking comes out at the end.
 Screenshots of each step go to /tmp/night-*.png.
 """
 
+from datetime import date
+
 import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
@@ -144,3 +146,23 @@ def test_night_of_nine_players_over_two_rounds_on_three_phones(phone, club):
         for name, games, wins, points, total in expected_ranking(winners)
     ]
     assert widths == [PHONE_WIDTH] * len(widths)
+
+
+def test_check_in_count_follows_the_ticks_before_saving(phone, club):
+    night = services.create_night(club=club, date=date(2026, 12, 4), place="", rounds=None)
+    organiser = phone("fr")
+    organiser.goto("/accounts/login/")
+    organiser.fill("#id_username", "amina")
+    organiser.fill("#id_password", PASSWORD)
+    with organiser.expect_navigation():
+        organiser.locator("main form button[type=submit]").click()
+    organiser.goto(f"/clubs/port/nights/{night.pk}/")
+    counter = organiser.locator("#check-in-title small")
+    expect(counter).to_have_text("0 présent")
+
+    for name in NAMES[:3]:
+        organiser.locator("label.check", has_text=name).click()
+    ticked = counter.inner_text()
+    organiser.locator("label.check", has_text=NAMES[0]).click()
+
+    assert (ticked, counter.inner_text()) == ("3 présents", "2 présents")

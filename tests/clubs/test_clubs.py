@@ -531,13 +531,24 @@ def test_join_wrong_secret_is_a_404(club):
     assert response.status_code == 404
 
 
-def test_join_signed_out_is_sent_to_sign_in_and_back(watcher, club):
-    response = watcher.get(join_url(club))
+def test_join_signed_out_logs_in_on_a_page_naming_the_club_and_comes_back(watcher, club):
+    bilal = account("bilal")
+    bilal.set_password("a long enough secret")
+    bilal.save()
 
-    assert (response.status_code, response.headers["Location"]) == (
-        302,
-        f"/accounts/login/?next=/clubs/sfax/join/{club.invite_secret}",
+    shown = watcher.get(join_url(club))
+    logged = watcher.post(
+        join_url(club),
+        {"username": "bilal", "password": "a long enough secret", "next": join_url(club)},
     )
+    back = watcher.get(join_url(club))
+
+    html = shown.content.decode()
+    assert (shown.status_code, "<h1>Log in to join Sfax</h1>" in html) == (200, True)
+    assert f'<form method="post" action="{join_url(club)}"' in html
+    assert f'name="next" value="{join_url(club)}"' in html
+    assert (logged.status_code, logged.headers["Location"]) == (302, join_url(club))
+    assert (back.status_code, back.context["club"]) == (200, club)
 
 
 def test_new_invite_stops_the_old_link(amina, club):

@@ -454,6 +454,91 @@ def test_admin_links_on_the_season_night_and_games_pages(club, admin, scorer, ni
     assert seen == [(True, False)] * 3
 
 
+# --- a game's date (issue 37.3) ----------------------------------------------------------
+
+
+def date_url(record_id):
+    return f"/clubs/sfax/games/{game(record_id).public_id}/date"
+
+
+def test_game_date_page_says_the_season_it_moves_to_before_saving(club, admin):
+    shown = admin.get(date_url("game-2")).content.decode()
+
+    response = admin.post(date_url("game-2"), {"finished_at": "2025-01-05T21:30"})
+
+    html = response.content.decode()
+    assert 'value="2025-02-10T13:00"' in shown  # 12:00 UTC, in Paris
+    assert "It counts now in Spring." in shown
+    assert response.status_code == 200
+    assert "At this date it moves from Spring to Winter." in html
+    assert 'name="previewed" value="2025-01-05T21:30"' in html
+    assert game("game-2").finished_at == moment(2, 10)
+    assert changes(club, "game_moved") == []
+
+
+def test_game_date_saved_once_confirmed_moves_it_and_rerates_as_a_rebuild(club, admin):
+    public_id = game("game-2").public_id
+    new = {"finished_at": "2025-01-05T21:30", "previewed": "2025-01-05T21:30", "confirm": "1"}
+
+    response = admin.post(date_url("game-2"), new)
+
+    assert (response.status_code, response["Location"]) == (302, "/clubs/sfax/games/")
+    assert said(response) == [
+        "The game of Emna, Farid, Amina, Bilal is dated Jan 5, 2025, 9:30\u202fPM, in Winter."
+    ]
+    assert game("game-2").finished_at == datetime(2025, 1, 5, 20, 30, tzinfo=UTC)
+    assert [row["game_id"] for row in stored_league(club) if row["seat"] == 0] == [
+        game(record_id).pk for record_id in ("game-2", "game-1", "game-3", "game-4")
+    ]
+    check_league(club, [season("winter"), season("spring")])
+    assert changes(club, "game_moved") == [
+        {
+            "before": {"game": public_id, "finished_at": "2025-02-10T12:00:00+00:00"},
+            "after": {"game": public_id, "finished_at": "2025-01-05T20:30:00+00:00"},
+        }
+    ]
+    assert game("game-2").changes.first().action == "moved"
+
+
+def test_game_date_changed_after_its_preview_is_previewed_again_not_saved(club, admin):
+    changed = {"finished_at": "2025-03-15T10:00", "previewed": "2025-01-05T21:30", "confirm": "1"}
+
+    response = admin.post(date_url("game-2"), changed)
+
+    assert response.status_code == 200
+    assert "At this date it stays in Spring." in response.content.decode()
+    assert game("game-2").finished_at == moment(2, 10)
+
+
+@pytest.mark.parametrize(
+    ("typed", "error"),
+    [
+        ("2999-01-01T10:00", "A game cannot finish in the future."),
+        ("10/01/2025", "Enter a valid date/time."),
+    ],
+)
+def test_game_date_refused_beside_the_field_nothing_changed(club, admin, typed, error):
+    new = {"finished_at": typed, "previewed": typed, "confirm": "1"}
+
+    response = admin.post(date_url("game-2"), new)
+
+    assert (response.status_code, error in response.content.decode()) == (422, True)
+    assert game("game-2").finished_at == moment(2, 10)
+
+
+def test_game_date_refused_to_a_scorer_and_offered_to_admins_for_won_games(club, admin, scorer):
+    playing = start(club, FOUR)
+
+    refused = scorer.post(date_url("game-2"), {"finished_at": "2025-01-05T21:30"})
+    not_won = admin.get(f"/clubs/sfax/games/{playing.public_id}/date")
+    listed = admin.get("/clubs/sfax/games/").content.decode()
+
+    assert (refused.status_code, not_won.status_code) == (403, 404)
+    assert date_url("game-2") in listed
+    assert f"/clubs/sfax/games/{playing.public_id}/date" not in listed
+    assert date_url("game-2") not in scorer.get("/clubs/sfax/games/").content.decode()
+
+
 # --- the club's settings -----------------------------------------------------------------
 
 

@@ -186,6 +186,47 @@ def test_import_records_already_in_the_club_is_said_by_its_line_in_the_file(amin
     )
 
 
+def test_import_records_again_lists_every_line_the_club_has_already(amina, club):
+    browser = signed_in(amina)
+    browser.post("/clubs/sfax/import", {"text": "\n".join([record_line("g1"), record_line("g3")])})
+    text = "\n".join(
+        [
+            record_line("g1"),
+            record_line("g2"),
+            record_line("g3"),
+            unnamed_line(taker=2),
+            unnamed_line(taker=2),
+        ]
+    )
+
+    response = browser.post("/clubs/sfax/import", {"text": text})
+
+    assert (response.status_code, errors(response), club.club_games.count()) == (
+        422,
+        [
+            "line 1: the game g1 is in the club already",
+            "line 3: the game g3 is in the club already",
+            "line 5: the same game as line 4",
+        ],
+        2,
+    )
+
+
+def test_import_records_again_past_twenty_lines_lists_the_others_by_number(amina, club):
+    browser = signed_in(amina)
+    text = "\n".join(record_line(f"g{number}") for number in range(1, 24))
+    browser.post("/clubs/sfax/import", {"text": text})
+
+    response = browser.post("/clubs/sfax/import", {"text": text})
+
+    said = errors(response)
+    assert (response.status_code, len(said)) == (422, 21)
+    assert said[19:] == [
+        "line 20: the game g20 is in the club already",
+        "… and lines 21, 22, 23: games the club has already, or given twice",
+    ]
+
+
 def test_import_records_pasted_over_django_s_limit_is_a_400_that_says_it(amina, club):
     text = record_line("g1") + "\n" + " " * settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 

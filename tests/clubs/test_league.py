@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from scoring.clubs import league
+from scoring.clubs import edits, league
 from scoring.clubs import services as club_services
 from scoring.clubs.models import ClubResult, Member, PlayerTotals
 from scoring.clubs.pages.league import money as pages_money
@@ -506,24 +506,23 @@ def test_league_edit_changing_the_winner_rerates_from_that_game():
 
 
 @pytest.mark.django_db
-def test_league_game_ending_earlier_moves_before_games_finished_since():
+def test_league_game_ending_earlier_by_a_correction_keeps_its_first_finish_and_place():
     club = make_club()
     season = season_around_today(club)
     early = start(club, MEMBERS[:4])
     play(early, SEAT_0_WINS[:2])
     other = won_game(club, ("Emna", "Farid", "Amina", "Bilal"), seat=0)
     play(early, SEAT_0_WINS[2:])
-    order = positions(club)
+    order, finished = positions(club), Game.objects.get(pk=early.pk).finished_at
 
-    # A boulmous made at hand 2 gives [10, 1, 1, 0]: the game is won there, hand 3 dropped.
+    # A boulmous made at hand 2 gives [10, 1, 1, 0]: the game is won there, hand 3 dropped;
+    # it still finished when it was first won, after the other game.
     state = services.edit_hand(
         public_id=early.public_id, number=2, hand=deal(0, 6, 6, 0, 0, 0), discard_after_end=True
     )
 
-    assert (order, positions(club)) == (
-        [other.record_id, early.record_id],
-        [early.record_id, other.record_id],
-    )
+    assert (order, positions(club)) == ([other.record_id, early.record_id],) * 2
+    assert Game.objects.get(pk=early.pk).finished_at == finished
     assert (len(state.hands), state.result.winner) == (2, 0)
     check_league(club, [season])
 
@@ -544,18 +543,52 @@ def test_league_game_no_longer_won_loses_its_rows_and_later_games_are_rerated():
 
 
 @pytest.mark.django_db
-def test_league_winning_hand_redone_counts_the_game_again_last():
+def test_league_winning_hand_redone_counts_the_game_again_at_its_first_finish():
     club = make_club()
     season = season_around_today(club)
     first = won_game(club, MEMBERS[:4], seat=0)
     middle = won_game(club, ("Bilal", "Chafik", "Amina", "Emna"), seat=2)
     last = won_game(club, ("Chafik", "Bilal", "Farid", "Amina"), seat=3)
+    before = (stored_league(club), Game.objects.get(pk=middle.pk).finished_at)
     services.undo_hand(public_id=middle.public_id, number=3)
 
     services.redo_hand(public_id=middle.public_id, number=3)
 
-    assert positions(club) == [first.record_id, last.record_id, middle.record_id]
+    assert positions(club) == [first.record_id, middle.record_id, last.record_id]
+    assert (stored_league(club), Game.objects.get(pk=middle.pk).finished_at) == before
     check_league(club, [season])
+
+
+@pytest.mark.django_db
+def test_league_old_game_undone_then_redone_keeps_its_moment_season_and_later_ratings():
+    club = make_club()
+    year = club_services.create_season(
+        club=club,
+        name="2025",
+        slug="2025",
+        first_day=date(2025, 1, 1),
+        last_day=date(2025, 12, 31),
+        points=(3, 2, 1, 0),
+    )
+    now = season_around_today(club)
+    finished = datetime(2025, 5, 1, 20, 0, tzinfo=UTC)
+    old = imported(club, MEMBERS[:4], wins_for(1), finished, "old")
+    imported(
+        club, ("Bilal", "Chafik", "Amina", "Emna"), wins_for(0), finished + timedelta(1), "next"
+    )
+    won_game(club, ("Chafik", "Bilal", "Farid", "Amina"), seat=2)
+    before = (stored_league(club), stored_standings(club, year), stored_standings(club, now))
+
+    services.undo_hand(public_id=old.public_id, number=3)
+    services.redo_hand(public_id=old.public_id, number=3)
+
+    assert Game.objects.get(pk=old.pk).finished_at == finished
+    assert (
+        stored_league(club),
+        stored_standings(club, year),
+        stored_standings(club, now),
+    ) == before
+    check_league(club, [year, now])
 
 
 @pytest.mark.django_db
@@ -615,6 +648,7 @@ def test_league_finish_times_set_equal_then_rebuilt_and_edited_keep_record_id_or
         Game.objects.filter(pk=game.pk).update(record_id=record_id)
     moment = timezone.now() - timedelta(hours=1)
     HandRow.objects.filter(game__in=games, number=3).update(recorded_at=moment)
+    Game.objects.filter(pk__in=[game.pk for game in games]).update(finished_at=moment)
     league.rebuild(club)
     rebuilt = positions(club)
 
@@ -729,7 +763,7 @@ def random_write(rng, game):
         return
     action = rng.choices(ACTIONS, WEIGHTS)[0]
     if action == "record" and state.result.finished:
-        action = rng.choice(("edit", "edit", "undo"))
+        action = rng.choice(("edit", "edit", "undo", "move"))
     try:
         if action == "record":
             hand = VOID if rng.random() < 0.1 else random_hand(rng)
@@ -745,6 +779,9 @@ def random_write(rng, game):
             services.redo_hand(public_id=public_id, number=last + 1)
         elif action == "abandon":
             services.abandon_game(public_id=public_id)
+        elif action == "move":  # an admin's edit of its date: the one write that moves it
+            moment = timezone.now() - timedelta(minutes=rng.randrange(1, 600))
+            edits.move_club_game(club=game.club_game.club, public_id=public_id, finished_at=moment)
     except services.WriteRefused:
         pass
     game.refresh_from_db()

@@ -212,6 +212,32 @@ def test_night_mail_not_sent_twice(readers, organiser):
     assert MailSent.objects.filter(night=night).count() == 2
 
 
+def test_night_reopened_then_ended_again_is_mailed_again_as_a_correction(readers, organiser):
+    night = new_night(readers)
+    play_two_rounds(readers, organiser, night)
+    first = mail.send_night(night.pk)
+    organiser.post(url(night, "reopen"))
+    while_open = mail.send_night(night.pk)
+    club_services.end_night(night_id=night.pk)
+    again = mail.send_night(night.pk)
+
+    english, french = sent_to("amina@example.org"), sent_to("bilal@example.org")
+    with translation.override("en"):
+        day = say_day(night.date)
+    assert (first, while_open, again, mail.send_due()) == (2, 0, 2, 0)
+    assert [message.subject for message in english] == [
+        f"Sfax: the ranking of the night of {day}",
+        f"Correction: Sfax: the ranking of the night of {day}",
+    ]
+    assert french[1].subject == f"Correction\u00a0: {french[0].subject}"
+    correction = (
+        "Correction: the night was reopened and its games corrected. This ranking and this "
+        "money replace those mailed before."
+    )
+    assert (correction in english[0].body, correction in english[1].body) == (False, True)
+    assert correction in english[1].alternatives[0][0]
+
+
 def test_send_due_looks_no_more_at_nights_mailed(readers, organiser, django_assert_num_queries):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)

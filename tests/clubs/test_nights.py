@@ -531,6 +531,148 @@ def test_end_night_abandons_the_tables_playing_and_stops_the_live_view(club, nig
     )
 
 
+# --- A closed night is closed (issue 37.2) --------------------------------------------------
+
+
+def test_end_night_with_tables_playing_offers_to_wait_or_settle(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+
+    html = page(organiser.post(night_url(night, "end")))
+
+    assert ('name="choice" value="wait"' in html, 'name="choice" value="settle"' in html) == (
+        True,
+        True,
+    )
+    assert "Once the night has ended, its tables no longer score." in html
+
+
+def test_end_night_wait_keeps_it_going_and_names_the_tables_still_playing(club, night, organiser):
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    win(Game.objects.get(club_game__table=1))
+
+    response = organiser.post(night_url(night, "end"), {"confirm": "1", "choice": "wait"})
+
+    night.refresh_from_db()
+    assert response.status_code == 200
+    assert "The night goes on: table 2 still plays." in page(response)
+    assert (night.ended_at, Round.objects.get().closed_at) == (None, None)
+    assert sorted(Summary.objects.values_list("status", flat=True)) == [
+        Summary.Status.PLAYING,
+        Summary.Status.WON,
+    ]
+
+
+def ended_with_table_card_phone(club, night, organiser):
+    """A round drawn, table 1 won, table 2 settled as it stands at the night's end at 23:10
+    (Tunis); then a fresh phone opens table 2's card link. Returns it and the two games."""
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    first, second = Game.objects.order_by("club_game__table")
+    win(first)
+    services.record_hand(
+        public_id=second.public_id,
+        number=1,
+        hand=Hand(Contract(1, 4, Trump.HEARTS), tricks=(1, 4, 0, 1)),
+        token=None,
+    )
+    organiser.post(night_url(night, "end"), {"confirm": "1", "choice": "settle"})
+    ended = timezone.make_aware(timezone.datetime(2025, 3, 7, 23, 10), ZoneInfo(ZONE))
+    Night.objects.filter(pk=night.pk).update(ended_at=ended)
+    phone = Client()
+    phone.post(
+        f"/games/{second.public_id}/score/{second.scorer_links.get().secret}", {"label": "T2"}
+    )
+    return phone, first, second
+
+
+CLOSED_WORDS = "This night ended at 11:10\u202fPM; its tables no longer score."
+
+
+def test_ended_night_table_card_can_neither_resume_nor_score_and_says_why(club, night, organiser):
+    phone, _first, second = ended_with_table_card_phone(club, night, organiser)
+    ranking = organiser.get(night_url(night, "ranking.csv")).content
+
+    resumed = phone.post(f"/games/{second.public_id}/resume")
+    scored = phone.post(f"/games/{second.public_id}/hands", hand_post(second, 2))
+    shown = page(phone.get(f"/games/{second.public_id}/"))
+
+    second.refresh_from_db()
+    assert (resumed.status_code, resumed.headers["X-Boulmous-Refused"]) == (403, "closed")
+    assert CLOSED_WORDS in page(resumed)
+    assert (scored.status_code, scored.headers["X-Boulmous-Refused"]) == (403, "closed")
+    assert CLOSED_WORDS in shown
+    assert f"/games/{second.public_id}/resume" not in shown
+    assert (second.abandoned_at is not None, second.summary.status, second.summary.hands) == (
+        True,
+        Summary.Status.ABANDONED,
+        1,
+    )
+    assert organiser.get(night_url(night, "ranking.csv")).content == ranking
+
+
+def test_ended_night_won_game_refuses_an_undo_even_to_the_clubs_admin(club, night, organiser):
+    _phone, first, _second = ended_with_table_card_phone(club, night, organiser)
+
+    asked = organiser.post(f"/games/{first.public_id}/hands/4/undo", HTTP_ACCEPT="application/json")
+
+    assert (asked.status_code, asked.json()["reason"], asked.json()["message"]) == (
+        403,
+        "closed",
+        CLOSED_WORDS,
+    )
+    assert Game.objects.get(pk=first.pk).summary.hands == 4
+
+
+def test_ended_night_refused_by_the_service_whoever_calls_it(club, night, organiser):
+    _phone, _first, second = ended_with_table_card_phone(club, night, organiser)
+
+    with pytest.raises(services.Closed) as refused:
+        services.resume_game(public_id=second.public_id)
+
+    assert (refused.value.why.reason, refused.value.why.message) == ("closed", CLOSED_WORDS)
+
+
+def test_reopen_night_by_an_admin_lets_its_tables_score_again_with_a_history_line(
+    club, night, organiser
+):
+    phone, _first, second = ended_with_table_card_phone(club, night, organiser)
+
+    response = organiser.post(night_url(night, "reopen"))
+    resumed = phone.post(f"/games/{second.public_id}/resume")
+
+    night.refresh_from_db()
+    change = club.changes.get(action="night_reopened")
+    assert (response.status_code, night.ended_at, night.reopened_at is not None) == (
+        302,
+        None,
+        True,
+    )
+    assert (change.subject, change.by_user_id) == (
+        "2025-03-07",
+        club.members.get(name="Amina").user_id,
+    )
+    assert change.before["ended_at"].startswith("2025-03-07T22:10:00")
+    assert resumed.status_code == 302
+    assert "night reopened" in page(organiser.get("/clubs/sfax/history"))
+    # Ended again with the game resumed: it is settled as it stands, as at the first end.
+    organiser.post(night_url(night, "end"), {"confirm": "1", "choice": "settle"})
+    assert Game.objects.get(pk=second.pk).summary.status == Summary.Status.ABANDONED
+
+
+def test_reopen_night_refused_to_a_scorer_and_offered_to_an_admin(club, night, organiser):
+    ended_with_table_card_phone(club, night, organiser)
+    scorer = signed_in(with_role(club, "Sami", Member.Role.SCORER))
+
+    refused = scorer.post(night_url(night, "reopen"))
+
+    night.refresh_from_db()
+    assert (refused.status_code, night.ended_at is not None) == (403, True)
+    assert night_url(night, "reopen") in page(organiser.get(night_url(night)))
+    assert night_url(night, "reopen") not in page(scorer.get(night_url(night)))
+
+
 # --- The live view ------------------------------------------------------------------------
 
 

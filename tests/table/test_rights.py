@@ -131,6 +131,24 @@ def test_scorer_link_hands_the_scoring_to_another_phone_until_revoked(client, ga
     assert Change.objects.filter(action=Change.Action.RECORDED).get().by_device == "Bilal’s phone"
 
 
+def test_scorer_link_asks_a_phone_its_name_once_then_keeps_it(client, game):
+    second = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
+    links = [services.make_scorer_link(public_id=one.public_id) for one in (game, second)]
+    phone = Client()
+    first = phone.get(url(game, f"score/{links[0].secret}")).content.decode()
+    phone.post(url(game, f"score/{links[0].secret}"), {"label": "Table 2"})
+
+    again = phone.get(url(second, f"score/{links[1].secret}")).content.decode()
+    phone.post(url(second, f"score/{links[1].secret}"))
+    phone.post(url(second, "hands"), hand_data(1))
+
+    assert ("phone-name" in first, "<details" in first) == (False, False)
+    assert ("This phone is Table 2." in again, "<details" in again) == (True, True)
+    assert 'value="Table 2"' in again
+    recorded = Change.objects.get(game=second, action=Change.Action.RECORDED)
+    assert recorded.by_device == "Table 2"
+
+
 def test_revoked_or_unknown_scorer_link_says_so(client, game):
     client.post(url(game, "share/new"))
     link = game.scorer_links.get()

@@ -12,9 +12,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.views import LoginView
 from django.db import IntegrityError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -45,7 +45,7 @@ from ..forms import (
     NewClubForm,
     RoleForm,
     SeasonForm,
-    already_message,
+    already_messages,
     look_alike_message,
     too_long_message,
 )
@@ -343,7 +343,7 @@ def invite_qr(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @throttled(CLUB_JOIN)
-def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
+def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponseBase:
     """The invite link: an account says which of the club's players it is, or gives a new
     name; it is in at once, or when an admin confirms, as the club chose."""
     found = get_object_or_404(Club, slug=club)
@@ -351,7 +351,11 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponse:
         # A link replaced by "Make a new link", or mistyped: say so, and who can help.
         return render(request, "clubs/club_join_stale.html", {"club": found}, status=404)
     if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
+        # Logging in here, on the page that names the club, comes back to the link.
+        here = request.get_full_path()
+        heading = gettext("Log in to join %(club)s") % {"club": found.name}
+        asked = {"heading": heading, "login_action": here, "next": here}
+        return LoginView.as_view(extra_context=asked)(request)
     already = club_member(request, found)
     if already is not None:
         return redirect("club", club=found.slug)
@@ -511,7 +515,8 @@ def _import_records(
     except DeadlinePassed as passed:
         form.add_error(None, too_long_message(passed, len(form.cleaned_data["records"])))
     except services.AlreadyInClub as already:
-        form.add_error(None, already_message(already.line, already.record_id, already.same_as))
+        for message in already_messages(already.duplicates, form.MAX_PROBLEMS):
+            form.add_error(None, message)
     except services.NameLooksLike as alike:
         form.add_error(
             None,

@@ -14,12 +14,19 @@ from django.views.decorators.http import require_http_methods
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
-from ...common.words import elide
+from ...common.words import elide, say_moment
 from ...table.models import Game, Summary
+from ...table.services import NotWon
 from .. import edits, services
 from ..access import with_club
-from ..forms import NightEditForm, SeasonEditForm, address_taken_message, rounds_drawn_message
-from ..league import season_games
+from ..forms import (
+    GameDateForm,
+    NightEditForm,
+    SeasonEditForm,
+    address_taken_message,
+    rounds_drawn_message,
+)
+from ..league import season_games, season_of
 from ..models import Club, ClubGame, ClubResult, Member, Night, Round, Season
 
 
@@ -218,3 +225,69 @@ def delete_game(
     )
     messages.success(request, elide(said % {"players": players}, [players]))
     return redirect("club_games", club=club.slug)
+
+
+def _season_words(season: Season | None) -> str:
+    return season.name if season is not None else gettext("no season")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@with_club(Action.RUN_CLUB)
+def game_date(
+    request: HtmxHttpRequest, club: Club, member: Member | None, gid: str
+) -> HttpResponse:
+    """A won game's date, changed by an admin: the page first says which season the new date
+    puts it in (a plain POST, ``previewed`` then the moment shown), then saves it when
+    confirmed for that same moment (one service call, one line of the club's history)."""
+    club_game = get_object_or_404(
+        ClubGame.objects.select_related("game__summary"),
+        club=club,
+        game__public_id=gid,
+        game__summary__status=Summary.Status.WON,
+    )
+    game = club_game.game
+    current = game.finished_at or (
+        ClubResult.objects.filter(game=game, seat=0).values_list("finished_at", flat=True).first()
+    )
+    form = GameDateForm(
+        request.POST if request.method == "POST" else None,
+        initial={"finished_at": current},
+    )
+    seasons = list(Season.objects.filter(club=club))
+    now_in = season_of(seasons, current, club.time_zone) if current else None
+    preview, previewed = "", ""
+    if request.method == "POST" and form.is_valid():
+        moment = form.cleaned_data["finished_at"]
+        shown = form["finished_at"].value()
+        if request.POST.get("confirm") and request.POST.get("previewed") == shown:
+            try:
+                edits.move_club_game(club=club, public_id=gid, finished_at=moment, by=request.actor)
+            except (Game.DoesNotExist, NotWon):  # deleted, or no longer won, meanwhile
+                raise Http404 from None
+            messages.success(
+                request,
+                gettext("The game of %(players)s is dated %(moment)s, in %(season)s.")
+                % {
+                    "players": ", ".join(game.summary.names),
+                    "moment": say_moment(moment),
+                    "season": _season_words(season_of(seasons, moment, club.time_zone)),
+                },
+            )
+            return redirect("club_games", club=club.slug)
+        moves_to = season_of(seasons, moment, club.time_zone)
+        words = {"from": _season_words(now_in), "to": _season_words(moves_to)}
+        if moves_to == now_in:
+            preview = gettext("At this date it stays in %(to)s.") % words
+        else:
+            preview = gettext("At this date it moves from %(from)s to %(to)s.") % words
+        previewed = str(shown)
+    context = {
+        "club": club,
+        "game": game,
+        "scores": list(zip(game.summary.names, game.summary.totals, strict=True)),
+        "form": form,
+        "now_in": _season_words(now_in),
+        "preview": preview,
+        "previewed": previewed,
+    }
+    return render(request, "clubs/game_date.html", context, status=422 if form.errors else 200)

@@ -8,6 +8,7 @@ the night page with a 409.
 """
 
 import hashlib
+import json
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -110,6 +111,7 @@ def _night_page(
     state = night_state(night, public=not sees_full_names(member))
     if form is None and organiser:
         form = _check_in_form(state)
+    present, present_counts = _present_counts(state, form if organiser else None)
     context: dict[str, Any] = {
         "club": club,
         "member": member,
@@ -120,6 +122,8 @@ def _night_page(
         "form": form,
         "notice": notice,
         "version": version,
+        "present": present,
+        "present_counts": present_counts,
     }
     template = "clubs/night.html"
     if tables:
@@ -158,6 +162,22 @@ def _tables_version(night: Night, organiser: bool) -> str:
     )
     seen = (facts, night.ended_at, organiser)
     return hashlib.blake2b(repr(seen).encode(), digest_size=8).hexdigest()
+
+
+def _present_count(count: int) -> str:
+    return ngettext("%(counter)s present", "%(counter)s present", count) % {"counter": count}
+
+
+def _present_counts(state: NightState, form: CheckInForm | None) -> tuple[str, str]:
+    """The check-in's count as the page draws it (the players ticked in the form, as sent
+    or as saved), and, for the organiser's form, its words for every count it may reach, in
+    JSON: static/js/table.js says the count again at each tap, in the page's language."""
+    if form is None:
+        return _present_count(state.present), ""
+    ticked = form["present"].value() or []
+    choices = len(form["present"].subwidgets)
+    words = [_present_count(count) for count in range(choices + 1)]
+    return _present_count(len(ticked)), json.dumps(words, ensure_ascii=False)
 
 
 def _check_in_form(state: NightState, data: Any = None) -> CheckInForm:
@@ -295,12 +315,39 @@ def close(request: HtmxHttpRequest, club: Club, member: Member | None, night: in
 @require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.SCORE_CLUB)
 def end(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
-    """The night is over: its last round closed, as :func:`close` does."""
+    """The night is over: its last round closed, as :func:`close` does. With tables still
+    playing the organiser chooses: wait for them (the night goes on, and the page says which
+    tables still play), or settle them as they stand, counted nowhere, and end it."""
     found = _night(club, night)
+    if request.method == "POST" and request.POST.get("choice") == "wait":
+        return _night_page(request, club, member, found, notice=_still_playing(found))
     if asked := _abandoning(request, club, found, ending=True):
         return asked
     services.end_night(night_id=found.pk, by=request.actor)
     return redirect("night_ranking", club=club.slug, night=found.pk)
+
+
+def _still_playing(night: Night) -> str:
+    """Which tables of the night still play, said to an organiser who chose to wait."""
+    current = night_state(night).current
+    playing = [str(table.number) for table in current.tables if table.playing] if current else []
+    if not playing:
+        return gettext("No table is still playing: the night may end.")
+    return ngettext(
+        "The night goes on: table %(tables)s still plays.",
+        "The night goes on: tables %(tables)s still play.",
+        len(playing),
+    ) % {"tables": ", ".join(playing)}
+
+
+@require_POST
+@with_club(Action.RUN_CLUB)
+def reopen(request: HtmxHttpRequest, club: Club, member: Member | None, night: int) -> HttpResponse:
+    """An admin reopens a night that ended, to correct its games: they score again, and its
+    mail goes out again, as a correction, when it ends again."""
+    found = _night(club, night)
+    services.reopen_night(night_id=found.pk, by=request.actor)
+    return redirect("night", club=club.slug, night=found.pk)
 
 
 @require_safe

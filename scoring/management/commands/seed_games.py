@@ -183,6 +183,10 @@ def write(batch: Sequence[Dealt]) -> None:
                     first_dealer=dealt.record.first_dealer,
                     **rules_columns(dealt.record.rules),
                     created_at=dealt.started,
+                    # When it was won: its last hand's moment, kept through corrections.
+                    finished_at=dealt.moments[-1]
+                    if dealt.result.finished and dealt.moments
+                    else None,
                 )
                 for dealt in batch
             ],

@@ -60,7 +60,7 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
         and summary.status == Summary.Status.WON
         and may(request, Action.REMATCH_GAME, gid, game)
     )
-    refused = None if can_score else lost_right(request, gid)
+    refused = None if can_score else lost_right(request, gid, game)
     reports = waiting.waiting(gid)  # one cache read for both parts below
     parts = (
         *shown,  # the game's version and the names shown, as record.json's key

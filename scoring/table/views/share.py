@@ -109,7 +109,8 @@ def revoke_link(request: HtmxHttpRequest, gid: str, by: Actor, link_id: int) -> 
 @require_http_methods(["GET", "HEAD", "POST"])
 @throttled(SCORER_LINK_JOIN)
 def join(request: HtmxHttpRequest, gid: str, secret: str) -> HttpResponse:
-    """A scorer link opened on a phone: it asks what the phone is called, then gives it the
+    """A scorer link opened on a phone: it asks what the phone is called, once per phone
+    (the name kept in its signed cookie, then only offered to change), then gives it the
     right to score the game, until the link is revoked."""
     link = (
         ScorerLink.objects.select_related("game")
@@ -119,11 +120,14 @@ def join(request: HtmxHttpRequest, gid: str, secret: str) -> HttpResponse:
     if link is None:
         return render(request, "table/join.html", {"link": None}, status=404)
     phone = request.phone
-    form = JoinForm(request.POST or None, initial={"label": phone.label})
+    form = JoinForm(
+        request.POST if request.method == "POST" else None, initial={"label": phone.label}
+    )
     if request.method == "POST" and form.is_valid():
         phone.label = form.cleaned_data["label"] or phone.label
         phone.grant(gid, link.pk)
         response = redirect("game", gid=gid)
         rights.write(response, phone)
         return response
-    return render(request, "table/join.html", {"link": link, "form": form})
+    context = {"link": link, "form": form, "known_label": phone.label}
+    return render(request, "table/join.html", context)

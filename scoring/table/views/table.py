@@ -181,7 +181,7 @@ def game_context(
         ),
         "crumb": crumb_of(state.game),
         "waiting": waiting.others(request, gid),
-        "lost_right": None if can_score else lost_right(request, gid),
+        "lost_right": None if can_score else lost_right(request, gid, state.game),
         "shared": shared_game(
             request, state.game, state.names, state.result.totals, state.result.winner
         ),
@@ -212,6 +212,7 @@ def _history(state: GameState) -> tuple[list[Change], str]:
 
 REFUSED = {
     services.AlreadyRecorded: ("duplicate", 200),  # nothing wrong: the hand is there once
+    services.TokenReused: ("duplicate", 200),  # a form's token: the form was sent before
     services.HandTaken: ("conflict", 409),
     services.GameWon: ("won", 409),
     services.GameClosed: ("closed", 409),
@@ -265,6 +266,11 @@ def refused_notice(refused: services.WriteRefused) -> str:
         return gettext("The game changed since the undo: that hand cannot come back.")
     if isinstance(refused, services.GameWon):
         return gettext("The game was won meanwhile: here is the game now.")
+    if isinstance(refused, services.NotLastHand):
+        return gettext(
+            "Only the last hand can be undone: hand %(number)s is not the last (hand %(last)s "
+            "is). Here is the game now."
+        ) % {"number": refused.number, "last": len(refused.state.hands)}
     if isinstance(refused, services.HandTaken) and refused.number > len(refused.state.hands):
         return gettext(
             "Hand %(number)s was just changed by someone else: here is the game now."
@@ -284,7 +290,10 @@ def ends_early_message(early: services.EndsEarly) -> str:
 
 
 def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:
-    """A write the game no longer allows: a 409 with the game as it now stands."""
+    """A write the game no longer allows: a 409 with the game as it now stands; a 403 that
+    says why for a game closed to every scorer (a night that ended)."""
+    if isinstance(refused, services.Closed):
+        return forbidden(request, refused.state.game.public_id, refused.why)
     if wants_json(request):
         status_word, code = REFUSED.get(type(refused), ("conflict", 409))
         return _written(
@@ -497,14 +506,20 @@ def rematch(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
 @require_POST
 @writes_game()
 def abandon(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
-    services.abandon_game(public_id=gid, by=by)
+    try:
+        services.abandon_game(public_id=gid, by=by)
+    except services.Closed as closed:
+        return forbidden(request, gid, closed.why)
     return redirect("settlement", gid=gid)
 
 
 @require_POST
 @writes_game()
 def resume(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
-    services.resume_game(public_id=gid, by=by)
+    try:
+        services.resume_game(public_id=gid, by=by)
+    except services.Closed as closed:
+        return forbidden(request, gid, closed.why)
     return redirect("game", gid=gid)
 
 
