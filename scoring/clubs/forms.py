@@ -20,6 +20,7 @@ from ..common.deadline import NO_DEADLINE, Deadline, DeadlinePassed
 from ..common.forms import (
     MACHINE_TEXT,
     MAX_NAME,
+    DateField,
     NameField,
     RulesFields,
     SeatsFields,
@@ -346,10 +347,8 @@ class SeasonForm(PointsFields):
         required=False,
         max_length=40,
     )
-    first_day = forms.DateField(
-        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    first_day = DateField(label=_("First day"))
+    last_day = DateField(label=_("Last day"))
 
     field_order = ["name", "slug", "first_day", "last_day"]
 
@@ -599,7 +598,7 @@ GUEST_SEPARATORS = ("\n", "،", ";")
 class NightForm(forms.Form):
     """A club night: its day, its place, and how many rounds (none: until we stop)."""
 
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = DateField(label=_("Date"))
     place = TextField(label=_("Place (optional)"), max_length=80, required=False)
     rounds = forms.IntegerField(
         label=_("Rounds"),
@@ -692,12 +691,8 @@ class GamesFilterForm(forms.Form):
     player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False)
     night = forms.TypedChoiceField(label=_("Night"), coerce=int, required=False)
     status = forms.ChoiceField(label=_("Status"), choices=STATUSES, required=False)
-    since = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = DateField(label=_("From"), required=False)
+    until = DateField(label=_("To"), required=False)
 
     def __init__(
         self,

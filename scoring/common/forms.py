@@ -44,6 +44,24 @@ and neither spelling nor capitals are corrected as it is typed."""
 COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
 
 
+class DateInput(forms.DateInput):
+    """A day in the browser's date control: its value always ISO (2026-12-04), the only
+    format an ``<input type="date">`` takes; a localised 04/12/2026 is dropped by the
+    browser, which then sends the field empty. Read back, ISO is taken in every language."""
+
+    input_type = "date"
+    ISO = "%Y-%m-%d"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format=self.ISO)
+
+
+class DateField(forms.DateField):
+    """A day typed in the browser's date control (:class:`DateInput`)."""
+
+    widget = DateInput
+
+
 def form_megabytes() -> str:
     """How much text a form may send (Django's DATA_UPLOAD_MAX_MEMORY_SIZE, its files not
     counted), in MB rounded down, as the reader writes numbers: what a page says of it."""
