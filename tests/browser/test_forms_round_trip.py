@@ -43,7 +43,8 @@ FILLED_IN_FORMS = """() => [...document.querySelectorAll("main form")]
   })
   .map((form) => {
     // The button that sends the form as it is: the primary one, else one that adds no value.
-    const buttons = [...form.querySelectorAll("button")].filter((button) => button.type === "submit");
+    const buttons = [...form.querySelectorAll("button")]
+      .filter((button) => button.type === "submit");
     const send = [buttons.findIndex((button) => button.classList.contains("primary")),
       buttons.findIndex((button) => !button.name), 0].find((found) => found >= 0);
     return {send, action: form.getAttribute("action"),
