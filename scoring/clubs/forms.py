@@ -29,6 +29,7 @@ from ..common.forms import (
     form_megabytes,
     rules_error,
 )
+from ..common.once import OnceFields
 from ..engine import (
     SEATS,
     GameResult,
@@ -201,7 +202,7 @@ class ClubSettingsForm(PointsFields, RulesFields):
         return data
 
 
-class NewClubForm(ClubSettingsForm):
+class NewClubForm(OnceFields, ClubSettingsForm):
     """A new club: its settings, its address, and the name its creator goes by in it."""
 
     slug = forms.SlugField(
@@ -232,7 +233,7 @@ class NewClubForm(ClubSettingsForm):
         return data
 
 
-class MemberForm(forms.Form):
+class MemberForm(OnceFields):
     """A player added to the club by an admin: many will never touch the app."""
 
     name = NameField(label=_("Name"), max_length=MAX_NAME)
@@ -377,6 +378,10 @@ def address_taken_message() -> str:
     return gettext("Another season of the club has this address.")
 
 
+class NewSeasonForm(OnceFields, SeasonForm):
+    """A new season, made once however often its form is sent."""
+
+
 class SeasonEditForm(SeasonForm):
     """A season changed: as a new one, its days clear of the club's other seasons and its
     address theirs by none. The refusals are said on the field they are about; the service
@@ -424,7 +429,7 @@ class ClubGameForm(SeatsFields):
     rules are the club's."""
 
 
-class ClubImportForm(forms.Form):
+class ClubImportForm(OnceFields):
     """A club's ``records.jsonl``: one ``boulmous/1`` record a line, each read and checked as
     a single record is (:meth:`ImportForm.read`); every line's problems are said with its
     number.
@@ -607,6 +612,10 @@ class NightForm(forms.Form):
         max_value=MAX_ROUNDS,
         required=False,
     )
+
+
+class NewNightForm(OnceFields, NightForm):
+    """A new night, made once however often its form is sent."""
 
 
 class NightEditForm(NightForm):

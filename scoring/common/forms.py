@@ -21,6 +21,7 @@ from ..engine import (
     check_players,
 )
 from .names import check_name, check_text
+from .once import OnceFields
 
 FAILED_TAKER_CHOICES = [
     (
@@ -170,11 +171,10 @@ class RulesFields(forms.Form):
         return data
 
 
-class SeatsFields(forms.Form):
-    """Four players round the table, and who deals first: a new game's seats."""
+class SeatsFields(OnceFields):
+    """Four players round the table, and who deals first: a new game's seats; its one-time
+    token makes a double tap on Start start one game."""
 
-    token = forms.UUIDField(widget=forms.HiddenInput, required=False)
-    """The form's one-time token: a double tap on Start starts one game."""
     player_0 = NameField(label=_("Player 1"), max_length=MAX_NAME)
     player_1 = NameField(label=_("Player 2"), max_length=MAX_NAME)
     player_2 = NameField(label=_("Player 3"), max_length=MAX_NAME)

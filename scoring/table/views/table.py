@@ -8,6 +8,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -16,6 +17,7 @@ from django_htmx.http import retarget
 from ...common import rights
 from ...common.forms import rules_error
 from ...common.http import HtmxHttpRequest, attachment
+from ...common.once import made_before, make_once
 from ...common.pagecache import (
     CSRF_PLACEHOLDER,
     TOKEN_PLACEHOLDER,
@@ -92,20 +94,25 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None, initial={"token": uuid.uuid4()})
+    form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = getattr(request, "user", None)
-        state = services.create_game(
-            names=form.cleaned_data["names"],
-            rules=form.cleaned_data["rules"],
-            first_dealer=form.cleaned_data["first_dealer_seat"],
-            place=form.cleaned_data["place"],
-            owner_id=user.pk if user is not None and user.is_authenticated else None,
-            token=form.cleaned_data["token"],
-            by=request.actor,
+        made = make_once(
+            form.cleaned_data["once"],
+            lambda: services.create_game(
+                names=form.cleaned_data["names"],
+                rules=form.cleaned_data["rules"],
+                first_dealer=form.cleaned_data["first_dealer_seat"],
+                place=form.cleaned_data["place"],
+                owner_id=user.pk if user is not None and user.is_authenticated else None,
+                by=request.actor,
+            ),
+            lambda state: reverse("game", args=[state.game.public_id]),
         )
-        response = redirect("game", gid=state.game.public_id)
-        return _granted(request, response, state.game.public_id)
+        if made.thing is None:
+            return made_before(request, made)
+        response = redirect(made.address)
+        return _granted(request, response, made.thing.game.public_id)
     known = (
         Player.objects.filter(seats__game__in=_own_games(request))
         .order_by("name")
