@@ -304,6 +304,42 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
     return retarget(response, "#game") if request.htmx else response
 
 
+def _new_taps(refused: services.AlreadyRecorded, form: HandForm) -> bool:
+    """Whether a form that recorded a hand before came back with another hand tapped in it:
+    a page reached by Back, its form tapped again for the next hand."""
+    recorded = refused.state.record.hands[refused.number - 1]
+    return bool(form.cleaned_data["hand"] != recorded)
+
+
+def _kept_as_next(
+    request: HtmxHttpRequest, refused: services.AlreadyRecorded, form: HandForm
+) -> HttpResponse:
+    """A form reached by Back, sent again with new taps: the game as it stands, what was
+    tapped kept as a draft in its form, for the next hand, to check and save (nothing is
+    recorded twice, nothing tapped is lost). The auction, called in another dealer's order,
+    is left out, as a draft moved to another hand is in static/js/offline.js."""
+    state = refused.state
+    if state.ending.over:
+        return _refused(request, refused)
+    number = state.next_number
+    taps = hand_initial(number, state.game.first_dealer, form.cleaned_data["hand"])
+    kept = {name: value for name, value in taps.items() if not name.startswith("call_")}
+    draft = HandForm(names=state.names, initial={**kept, "token": uuid.uuid4()})
+    if form.cleaned_data["hand"].contract is None:  # all passed: nothing to keep but the tap
+        notice = gettext(
+            "This form had already recorded hand %(number)s, so the deal you marked all "
+            "passed since was not recorded. If it was hand %(next)s, tap All passed again."
+        )
+    else:
+        notice = gettext(
+            "This form had already recorded hand %(number)s, so what you tapped since was "
+            "not recorded: it is kept below as hand %(next)s. Check it, then save it."
+        )
+    notice %= {"number": refused.number, "next": number}
+    response = _game_page(request, state, draft, notice=notice, announce=notice, status=409)
+    return retarget(response, "#game") if request.htmx else response
+
+
 WAITING_BODY = 200
 """The most bytes a report of waiting hands may send (``count=12`` and a CSRF token)."""
 
@@ -378,6 +414,10 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
                 token=form.cleaned_data["token"],
                 by=by,
             )
+        except services.AlreadyRecorded as refused:
+            if wants_json(request) or not _new_taps(refused, form):
+                return _refused(request, refused)
+            return _kept_as_next(request, refused, form)
         except services.WriteRefused as refused:
             return _refused(request, refused)
         except services.RulesBroken as broken:
