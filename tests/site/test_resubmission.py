@@ -18,6 +18,7 @@ from scoring.common import once
 from scoring.common.models import FormSent
 from scoring.table.models import Game
 from tests.clubs.test_clubs import club_data, club_game_data, make_club, record_line, season_data
+from tests.clubs.test_races import ROUNDS, at_once, new_club, racing
 from tests.factories import new_game_data
 
 pytestmark = pytest.mark.django_db
@@ -136,3 +137,25 @@ def test_create_form_tokens_past_their_week_are_let_go(amina):
     assert list(FormSent.objects.values_list("address", flat=True)) == [
         f"/clubs/sfax/nights/{Night.objects.get().pk}/"
     ]
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_create_form_sent_twice_at_once_makes_one_and_both_lead_there():
+    for round_ in range(ROUNDS):
+        club, amina = new_club(round_)
+        page = f"/clubs/{club.slug}/nights/new"
+        browsers = [browser_of(amina), browser_of(amina)]
+        sent = {"date": "2026-12-04", "once": token_of(browsers[0], page)}
+
+        responses = at_once(
+            *(
+                lambda browser=browser, page=page, sent=sent: browser.post(page, sent)
+                for browser in browsers
+            )
+        )
+
+        night = Night.objects.get(club=club)
+        assert [(response.status_code, response["Location"]) for response in responses] == [
+            (302, f"/clubs/{club.slug}/nights/{night.pk}/")
+        ] * 2
