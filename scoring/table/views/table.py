@@ -415,8 +415,11 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
                 by=by,
             )
         except services.AlreadyRecorded as refused:
-            if wants_json(request) or not _new_taps(refused, form):
+            if not _new_taps(refused, form):
                 return _refused(request, refused)
+            if wants_json(request):
+                # As a hand another phone took: offline.js keeps it as a draft to add next.
+                return _written(request, refused.state, "conflict", refused.number, code=409)
             return _kept_as_next(request, refused, form)
         except services.WriteRefused as refused:
             return _refused(request, refused)
