@@ -248,7 +248,7 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
                 lambda: services.add_member(
                     club=club, name=form.cleaned_data["name"], role=form.cleaned_data["role"]
                 ),
-                lambda _: reverse("club_members", args=[club.slug]),
+                lambda added: reverse("club_player", args=[club.slug, added.pk]),
             )
         except services.NameTaken:
             form.add_error("name", gettext("The club already has a player of this name."))
@@ -262,7 +262,7 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
                 gettext("%(name)s is a player of the club, as %(role)s.")
                 % {"name": made.thing.name, "role": made.thing.get_role_display()},
             )
-            return redirect(made.address)
+            return redirect("club_members", club=club.slug)
     return _members_page(request, club, form, status=422)
 
 
@@ -403,7 +403,7 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
                     last_day=data["last_day"],
                     points=data["league_points"],
                 ),
-                lambda _: reverse("club", args=[club.slug]),
+                lambda season: reverse("season", args=[club.slug, season.slug]),
             )
         except services.SeasonOverlaps as overlap:
             form.add_error(
@@ -419,7 +419,7 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
             messages.success(
                 request, gettext("The season %(name)s is made.") % {"name": data["name"]}
             )
-            return redirect(made.address)
+            return redirect("club", club=club.slug)
     context = {"form": form, "club": club}
     return render(
         request, "clubs/club_season_form.html", context, status=422 if form.errors else 200
