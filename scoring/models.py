@@ -18,6 +18,7 @@ from .clubs.models import (
     default_points,
     new_seed,
 )
+from .common.models import FormSent
 from .table.models import (
     Change,
     Game,
@@ -41,6 +42,7 @@ __all__ = [
     "ClubChange",
     "ClubGame",
     "ClubResult",
+    "FormSent",
     "Game",
     "Hand",
     "MailChoice",

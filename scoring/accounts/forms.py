@@ -14,6 +14,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from ..common.forms import TextField
+from ..common.once import OnceFields
 from .models import AccountEmail
 
 EMAIL_TAKEN = _("Another account has this email address.")
@@ -144,7 +145,7 @@ class DeleteAccountForm(forms.Form):
         return bool(self.cleaned_data["names"] == self.ANONYMOUS)
 
 
-class ApiTokenForm(forms.Form):
+class ApiTokenForm(OnceFields):
     """A new API token: its name, for its owner to know what it is for."""
 
     name = TextField(

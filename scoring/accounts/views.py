@@ -13,11 +13,13 @@ from django.contrib.auth.models import User
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ..common.http import attachment
+from ..common.once import made_before, make_once
 from ..common.throttles import API_TOKEN, PASSWORD_RESET, SIGN_UP, throttled
 from ..common.words import elide
 from . import services, tokens
@@ -171,7 +173,13 @@ def new_api_token(request: HttpRequest) -> HttpResponse:
     form = ApiTokenForm(request.POST)
     if form.is_valid():
         try:
-            made = tokens.create_token(user=signed_in(request), name=form.cleaned_data["name"])
+            made = make_once(
+                form.cleaned_data["once"],
+                lambda: tokens.create_token(
+                    user=signed_in(request), name=form.cleaned_data["name"]
+                ),
+                lambda _: reverse("account"),
+            )
         except tokens.TooManyTokens:
             form.add_error(
                 None,
@@ -183,7 +191,9 @@ def new_api_token(request: HttpRequest) -> HttpResponse:
                 % {"count": tokens.MOST},
             )
         else:
-            return account_page(request, new_token=made)
+            if made.thing is None:  # its secret was shown once, to the first sending
+                return made_before(request, made)
+            return account_page(request, new_token=made.thing)
     return account_page(request, token_form=form)
 
 

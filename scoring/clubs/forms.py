@@ -22,6 +22,7 @@ from ..common.deadline import NO_DEADLINE, Deadline, DeadlinePassed
 from ..common.forms import (
     MACHINE_TEXT,
     MAX_NAME,
+    DateField,
     NameField,
     RulesFields,
     SeatsFields,
@@ -31,6 +32,7 @@ from ..common.forms import (
     rules_error,
 )
 from ..common.names import name_key
+from ..common.once import OnceFields
 from ..engine import (
     SEATS,
     GameResult,
@@ -221,7 +223,7 @@ class ClubSettingsForm(PointsFields, RulesFields):
         return data
 
 
-class NewClubForm(ClubSettingsForm):
+class NewClubForm(OnceFields, ClubSettingsForm):
     """A new club: its settings, its address, and the name its creator goes by in it."""
 
     slug = forms.SlugField(
@@ -252,7 +254,7 @@ class NewClubForm(ClubSettingsForm):
         return data
 
 
-class MemberForm(forms.Form):
+class MemberForm(OnceFields):
     """A player added to the club by an admin: many will never touch the app."""
 
     name = NameField(label=_("Name"), max_length=MAX_NAME)
@@ -389,10 +391,8 @@ class SeasonForm(PointsFields):
         required=False,
         max_length=40,
     )
-    first_day = forms.DateField(
-        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    first_day = DateField(label=_("First day"))
+    last_day = DateField(label=_("Last day"))
 
     field_order = ["name", "slug", "first_day", "last_day"]
 
@@ -419,6 +419,10 @@ def overlap_message(other: Any) -> str:
 
 def address_taken_message() -> str:
     return gettext("Another season of the club has this address.")
+
+
+class NewSeasonForm(OnceFields, SeasonForm):
+    """A new season, made once however often its form is sent."""
 
 
 class SeasonEditForm(SeasonForm):
@@ -468,7 +472,7 @@ class ClubGameForm(SeatsFields):
     rules are the club's."""
 
 
-class ClubImportForm(forms.Form):
+class ClubImportForm(OnceFields):
     """A club's ``records.jsonl``: one ``boulmous/1`` record a line, each read and checked as
     a single record is (:meth:`ImportForm.read`); every line's problems are said with its
     number.
@@ -642,7 +646,7 @@ GUEST_SEPARATORS = ("\n", "،", ";")
 class NightForm(forms.Form):
     """A club night: its day, its place, and how many rounds (none: until we stop)."""
 
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = DateField(label=_("Date"))
     place = TextField(label=_("Place (optional)"), max_length=80, required=False)
     rounds = forms.IntegerField(
         label=_("Rounds"),
@@ -673,6 +677,10 @@ class GameDateForm(forms.Form):
         if moment > timezone.now():
             raise forms.ValidationError(gettext("A game cannot finish in the future."))
         return moment
+
+
+class NewNightForm(OnceFields, NightForm):
+    """A new night, made once however often its form is sent."""
 
 
 class NightEditForm(NightForm):
@@ -757,12 +765,8 @@ class GamesFilterForm(forms.Form):
     player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False)
     night = forms.TypedChoiceField(label=_("Night"), coerce=int, required=False)
     status = forms.ChoiceField(label=_("Status"), choices=STATUSES, required=False)
-    since = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = DateField(label=_("From"), required=False)
+    until = DateField(label=_("To"), required=False)
 
     def __init__(
         self,

@@ -1,7 +1,6 @@
 """Every write of a club, each one transaction, as the table's writes are: members and
 their claims, seasons, club games and imports, and club nights with their draws."""
 
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -350,7 +349,6 @@ def start_club_game(
     names: Sequence[str],
     first_dealer: int | None,
     owner_id: int | None,
-    token: uuid.UUID | None = None,
     by: Actor = NOBODY,
 ) -> GameState:
     """A club game with the club's rules: members by their names, anyone else as a guest."""
@@ -360,7 +358,6 @@ def start_club_game(
         first_dealer=first_dealer,
         place=club.name,
         owner_id=owner_id,
-        token=token,
         club_label=club.name,
         by=by,
     )

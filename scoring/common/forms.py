@@ -21,6 +21,7 @@ from ..engine import (
     check_players,
 )
 from .names import check_name, check_text
+from .once import OnceFields
 
 FAILED_TAKER_CHOICES = [
     (
@@ -42,6 +43,24 @@ every language, so that an Arabic page does not set JSON's brackets and quotes b
 and neither spelling nor capitals are corrected as it is typed."""
 # The currencies a table is most likely to use first, then every other ISO 4217 code.
 COMMON_CURRENCIES = ["EUR", "TND", "DZD", "MAD", "USD", "GBP", "CHF", "CAD"]
+
+
+class DateInput(forms.DateInput):
+    """A day in the browser's date control: its value always ISO (2026-12-04), the only
+    format an ``<input type="date">`` takes; a localised 04/12/2026 is dropped by the
+    browser, which then sends the field empty. Read back, ISO is taken in every language."""
+
+    input_type = "date"
+    ISO = "%Y-%m-%d"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format=self.ISO)
+
+
+class DateField(forms.DateField):
+    """A day typed in the browser's date control (:class:`DateInput`)."""
+
+    widget = DateInput
 
 
 def form_megabytes() -> str:
@@ -152,11 +171,10 @@ class RulesFields(forms.Form):
         return data
 
 
-class SeatsFields(forms.Form):
-    """Four players round the table, and who deals first: a new game's seats."""
+class SeatsFields(OnceFields):
+    """Four players round the table, and who deals first: a new game's seats; its one-time
+    token makes a double tap on Start start one game."""
 
-    token = forms.UUIDField(widget=forms.HiddenInput, required=False)
-    """The form's one-time token: a double tap on Start starts one game."""
     player_0 = NameField(label=_("Player 1"), max_length=MAX_NAME)
     player_1 = NameField(label=_("Player 2"), max_length=MAX_NAME)
     player_2 = NameField(label=_("Player 3"), max_length=MAX_NAME)

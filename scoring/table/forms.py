@@ -21,6 +21,7 @@ from ..common.forms import (
     rules_error,
 )
 from ..common.fragments import NOT_KEPT
+from ..common.once import OnceFields
 from ..common.words import TRUMP_NAMES, elide
 from ..engine import (
     BOULMOUS,
@@ -331,7 +332,7 @@ def hand_initial(number: int, first_dealer: int, hand: Hand | None = None) -> di
     return initial
 
 
-class ImportForm(forms.Form):
+class ImportForm(OnceFields):
     text = forms.CharField(
         label=_("Paste a boulmous/1 record"),
         required=False,

@@ -88,8 +88,6 @@ class Game(GameRules):
         related_name="games",
     )
     """The account that started the game, which may score it from any device."""
-    creation_token = models.UUIDField(null=True, blank=True, unique=True, editable=False)
-    """The new-game form's one-time token: a double tap starts one game."""
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     place = models.CharField(_("club or place"), max_length=80, blank=True)

@@ -44,7 +44,6 @@ from .state import (
     column_values,
     columns,
     finish_of,
-    load_game,
     lock_game,
     score,
     snapshot,
@@ -187,24 +186,17 @@ def create_game(
     place: str = "",
     rematch_of: Game | None = None,
     owner_id: int | None = None,
-    token: uuid.UUID | None = None,
     club_label: str = "",
     by: Actor = NOBODY,
 ) -> GameState:
-    """A new game; ``first_dealer`` None draws the first dealer at random. A repeated
-    ``token`` (a double tap on Start) gives the game it already started. ``club_label`` is
+    """A new game; ``first_dealer`` None draws the first dealer at random. ``club_label`` is
     the club its record names."""
-    if token is not None:
-        existing = Game.objects.filter(creation_token=token).first()
-        if existing is not None:
-            return load_game(existing)
     game = Game.objects.create(
         first_dealer=random.randrange(SEATS) if first_dealer is None else first_dealer,
         **rules_columns(rules),
         place=place,
         rematch_of=rematch_of,
         owner_id=owner_id,
-        creation_token=token,
         club_label=club_label,
     )
     players = players_named(names)

@@ -709,7 +709,10 @@ def test_new_club_game_page_suggests_the_clubs_players(rules_club):
 
 def test_new_club_game_sent_twice_starts_one_game(rules_club):
     browser = signed_in(User.objects.get(username="bilal"))
-    data = club_game_data(token="0b6f8c5e-3a0e-4a3e-9d1e-2f4c9a1b7c11")
+    page = browser.get("/clubs/sfax/games/new").content.decode()
+    token = re.search(r'name="once" value="([^"]+)"', page)
+    assert token is not None
+    data = club_game_data(once=token.group(1))
 
     first = browser.post("/clubs/sfax/games/new", data)
     second = browser.post("/clubs/sfax/games/new", data)

@@ -229,6 +229,27 @@ def test_add_hand_same_token_twice_records_it_once_and_says_so(client, game):
     )
 
 
+def test_add_hand_form_sent_again_with_other_taps_keeps_them_as_the_next_hand(client, game):
+    token = "6f1f0cf6-6a0c-4bde-9d2f-0a6a1d3f3b11"
+    client.post(game_url(game, "hands"), hand_data(1, token=token))
+
+    # The page before, reached by Back: its form, for hand 1, tapped again for hand 2.
+    again = client.post(
+        game_url(game, "hands"), hand_data(1, token=token, taker=2, trump="S", tricks=(1, 0, 4))
+    )
+    form = again.context["form"]
+    kept = {name: form.initial.get(name) for name in ("number", "taker", "bid", "trump")}
+
+    assert (again.status_code, Hand.objects.count()) == (409, 1)
+    assert again.context["notice"] == (
+        "This form had already recorded hand 1, so what you tapped since was not recorded: "
+        "it is kept below as hand 2. Check it, then save it."
+    )
+    assert kept == {"number": 2, "taker": 2, "bid": 4, "trump": "S"}
+    assert [form.initial.get(f"tricks_{seat}") for seat in range(4)] == [1, 0, 4, 1]
+    assert str(form.initial["token"]) != token
+
+
 def test_add_hand_already_recorded_by_someone_else_shows_current_state(client, game):
     client.post(game_url(game, "hands"), hand_data(1))
 

@@ -53,6 +53,21 @@ def test_the_same_token_again_is_a_duplicate_recorded_once(client, game):
     assert Hand.objects.filter(game=game).count() == 1
 
 
+def test_the_same_token_again_with_other_taps_is_a_conflict_409_to_keep_as_a_draft(client, game):
+    client.post(game_url(game, "hands"), hand_data(1, token=TOKEN), **JSON)
+
+    # A form reached by Back, tapped for the next hand, queued offline with its old token.
+    response = client.post(
+        game_url(game, "hands"), hand_data(1, taker=2, trump="S", token=TOKEN), **JSON
+    )
+
+    assert (response.status_code, answer(response)) == (
+        409,
+        {"status": "conflict", "hand": 1, "next_hand": 2, "version": live_version(client, game)},
+    )
+    assert Hand.objects.filter(game=game).count() == 1
+
+
 def test_a_hand_recorded_meanwhile_on_another_phone_is_a_conflict_409(client, game):
     client.post(game_url(game, "hands"), hand_data(1))  # another phone's, plain
 

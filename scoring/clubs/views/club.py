@@ -5,7 +5,6 @@ by :func:`with_club` (clubs/access.py, the policy of common/rights.py) before th
 runs, never by hiding a button.
 """
 
-import uuid
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +27,7 @@ from ...common.bulk import collector_paused
 from ...common.deadline import Deadline, DeadlinePassed
 from ...common.http import HtmxHttpRequest
 from ...common.names import name_key, sorted_by_name
+from ...common.once import Made, made_before, make_once
 from ...common.rights import Action
 from ...common.throttles import CLUB_IMPORT, CLUB_JOIN, throttled
 from ...table.models import Summary
@@ -43,8 +43,8 @@ from ..forms import (
     ClubSettingsForm,
     MemberForm,
     NewClubForm,
+    NewSeasonForm,
     RoleForm,
-    SeasonForm,
     already_messages,
     look_alike_message,
     too_long_message,
@@ -92,21 +92,25 @@ def new_club(request: HttpRequest) -> HttpResponse:
         user_id = _user_id(request)
         assert user_id is not None  # signed in: login_required
         try:
-            club = services.create_club(
-                name=data["name"],
-                slug=data["slug"],
-                time_zone=data["time_zone"],
-                rules=data["rules"],
-                points=data["league_points"],
-                public=data["public"],
-                invite_admits=data["invite_admits"],
-                admin_user_id=user_id,
-                admin_name=data["your_name"],
+            made = make_once(
+                data["once"],
+                lambda: services.create_club(
+                    name=data["name"],
+                    slug=data["slug"],
+                    time_zone=data["time_zone"],
+                    rules=data["rules"],
+                    points=data["league_points"],
+                    public=data["public"],
+                    invite_admits=data["invite_admits"],
+                    admin_user_id=user_id,
+                    admin_name=data["your_name"],
+                ),
+                lambda club: reverse("club", args=[club.slug]),
             )
         except IntegrityError:  # the address is taken (the one unique value given)
             form.add_error("slug", gettext("Another club has this address: choose another."))
         else:
-            return redirect("club", club=club.slug)
+            return made_before(request, made) if made.again else redirect(made.address)
     return render(
         request, "clubs/club_form.html", {"form": form}, status=422 if form.errors else 200
     )
@@ -247,21 +251,27 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
-            added = services.add_member(
-                club=club,
-                name=form.cleaned_data["name"],
-                role=form.cleaned_data["role"],
-                by=request.actor,
+            made = make_once(
+                form.cleaned_data["once"],
+                lambda: services.add_member(
+                    club=club,
+                    name=form.cleaned_data["name"],
+                    role=form.cleaned_data["role"],
+                    by=request.actor,
+                ),
+                lambda added: reverse("club_player", args=[club.slug, added.pk]),
             )
         except services.NameTaken:
             form.add_error("name", gettext("The club already has a player of this name."))
         except services.NameLooksLike as alike:
             form.add_error("name", look_alike_message(alike.name, alike.like))
         else:
+            if made.thing is None:
+                return made_before(request, made)
             messages.success(
                 request,
                 gettext("%(name)s is a player of the club, as %(role)s.")
-                % {"name": added.name, "role": added.get_role_display()},
+                % {"name": made.thing.name, "role": made.thing.get_role_display()},
             )
             return redirect("club_members", club=club.slug)
     return _members_page(request, club, form, status=422)
@@ -398,18 +408,22 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponseBase:
 @require_http_methods(["GET", "HEAD", "POST"])
 @with_club(Action.RUN_CLUB)
 def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
-    form = SeasonForm(request.POST or None, initial=SeasonForm.points_initial(club.points))
+    form = NewSeasonForm(request.POST or None, initial=NewSeasonForm.points_initial(club.points))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            services.create_season(
-                club=club,
-                name=data["name"],
-                slug=data["slug"],
-                first_day=data["first_day"],
-                last_day=data["last_day"],
-                points=data["league_points"],
-                by=request.actor,
+            made = make_once(
+                data["once"],
+                lambda: services.create_season(
+                    club=club,
+                    name=data["name"],
+                    slug=data["slug"],
+                    first_day=data["first_day"],
+                    last_day=data["last_day"],
+                    points=data["league_points"],
+                    by=request.actor,
+                ),
+                lambda season: reverse("season", args=[club.slug, season.slug]),
             )
         except services.SeasonOverlaps as overlap:
             form.add_error(
@@ -420,6 +434,8 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
         except IntegrityError:  # the address is taken in this club
             form.add_error("slug", gettext("Another season of the club has this address."))
         else:
+            if made.again:
+                return made_before(request, made)
             messages.success(
                 request, gettext("The season %(name)s is made.") % {"name": data["name"]}
             )
@@ -434,16 +450,19 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
 @with_club(Action.SCORE_CLUB)
 def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A club game: four members or guests, with the club's rules."""
-    form = ClubGameForm(request.POST or None, initial={"token": uuid.uuid4()})
+    form = ClubGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            state = services.start_club_game(
-                club=club,
-                names=form.cleaned_data["names"],
-                first_dealer=form.cleaned_data["first_dealer_seat"],
-                owner_id=_user_id(request),
-                token=form.cleaned_data["token"],
-                by=request.actor,
+            made = make_once(
+                form.cleaned_data["once"],
+                lambda: services.start_club_game(
+                    club=club,
+                    names=form.cleaned_data["names"],
+                    first_dealer=form.cleaned_data["first_dealer_seat"],
+                    owner_id=_user_id(request),
+                    by=request.actor,
+                ),
+                lambda state: reverse("game", args=[state.game.public_id]),
             )
         except services.NameTaken:  # a guest of this name joined meanwhile: try again
             form.add_error(None, gettext("A player was just added under one of these names."))
@@ -452,11 +471,13 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
             field = form.NAME_FIELDS[names.index(alike.name)] if alike.name in names else None
             form.add_error(field, look_alike_message(alike.name, alike.like))
         else:
+            if made.thing is None:
+                return made_before(request, made)
             # As at any table, this phone may score the game it started: for its account,
             # while he may start the club's games (a scorer demoted loses it at once).
-            response = redirect("game", gid=state.game.public_id)
+            response = redirect(made.address)
             phone = request.phone
-            phone.grant(state.game.public_id, rights.FOR_OWNER)
+            phone.grant(made.thing.game.public_id, rights.FOR_OWNER)
             rights.write(response, phone)
             return response
     names = sorted_by_name(club.members.filter(retired_at=None).values_list("name", flat=True), str)
@@ -478,11 +499,11 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
         # walks through hundreds of thousands of objects, now or in a later request.
         with collector_paused():
             try:
-                count = _import_records(request, club, form, deadline)
+                made = _import_records(request, club, form, deadline)
             finally:
                 form.let_go()
-        if count is not None:
-            return redirect(reverse("club_import", args=[club.slug]) + f"?imported={count}")
+        if made is not None:
+            return made_before(request, made) if made.again else redirect(made.address)
     imported = request.GET.get("imported", "") if request.method != "POST" else ""
     done = int(imported) if imported.isdigit() else None
     context = {
@@ -497,20 +518,24 @@ def import_records(request: HtmxHttpRequest, club: Club, member: Member | None) 
 
 def _import_records(
     request: HtmxHttpRequest, club: Club, form: ClubImportForm, deadline: Deadline
-) -> int | None:
-    """The records imported: how many; None if the form or the import refused them, the
-    form then saying why."""
+) -> Made[int] | None:
+    """The records imported: how many, made once by the form; None if the form or the import
+    refused them, the form then saying why."""
     if not form.is_valid():
         return None
     try:
-        return services.import_club_records(
-            club=club,
-            records=form.cleaned_data["records"],
-            owner_id=_user_id(request),
-            by=request.actor,
-            results=form.cleaned_data["results"],
-            lines=form.cleaned_data["lines"],
-            deadline=deadline,
+        return make_once(
+            form.cleaned_data["once"],
+            lambda: services.import_club_records(
+                club=club,
+                records=form.cleaned_data["records"],
+                owner_id=_user_id(request),
+                by=request.actor,
+                results=form.cleaned_data["results"],
+                lines=form.cleaned_data["lines"],
+                deadline=deadline,
+            ),
+            lambda count: reverse("club_import", args=[club.slug]) + f"?imported={count}",
         )
     except DeadlinePassed as passed:
         form.add_error(None, too_long_message(passed, len(form.cleaned_data["records"])))

@@ -22,6 +22,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common.http import HtmxHttpRequest, attachment
+from ...common.once import made_before, make_once
 from ...common.preview import preview_response
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
@@ -30,7 +31,7 @@ from ...table.views.live import etag, unchanged
 from ...table.views.share import qr_code
 from .. import services
 from ..access import club_may, with_club
-from ..forms import CheckInForm, NightForm, look_alike_message
+from ..forms import CheckInForm, NewNightForm, look_alike_message
 from ..league import night_standings
 from ..models import Attendance, Club, Member, Night, Round
 from ..names import sees_full_names
@@ -69,17 +70,21 @@ def _round(night: Night, number: int) -> Round:
 def new_night(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A night: today (in the club's time zone) unless said otherwise, a place, and rounds."""
     today = timezone.localdate(timezone=ZoneInfo(club.time_zone))
-    form = NightForm(request.POST or None, initial={"date": today})
+    form = NewNightForm(request.POST or None, initial={"date": today})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        night = services.create_night(
-            club=club,
-            date=data["date"],
-            place=data["place"],
-            rounds=data["rounds"],
-            by=request.actor,
+        made = make_once(
+            data["once"],
+            lambda: services.create_night(
+                club=club,
+                date=data["date"],
+                place=data["place"],
+                rounds=data["rounds"],
+                by=request.actor,
+            ),
+            lambda night: reverse("night", args=[club.slug, night.pk]),
         )
-        return redirect("night", club=club.slug, night=night.pk)
+        return made_before(request, made) if made.again else redirect(made.address)
     context = {"form": form, "club": club}
     return render(request, "clubs/night_form.html", context, status=422 if form.errors else 200)
 

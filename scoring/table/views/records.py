@@ -5,10 +5,12 @@ import json
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_safe
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest, attachment
+from ...common.once import made_before, make_once
 from ...common.pagecache import cacheable, cached_page, page_key
 from ...common.throttles import GAME_IMPORT, throttled
 from ...engine import record_to_dict
@@ -47,13 +49,19 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = getattr(request, "user", None)
         phone = request.phone
-        state = services.import_record(
-            record=form.cleaned_data["record"],
-            owner_id=user.pk if user is not None and user.is_authenticated else None,
-            by=request.actor,
+        made = make_once(
+            form.cleaned_data["once"],
+            lambda: services.import_record(
+                record=form.cleaned_data["record"],
+                owner_id=user.pk if user is not None and user.is_authenticated else None,
+                by=request.actor,
+            ),
+            lambda state: reverse("game", args=[state.game.public_id]),
         )
-        response = redirect("game", gid=state.game.public_id)
-        phone.grant(state.game.public_id)
+        if made.thing is None:
+            return made_before(request, made)
+        response = redirect(made.address)
+        phone.grant(made.thing.game.public_id)
         rights.write(response, phone)
         return response
     return render(request, "table/import.html", {"form": form}, status=422 if form.errors else 200)

@@ -8,6 +8,7 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -16,6 +17,7 @@ from django_htmx.http import retarget
 from ...common import rights
 from ...common.forms import rules_error
 from ...common.http import HtmxHttpRequest, attachment
+from ...common.once import made_before, make_once
 from ...common.pagecache import (
     CSRF_PLACEHOLDER,
     TOKEN_PLACEHOLDER,
@@ -92,20 +94,25 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def new_game(request: HtmxHttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None, initial={"token": uuid.uuid4()})
+    form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = getattr(request, "user", None)
-        state = services.create_game(
-            names=form.cleaned_data["names"],
-            rules=form.cleaned_data["rules"],
-            first_dealer=form.cleaned_data["first_dealer_seat"],
-            place=form.cleaned_data["place"],
-            owner_id=user.pk if user is not None and user.is_authenticated else None,
-            token=form.cleaned_data["token"],
-            by=request.actor,
+        made = make_once(
+            form.cleaned_data["once"],
+            lambda: services.create_game(
+                names=form.cleaned_data["names"],
+                rules=form.cleaned_data["rules"],
+                first_dealer=form.cleaned_data["first_dealer_seat"],
+                place=form.cleaned_data["place"],
+                owner_id=user.pk if user is not None and user.is_authenticated else None,
+                by=request.actor,
+            ),
+            lambda state: reverse("game", args=[state.game.public_id]),
         )
-        response = redirect("game", gid=state.game.public_id)
-        return _granted(request, response, state.game.public_id)
+        if made.thing is None:
+            return made_before(request, made)
+        response = redirect(made.address)
+        return _granted(request, response, made.thing.game.public_id)
     known = (
         Player.objects.filter(seats__game__in=_own_games(request))
         .order_by("name")
@@ -306,6 +313,42 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
     return retarget(response, "#game") if request.htmx else response
 
 
+def _new_taps(refused: services.AlreadyRecorded, form: HandForm) -> bool:
+    """Whether a form that recorded a hand before came back with another hand tapped in it:
+    a page reached by Back, its form tapped again for the next hand."""
+    recorded = refused.state.record.hands[refused.number - 1]
+    return bool(form.cleaned_data["hand"] != recorded)
+
+
+def _kept_as_next(
+    request: HtmxHttpRequest, refused: services.AlreadyRecorded, form: HandForm
+) -> HttpResponse:
+    """A form reached by Back, sent again with new taps: the game as it stands, what was
+    tapped kept as a draft in its form, for the next hand, to check and save (nothing is
+    recorded twice, nothing tapped is lost). The auction, called in another dealer's order,
+    is left out, as a draft moved to another hand is in static/js/offline.js."""
+    state = refused.state
+    if state.ending.over:
+        return _refused(request, refused)
+    number = state.next_number
+    taps = hand_initial(number, state.game.first_dealer, form.cleaned_data["hand"])
+    kept = {name: value for name, value in taps.items() if not name.startswith("call_")}
+    draft = HandForm(names=state.names, initial={**kept, "token": uuid.uuid4()})
+    if form.cleaned_data["hand"].contract is None:  # all passed: nothing to keep but the tap
+        notice = gettext(
+            "This form had already recorded hand %(number)s, so the deal you marked all "
+            "passed since was not recorded. If it was hand %(next)s, tap All passed again."
+        )
+    else:
+        notice = gettext(
+            "This form had already recorded hand %(number)s, so what you tapped since was "
+            "not recorded: it is kept below as hand %(next)s. Check it, then save it."
+        )
+    notice %= {"number": refused.number, "next": number}
+    response = _game_page(request, state, draft, notice=notice, announce=notice, status=409)
+    return retarget(response, "#game") if request.htmx else response
+
+
 WAITING_BODY = 200
 """The most bytes a report of waiting hands may send (``count=12`` and a CSRF token)."""
 
@@ -380,6 +423,13 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
                 token=form.cleaned_data["token"],
                 by=by,
             )
+        except services.AlreadyRecorded as refused:
+            if not _new_taps(refused, form):
+                return _refused(request, refused)
+            if wants_json(request):
+                # As a hand another phone took: offline.js keeps it as a draft to add next.
+                return _written(request, refused.state, "conflict", refused.number, code=409)
+            return _kept_as_next(request, refused, form)
         except services.WriteRefused as refused:
             return _refused(request, refused)
         except services.RulesBroken as broken:
