@@ -175,6 +175,8 @@ TEMPLATES = [
                 "template_partials.templatetags.partials",
                 # {{ moment|when }}, {{ day|day }}: every date and time, said one way.
                 "scoring.common.clock",
+                # {{ value|number }}, {{ value|signed }}: a figure read left to right.
+                "scoring.common.words",
                 # {% kept %}: a piece drawn once per process for each value of its parts.
                 "scoring.common.fragments",
             ],
