@@ -16,6 +16,7 @@ from django import template
 from django.template.defaultfilters import floatformat
 from django.utils import timezone
 from django.utils.functional import Promise
+from django.utils.html import format_html
 from django.utils.translation import (
     get_language,
     get_language_bidi,
@@ -79,18 +80,25 @@ register = template.Library()
 """The figures' filters, in every template (settings' ``builtins``)."""
 
 
+def _isolated(figure: str) -> str:
+    """A figure on a page, in a right-to-left language in a ``<bdi dir="ltr">``: read left
+    to right as :func:`left_to_right` reads it, with no character added to its text (a
+    script or a test that reads the page reads ``-3``)."""
+    return format_html('<bdi dir="ltr">{}</bdi>', figure) if get_language_bidi() else figure
+
+
 @register.filter
 def number(value: Any, decimals: int | None = None) -> str:
     """A number as the page's language writes it (``floatformat``'s, with ``decimals``),
     read left to right in Arabic too: ``{{ row.rating|number:1 }}`` is ``-0,5``, not
     ``0,5-``."""
-    return left_to_right(str(value) if decimals is None else floatformat(value, decimals))
+    return _isolated(str(value) if decimals is None else floatformat(value, decimals))
 
 
 @register.filter
 def signed(value: int) -> str:
     """A whole number with its sign, ``+6`` or ``-3``, read left to right in Arabic too."""
-    return left_to_right(f"{value:+d}")
+    return _isolated(f"{value:+d}")
 
 
 DAY_SKELETON = "yMMMd"
