@@ -6,16 +6,26 @@ also use the ORM: Django's async-safety check must be relaxed for the session.
 """
 
 import os
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
 
+from scoring.accounts.tokens import create_token
+from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
 from scoring.common.rights import COOKIE
+from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.table import services
+from scoring.table.models import Game
 from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
 from tests.conftest import scorer_cookie
+from tests.factories import LONG_MEMBERS
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -127,9 +137,6 @@ def cafe(transactional_db):
 
 def session_cookie(user, url):
     """The cookie of a browser signed in as ``user``, for the live server at ``url``."""
-    from django.conf import settings
-    from django.test import Client
-
     client = Client()
     client.force_login(user)
     value = client.cookies[settings.SESSION_COOKIE_NAME].value
@@ -146,17 +153,6 @@ def long_club(transactional_db):
 
     Returns the arguments of every address of the site, by name (tests/factories.py
     ``address``), the secrets, the users and the game still playing."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from scoring.accounts.tokens import create_token
-    from scoring.clubs import services as club_services
-    from scoring.engine import Contract, Hand, Rules, Trump
-    from scoring.table import services
-    from scoring.table.models import Game
-    from tests.factories import LONG_MEMBERS
-
     amina = User.objects.create_user("amina", "", PASSWORD)
     yasmina = User.objects.create_user("yasmina", "", PASSWORD)
     club = club_services.create_club(
