@@ -1,7 +1,9 @@
 """Every page of the site fits a 360 px phone (issue 37): each address of the URL conf
 that answers a GET with HTML, over a club whose names, place and money are long or
 negative (conftest.py ``long_club``), in English, French and Arabic, seen by the one it
-is for (a stranger, a member or the club's admin), is no wider than the screen.
+is for (a stranger, a member or the club's admin), is no wider than the screen, and no
+table on it sticks out of the screen (a table in a box that scrolls or clips hides its
+columns without widening the page).
 
 One browser, one context per language, the pages visited in a loop: the widths measured
 go to /tmp/page-widths.json."""
