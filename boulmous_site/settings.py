@@ -176,6 +176,7 @@ TEMPLATES = [
                 # {{ moment|when }}, {{ day|day }}: every date and time, said one way.
                 "scoring.common.clock",
                 # {{ sentence|elide:name }}: French elides « de » before a vowel (Omar).
+                # {{ value|number }}, {{ value|signed }}: a figure read left to right.
                 "scoring.common.words",
                 # {% kept %}: a piece drawn once per process for each value of its parts.
                 "scoring.common.fragments",

@@ -40,3 +40,74 @@ def account(username, email="", password="felt-and-trumps-21", *, verified=True)
     if email and verified:
         account_services.verify_email(user_id=user.pk, address=email)
     return user
+
+
+def url_names(patterns=None, namespace=""):
+    """The names of every URL pattern the site has, included ones too."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    names = []
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            names += url_names(pattern.url_patterns, inner)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            names.append(namespace + pattern.name)
+    return sorted(set(names))
+
+
+POST_ONLY = {
+    "abandon",
+    "add_hand",
+    "api:hand",
+    "api:record_hand",
+    "api_token_revoke",
+    "club_new_invite",
+    "email_change",
+    "email_resend",
+    "logout",
+    "member_claim",
+    "member_public_name",
+    "member_return",
+    "member_role",
+    "new_link",
+    "night_checkin",
+    "night_draw",
+    "night_reopen",
+    "redo_hand",
+    "rematch",
+    "resume",
+    "revoke_link",
+    "undo_hand",
+}
+"""The addresses that take a POST alone: a GET gets a 405 there, and so does a HEAD."""
+
+
+def address(name, arguments, secrets):
+    """The address of the URL pattern ``name``, its arguments taken by their names from
+    ``arguments`` (a ``secret`` from ``secrets``, by the pattern's name)."""
+    from django.urls import get_resolver, reverse
+
+    namespace, _, short = name.rpartition(":")
+    resolver = get_resolver()
+    if namespace:
+        resolver = resolver.namespace_dict[namespace][1]
+    route = resolver.reverse_dict.getlist(short)[0][0][0][1]
+    kwargs = {key: arguments[key] for key in route if key in arguments}
+    if "secret" in route:
+        kwargs["secret"] = secrets[name]
+    return reverse(name, kwargs=kwargs)
+
+
+LONG_MEMBERS = (
+    "Mohamed Amine Ben Abdelkader Zerhouni",
+    "Mohamed Amine Ben Abdelkader Zitouni-Ali",
+    "Yasmina Benali-Ouahrani",
+    "Yasmine Belkacem Ould Abderrahmane",
+    "Abdallah Ben Youssef El Khaldi Ouertani",
+    "Abdallah Ben Youssef El Khaldi Bouzid",
+    "Élodie Marchand-Dubois de la Fontaine",
+    "عبد الله بن يوسف الخالدي",
+)
+"""Eight members' names up to the limit (40 characters), pairs alike for their first 7 to
+36 characters, one in Arabic script."""

@@ -15,11 +15,18 @@ from typing import Any
 from babel.dates import format_skeleton, format_time, get_datetime_format
 from babel.numbers import format_currency
 from django import template
+from django.template.defaultfilters import floatformat
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, pgettext_lazy, to_locale
+from django.utils.translation import (
+    get_language,
+    get_language_bidi,
+    gettext,
+    pgettext_lazy,
+    to_locale,
+)
 from django.utils.translation import gettext_lazy as _
 
 from ..engine import Card, Colour, Contract, Rank, Trump
@@ -53,12 +60,48 @@ def _locale() -> str:
     return {"ar": "ar_TN"}.get(language, to_locale(language))
 
 
+def left_to_right(figure: str) -> str:
+    """A figure (a number, an amount) as one piece read left to right, in a right-to-left
+    language too: between Unicode's left-to-right isolate and its end (U+2066, U+2069), so
+    that ``-2`` keeps its minus in front in an Arabic line, where the bidi algorithm draws
+    it ``2-``, in a page, a mail or a PDF alike. Left as it is in a left-to-right language."""
+    return f"\u2066{figure}\u2069" if get_language_bidi() else figure
+
+
 def format_money(amount: Decimal, currency: str) -> str:
     """``1,50 €`` in French, ``€1.50`` in English, ``1,500 TND`` with three decimals.
 
-    Arabic is formatted as in Tunisia (``1,500 د.ت.``): Western digits, a decimal comma.
+    Arabic is formatted as in Tunisia (``1,500 د.ت.``): Western digits, a decimal comma,
+    read left to right (:func:`left_to_right`; Babel's right-to-left marks, which would
+    turn it round, left out).
     """
-    return format_currency(amount, currency, locale=_locale(), numbering_system="latn")
+    money = format_currency(amount, currency, locale=_locale(), numbering_system="latn")
+    return left_to_right(money.replace("\u200f", ""))
+
+
+register = template.Library()
+"""The figures' filters, in every template (settings' ``builtins``)."""
+
+
+def _isolated(figure: str) -> str:
+    """A figure on a page, in a right-to-left language in a ``<bdi dir="ltr">``: read left
+    to right as :func:`left_to_right` reads it, with no character added to its text (a
+    script or a test that reads the page reads ``-3``)."""
+    return format_html('<bdi dir="ltr">{}</bdi>', figure) if get_language_bidi() else figure
+
+
+@register.filter
+def number(value: Any, decimals: int | None = None) -> str:
+    """A number as the page's language writes it (``floatformat``'s, with ``decimals``),
+    read left to right in Arabic too: ``{{ row.rating|number:1 }}`` is ``-0,5``, not
+    ``0,5-``."""
+    return _isolated(str(value) if decimals is None else floatformat(value, decimals))
+
+
+@register.filter
+def signed(value: int) -> str:
+    """A whole number with its sign, ``+6`` or ``-3``, read left to right in Arabic too."""
+    return _isolated(f"{value:+d}")
 
 
 DAY_SKELETON = "yMMMd"

@@ -6,15 +6,26 @@ also use the ORM: Django's async-safety check must be relaxed for the session.
 """
 
 import os
+from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
 
+from scoring.accounts.tokens import create_token
+from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
 from scoring.common.rights import COOKIE
+from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.table import services
+from scoring.table.models import Game
 from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
 from tests.conftest import scorer_cookie
+from tests.factories import LONG_MEMBERS
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -122,3 +133,90 @@ def cafe(transactional_db):
     play(club, WON_BY_BILAL, owner=amina)
     Member.objects.filter(club=club, name=PLAYERS[1]).update(user=bilal, role=Member.Role.ADMIN)
     return club
+
+
+def session_cookie(user, url):
+    """The cookie of a browser signed in as ``user``, for the live server at ``url``."""
+    client = Client()
+    client.force_login(user)
+    value = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": url}
+
+
+@pytest.fixture
+def long_club(transactional_db):
+    """A public club playing for 0.50 EUR a stake, its name, its members' names and its
+    night's place long (tests/factories.py LONG_MEMBERS), Amina its admin (account amina)
+    and Yasmina a member (account yasmina); a season around today; a night at a
+    mixed-script place whose first round both tables won with four boulmous (each loser
+    -2.50 EUR), its second round drawn, table 1 one failed contract in (a negative total).
+
+    Returns the arguments of every address of the site, by name (tests/factories.py
+    ``address``), the secrets, the users and the game still playing."""
+    amina = User.objects.create_user("amina", "", PASSWORD)
+    yasmina = User.objects.create_user("yasmina", "", PASSWORD)
+    club = club_services.create_club(
+        name="Club des Cartes de la Médina de Sousse",
+        slug="medina",
+        time_zone="Africa/Tunis",
+        rules=Rules(stake=Decimal("0.50"), currency="EUR"),
+        points=(3, 2, 1, 0),
+        public=True,
+        invite_admits=False,
+        admin_user_id=amina.pk,
+        admin_name="Amina",
+    )
+    today = timezone.localdate()
+    season = club_services.create_season(
+        club=club,
+        name="Saison d’hiver des quatre boulmous",
+        slug="hiver",
+        first_day=today - timedelta(days=30),
+        last_day=today + timedelta(days=30),
+        points=(3, 2, 1, 0),
+    )
+    members = [club_services.add_member(club=club, name=name) for name in LONG_MEMBERS]
+    Member.objects.filter(pk=members[2].pk).update(user=yasmina)
+    night = club_services.create_night(
+        club=club, date=today, place="Café Central 2, La Marsa", rounds=2
+    )
+    club_services.check_in(night_id=night.pk, member_ids=[m.pk for m in members], guests=[])
+    club_services.draw_round(night_id=night.pk, owner_id=amina.pk)
+    won = Hand(Contract(0, 6, Trump.HEARTS), (6, 0, 0, 0))
+    games = Game.objects.filter(club_game__round__night=night).order_by("club_game__table")
+    for game in games:
+        for number in range(1, 5):
+            services.record_hand(public_id=game.public_id, number=number, hand=won, token=None)
+    finished = games[0]
+    club_services.draw_round(night_id=night.pk, owner_id=amina.pk)
+    playing = Game.objects.get(
+        club_game__round__night=night, club_game__round__number=2, club_game__table=1
+    )
+    failed = Hand(Contract(1, 5, Trump.SPADES), (2, 2, 1, 1))
+    services.record_hand(public_id=playing.public_id, number=1, hand=failed, token=None)
+    link = services.make_scorer_link(public_id=finished.public_id)
+    token = create_token(user=amina, name="Tableau du café").token
+    arguments = {
+        "gid": finished.public_id,
+        "number": 1,
+        "link_id": link.pk,
+        "club": club.slug,
+        "season": season.slug,
+        "night": night.pk,
+        "member_id": members[1].pk,
+        "uidb64": "MQ",
+        "token": "set-password",
+        "what": "nights",
+        "token_id": token.pk,
+        "game_id": finished.public_id,
+        "player_id": members[1].pk,
+        "night_id": night.pk,
+    }
+    secrets = {"join": link.secret, "join_club": club.invite_secret}
+    return {
+        "arguments": arguments,
+        "secrets": secrets,
+        "admin": amina,
+        "member": yasmina,
+        "playing": playing.public_id,
+    }

@@ -116,3 +116,31 @@ def test_embed_on_an_origin_not_allowed_refused(browser, live_server, season, cl
     code = snippet(browser, live_server, admin)
 
     assert visit(browser, origin, folder, code, live_server) == (0, "refused", True)
+
+
+def test_embed_in_a_phones_page_fits_its_frame(browser, live_server, season, club_site):
+    club, admin = season
+    origin, folder = club_site
+    Club.objects.filter(pk=club.pk).update(embed_origins=[origin])
+    code = snippet(browser, live_server, admin)
+    (folder / "index.html").write_text(
+        f'<!doctype html><meta name="viewport" content="width=device-width">'
+        f"<title>Club</title><h1>Our club</h1>{code}",
+        encoding="utf-8",
+    )
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{origin}/index.html")
+    frame = page.frames[1]
+    frame.wait_for_selector(".league-table")
+    table, width = frame.evaluate(
+        "[document.querySelector('.league-table').getBoundingClientRect().right,"
+        " document.documentElement.clientWidth]"
+    )
+    shown = frame.locator(".league-table thead th:visible").count()
+    every_column = frame.locator(".all-columns").is_visible()
+
+    assert (table <= width < 390, every_column) == (True, True)
+    frame.locator(".all-columns").click()
+    assert frame.locator(".league-table thead th:visible").count() > shown
+    context.close()

@@ -5,7 +5,8 @@ name limit; two-digit and negative totals with boîtes; a tie at the top; a save
 a club game; an auction refused; a hand kept as a draft after an offline conflict), the
 totals, the hand's header, the taker, bid and trump keys, the four trick rows and Save
 are in view without scrolling, the page is no wider than the phone, no two pieces of
-text overlap, and each player's name, where it is cut, still tells him from the others.
+text overlap, each player's name, where it is cut, still tells him from the others, and
+every sign is drawn before its number (a negative total reads -1 in Arabic, not 1-).
 Measured from the page's boxes (getBoundingClientRect), not from screenshots.
 """
 
@@ -21,7 +22,7 @@ from scoring.clubs import services as club_services
 from scoring.common.forms import MAX_NAME
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
-from tests.browser.phone import PHONE_WIDTH
+from tests.browser.phone import PHONE_WIDTH, misread_signs
 from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
@@ -276,6 +277,7 @@ def test_every_state_holds_on_one_screen(phone, transactional_db, state, lang):
     page.screenshot(path=f"/tmp/screen-{state.replace(' ', '-')}-{lang}.png")
 
     measured = page.evaluate(MEASURE)
+    signs_misread = misread_signs(page)
     save = measured["pieces"]["save"][0]
     with SAVE_BOTTOMS.open("a") as record:
         record.write(
@@ -285,6 +287,7 @@ def test_every_state_holds_on_one_screen(phone, transactional_db, state, lang):
     assert out_of_view(measured["pieces"]) == []
     assert measured["width"] == PHONE_WIDTH
     assert measured["overlaps"] == []
+    assert signs_misread == []
     assert {where: told_apart(labels, names) for where, labels in measured["names"].items()} == {
         "totals": True,
         "takers": True,

@@ -5,53 +5,14 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
-from tests.factories import NAMES
-
-
-def url_names(patterns=None, namespace=""):
-    """The names of every URL pattern the site has, included ones too."""
-    names = []
-    for pattern in get_resolver().url_patterns if patterns is None else patterns:
-        if isinstance(pattern, URLResolver):
-            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
-            names += url_names(pattern.url_patterns, inner)
-        elif isinstance(pattern, URLPattern) and pattern.name:
-            names.append(namespace + pattern.name)
-    return sorted(set(names))
-
+from tests.factories import NAMES, POST_ONLY, address, url_names
 
 ADDRESSES = url_names()
-POST_ONLY = {
-    "abandon",
-    "add_hand",
-    "api:hand",
-    "api:record_hand",
-    "api_token_revoke",
-    "club_new_invite",
-    "email_change",
-    "email_resend",
-    "logout",
-    "member_claim",
-    "member_public_name",
-    "member_return",
-    "member_role",
-    "new_link",
-    "night_checkin",
-    "night_draw",
-    "night_reopen",
-    "redo_hand",
-    "rematch",
-    "resume",
-    "revoke_link",
-    "undo_hand",
-}
-"""The addresses that take a POST alone: a GET gets a 405 there, and so does a HEAD."""
 
 
 @pytest.fixture
@@ -115,18 +76,7 @@ def site(db, client):
     }
     secrets = {"join": link.secret, "join_club": club.invite_secret}
 
-    def url(name):
-        namespace, _, short = name.rpartition(":")
-        resolver = get_resolver()
-        if namespace:
-            resolver = resolver.namespace_dict[namespace][1]
-        route = resolver.reverse_dict.getlist(short)[0][0][0][1]
-        kwargs = {key: arguments[key] for key in route if key in arguments}
-        if "secret" in route:
-            kwargs["secret"] = secrets[name]
-        return reverse(name, kwargs=kwargs)
-
-    return url
+    return lambda name: address(name, arguments, secrets)
 
 
 def test_resolver_walk_finds_every_address_and_the_post_only_ones():

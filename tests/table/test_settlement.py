@@ -96,6 +96,25 @@ def test_settlement_without_money_counts_stakes(client, db):
     ]
 
 
+@pytest.mark.parametrize(
+    ("stake", "balances"),
+    [
+        (Decimal("0.50"), ["3,00\xa0€", "0,50\xa0€", "-1,50\xa0€", "-2,00\xa0€"]),
+        (Decimal(0), ["+6", "+1", "-3", "-4"]),
+    ],
+)
+def test_settlement_in_arabic_isolates_each_balance_left_to_right(client, db, stake, balances):
+    game = services.create_game(names=NAMES, rules=Rules(stake=stake), first_dealer=0).game
+    record(game, WON)
+
+    response = client.get(f"/games/{game.public_id}/settlement", HTTP_ACCEPT_LANGUAGE="ar")
+
+    shown = [player.balance for player in response.context["settle"].standings]
+    assert [balance.split("\u2069")[0] for balance in shown] == [
+        f"\u2066{balance}" for balance in balances
+    ]
+
+
 def test_settlement_in_dinars_has_three_decimals(client, db):
     game = services.create_game(
         names=NAMES, rules=Rules(stake=Decimal("0.250"), currency="TND"), first_dealer=0

@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils.translation import gettext
 
 from ...common.names import name_key, sorted_by_name
-from ...common.words import TRUMP_NAMES, format_money, is_red, trump_symbol
+from ...common.words import TRUMP_NAMES, format_money, is_red, left_to_right, trump_symbol
 from ...engine import Record, Trump, record_to_dict
 from ...engine.auction import BOULMOUS, LOWEST_BID
 from ...engine.league import (
@@ -79,7 +79,7 @@ class Figure:
     @property
     def signed(self) -> str:
         """The value with its sign, as a balance shows it: +3, -2, 0."""
-        return f"{self.value:+d}" if self.value else "0"
+        return left_to_right(f"{self.value:+d}") if self.value else "0"
 
 
 def figures_of(counts: Mapping[str, int]) -> list[Figure]:

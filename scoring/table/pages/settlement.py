@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from ...common.words import format_money
+from ...common.words import format_money, left_to_right
 from ...engine import SEATS, Ending, FailedTaker, settle
 from ..state import GameState
 
@@ -46,7 +46,9 @@ def settle_up(state: GameState) -> SettleUp:
     def show(units: int) -> str:
         if has_money:
             return format_money(settlement.amount(units), settlement.currency)
-        return ngettext("%(count)+d stake", "%(count)+d stakes", abs(units)) % {"count": units}
+        return ngettext("%(count)s stake", "%(count)s stakes", abs(units)) % {
+            "count": left_to_right(f"{units:+d}")
+        }
 
     ranks, counts = result.ranks, result.taker_counts()
     standings = []
