@@ -27,6 +27,22 @@ DATABASE_FIXTURES = ("django_db_setup", "live_server")
 gives ``live_server`` a transactional database of its own accord."""
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite the test database lives in memory, in shared-cache mode, where a table a
+    transaction writes is locked against every other connection at once, with no wait: the
+    live server's threads (a phone polling its game while another saves a hand) answered
+    500 "database table is locked". Readers there may read uncommitted rows, so that they
+    take no table lock; a file database, as ``make run`` has, is not in that mode."""
+    from django.db import connections
+
+    for connection in connections.all():
+        if connection.vendor == "sqlite":
+            options = connection.settings_dict.setdefault("OPTIONS", {})
+            commands = options.get("init_command", "")
+            options["init_command"] = f"{commands} PRAGMA read_uncommitted=1;".strip()
+
+
 def pytest_addoption(parser):
     parser.addoption(
         DB_TESTS_ONLY,

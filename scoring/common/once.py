@@ -28,18 +28,24 @@ from .models import FormSent
 GOOD_FOR = timedelta(days=7)
 """How long a form, once drawn, may be sent: a week on a phone left open on it."""
 T = TypeVar("T")
-_SIGNER = signing.TimestampSigner(salt="scoring.common.once")
+SALT = "scoring.common.once"
+
+
+def _signer() -> signing.TimestampSigner:
+    # Made when a form is drawn or read, not at import: `manage.py check` imports this
+    # module before it tells a missing SECRET_KEY (boulmous.E001).
+    return signing.TimestampSigner(salt=SALT)
 
 
 def new_token() -> str:
     """A form's one-time token: a random id, signed with the moment it was made."""
-    return _SIGNER.sign(str(uuid.uuid4()))
+    return _signer().sign(str(uuid.uuid4()))
 
 
 def read_token(value: str) -> uuid.UUID | None:
     """The id of a token this site made less than :data:`GOOD_FOR` ago; else None."""
     try:
-        return uuid.UUID(_SIGNER.unsign(value, max_age=GOOD_FOR))
+        return uuid.UUID(_signer().unsign(value, max_age=GOOD_FOR))
     except (signing.BadSignature, ValueError):  # expired, altered, or not ours
         return None
 

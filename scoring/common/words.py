@@ -80,7 +80,7 @@ def format_money(amount: Decimal, currency: str) -> str:
 
 
 register = template.Library()
-"""The figures' filters, in every template (settings' ``builtins``)."""
+"""The figures' and the words' filters, in every template (settings' ``builtins``)."""
 
 
 def _isolated(figure: str) -> str:
@@ -254,9 +254,6 @@ def say_place(place: int) -> str:
     teen = 10 <= place % 100 <= 20
     suffix = "th" if teen else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
-
-
-register = template.Library()
 
 
 @register.filter(name="elide", is_safe=True)

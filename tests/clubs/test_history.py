@@ -155,6 +155,10 @@ def drawn(world):
     services.draw_round(night_id=world.night.pk, owner_id=None)
 
 
+def ended(world):
+    services.end_night(night_id=world.night.pk)
+
+
 def retired(world):
     members.retire_member(club=world.club, member_id=world.farid.pk, by=NOBODY)
 
@@ -172,6 +176,7 @@ class Write:
     before: Callable[[Sfax], None] = lambda world: None
 
 
+MOVED_TO = "2025-02-01T20:00"
 IMPORTED = record_line("x1", players=("Amina", "Dalila", "Emna", "Omar"))
 CLUB = lambda world: {"club": "sfax"}  # noqa: E731
 WRITES = {
@@ -267,6 +272,14 @@ WRITES = {
         lambda world: {"club": "sfax", "night": world.night.pk},
         lambda world: {"confirm": "1"},
         before=drawn,
+    ),
+    "night_reopen": Write(
+        "night_reopened", lambda world: {"club": "sfax", "night": world.night.pk}, before=ended
+    ),
+    "club_game_date": Write(
+        "game_moved",
+        lambda world: {"club": "sfax", "gid": world.game},
+        lambda world: {"finished_at": MOVED_TO, "previewed": MOVED_TO, "confirm": "1"},
     ),
 }
 """Every form of the club's URL conf that writes, and the line of the history it leaves."""

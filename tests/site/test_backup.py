@@ -44,6 +44,7 @@ from scoring.clubs import history as club_history
 from scoring.clubs import mail as club_mail
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, MailSent, Member, Night
+from scoring.common import once
 from scoring.common.rights import Actor
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump, dealer_of, hand_from_dict
 from scoring.engine import loads as load_record
@@ -276,15 +277,19 @@ def populate() -> dict[str, Any]:
 
     # A plain game of Bilal's: an auction, a hand card by card, a void deal, abandoned and
     # resumed, won; its rematch, and a scorer link handed on to it, then revoked.
-    plain = services.create_game(
-        names=NAMES,
-        rules=Rules(target=10, stake=Decimal("1.500"), currency="TND"),
-        first_dealer=0,
-        place="Café des Délices",
-        owner_id=bilal.pk,
-        token=uuid.uuid4(),
-        by=Actor(user_id=bilal.pk),
-    ).game
+    # Started from the new-game form, whose one-time token is kept (scoring/common/once.py).
+    plain = once.make_once(
+        uuid.uuid4(),
+        lambda: services.create_game(
+            names=NAMES,
+            rules=Rules(target=10, stake=Decimal("1.500"), currency="TND"),
+            first_dealer=0,
+            place="Café des Délices",
+            owner_id=bilal.pk,
+            by=Actor(user_id=bilal.pk),
+        ),
+        lambda state: f"/games/{state.game.public_id}/",
+    ).thing.game
     hands = [
         {"calls": ["pass", 3, "pass", 4], "trump": "H", "tricks": [1, 0, 2, 3]},
         {"taker": 0, "bid": 3, "trump": "H", "plays": CLEAN_PLAYS},

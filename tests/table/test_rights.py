@@ -311,7 +311,9 @@ def test_home_lists_only_this_phones_games_and_suggests_only_their_names():
 
 @pytest.mark.django_db
 def test_new_game_sent_twice_starts_one_game(client):
-    data = new_game_data(token="0b6f8c5e-3a0e-4a3e-9d1e-2f4c9a1b7c11")
+    drawn = client.get("/games/new").content.decode()
+    [once] = re.findall(r'<input type="hidden" name="once" value="([^"]+)"', drawn)
+    data = new_game_data(once=once)
 
     first = client.post("/games/new", data)
     second = client.post("/games/new", data)
