@@ -305,3 +305,25 @@ else window.addEventListener("load", loadLater, { once: true });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showFirstError);
   else showFirstError();
 })();
+
+// A form that makes something carries a one-time token (scoring/common/once.py), so that
+// sent again it makes nothing more. A phone that comes Back to such a form may draw it
+// anew, with a new token, rather than restore it: the token sent is kept in the history
+// entry of the form's page, and put back into the form when that entry is shown again.
+(() => {
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const once = event.target.querySelector('input[name="once"]');
+      if (once) history.replaceState({ ...history.state, once: once.value }, "");
+    },
+    true,
+  );
+  function restore() {
+    const sent = history.state?.once;
+    const once = document.querySelectorAll('input[name="once"]');
+    if (sent && once.length === 1) once[0].value = sent;
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restore);
+  else restore();
+})();
