@@ -159,6 +159,10 @@ def retired(world):
     members.retire_member(club=world.club, member_id=world.farid.pk, by=NOBODY)
 
 
+def ended(world):
+    services.end_night(night_id=world.night.pk, by=NOBODY)
+
+
 @dataclass(frozen=True)
 class Write:
     """A write of the club as its form posts it: the line it leaves, the address's
@@ -255,6 +259,18 @@ WRITES = {
         lambda world: {"date": "2025-03-08", "place": "Café", "rounds": ""},
     ),
     "night_delete": Write("night_deleted", lambda world: {"club": "sfax", "night": world.night.pk}),
+    "night_reopen": Write(
+        "night_reopened", lambda world: {"club": "sfax", "night": world.night.pk}, before=ended
+    ),
+    "club_game_date": Write(
+        "game_moved",
+        lambda world: {"club": "sfax", "gid": world.game},
+        lambda world: {
+            "finished_at": "2025-03-08T21:30",
+            "previewed": "2025-03-08T21:30",
+            "confirm": "1",
+        },
+    ),
     "night_draw": Write("round_drawn", lambda world: {"club": "sfax", "night": world.night.pk}),
     "night_close": Write(
         "round_closed",
