@@ -30,9 +30,9 @@ from ...table.models import Summary
 from .. import edits, members, privacy
 from ..access import with_club
 from ..forms import AnonymiseForm
-from ..history import CLUB_ACTIONS
+from ..history import CLUB_ACTIONS, details, label, subject
 from ..league import season_games
-from ..models import Club, ClubGame, ClubResult, Member, Night, Round, Season
+from ..models import Club, ClubChange, ClubGame, ClubResult, Member, Night, Round, Season
 from .club import _members_page
 
 
@@ -520,6 +520,62 @@ def _night_label(night: Night) -> str:
     return date_format(night.date, "DATE_FORMAT")
 
 
+# The club's last change undone (scoring/clubs/members.py).
+
+
+def _last_change(club: Club) -> ClubChange:
+    last = members.last_change(club)
+    if last is None:
+        raise Http404
+    return last
+
+
+def _history(club: Club, thing: Any = None) -> str:
+    return reverse("club_history", args=[club.slug])
+
+
+def _undo_asked(club: Club, change: ClubChange) -> Asked:
+    line = said(
+        gettext("<strong>%(what)s</strong>: <bdi>%(subject)s</bdi>"),
+        what=label(change.action),
+        subject=subject(change),
+    )
+    changed = [
+        said(gettext("%(words)s: <bdi>%(value)s</bdi>"), words=one.words, value=one.after)
+        if one.before is None
+        else said(
+            gettext("%(words)s: <bdi>%(before)s</bdi> → <bdi>%(after)s</bdi>"),
+            words=one.words,
+            before=one.before,
+            after=one.after,
+        )
+        for one in details(change)
+    ]
+    refusal = ""
+    if change.action not in members.UNDOABLE:
+        refusal = gettext(
+            "This change cannot be undone here: only a player's rename, role change, "
+            "retirement or return can be, while it is the club's last change."
+        )
+    return Asked(
+        title=said(gettext("%(name)s: undo the last change"), name=club.name),
+        heading=gettext("Undo the last change?"),
+        crumb=(_history(club), gettext("The club's history")),
+        says=[
+            paragraph(line),
+            *([listed(*changed)] if changed else []),
+            paragraph(
+                gettext(
+                    "It is put back as it was before it, and the club's history keeps both lines."
+                )
+            ),
+        ],
+        button=gettext("Undo the change"),
+        cancel=_history(club),
+        refusal=refusal,
+    )
+
+
 DECLARED: Sequence[AdminAction] = (
     AdminAction(
         name="member_retire",
@@ -614,6 +670,20 @@ DECLARED: Sequence[AdminAction] = (
         done=_game_deleted,
         leads=_games,
         ask=_game_asked,
+    ),
+    AdminAction(
+        name="club_undo",
+        route="history/undo",
+        kind="change_undone",
+        find=_last_change,
+        do=lambda club, change, by: members.undo_last_change(club=club, change_id=change.pk, by=by),
+        done=lambda change, member: (
+            gettext("The last change is undone (%(what)s): %(name)s is as he was before it.")
+            % {"what": label(change.action), "name": member.name}
+        ),
+        leads=_history,
+        ask=_undo_asked,
+        refused={members.NotUndoable: asked_again, members.LastAdmin: last_admin},
     ),
 )
 """Every admin action that asks, then does."""
