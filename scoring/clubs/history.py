@@ -69,6 +69,7 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
     ClubAction("night_deleted", _("night deleted"), Action.RUN_CLUB),
     ClubAction("game_deleted", _("game deleted"), Action.RUN_CLUB),
     ClubAction("game_moved", _("date of a game changed"), Action.RUN_CLUB),
+    ClubAction("change_undone", _("last change undone"), Action.RUN_CLUB),
 )
 """Each kind of change of the club's history, how the page says it, and who may make it."""
 
@@ -146,6 +147,7 @@ FIELD_WORDS: dict[str, Promise] = {
     "round": _("round"),
     "tables": _("tables"),
     "abandoned": _("tables abandoned"),
+    "undone": _("change undone"),
 }
 """How a history line names what a change is about (``before`` and ``after``'s keys);
 others (an ``id`` kept to find a thing again) are not said."""
@@ -170,6 +172,8 @@ def _said(key: str, value: Any) -> str:
         return str(_("yes") if value else _("no"))
     if isinstance(value, list):
         return ", ".join(str(one) for one in value)
+    if key == "undone":
+        return label(value)
     if key == "role" and value in Member.Role.values:
         return str(Member.Role(value).label)
     if key == "stake" and isinstance(value, str):

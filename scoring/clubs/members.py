@@ -26,7 +26,7 @@ from ..common.names import look_alike, name_key
 from ..common.rights import Actor
 from ..table.models import Game, Player, Seat, Summary
 from . import history, league, totals
-from .models import Attendance, Club, ClubResult, Member, Round
+from .models import Attendance, Club, ClubChange, ClubResult, Member, Round
 from .privacy import LastAdmin, _only_admin
 from .services import NameLooksLike, NameTaken, _lock
 
@@ -38,16 +38,19 @@ __all__ = [
     "MergeRefused",
     "NameLooksLike",
     "NameTaken",
+    "NotUndoable",
     "SatTogether",
     "bring_back",
     "delete_member",
     "drawn_in",
     "games_of",
+    "last_change",
     "merge_members",
     "merge_refusal",
     "played",
     "rename_member",
     "retire_member",
+    "undo_last_change",
 ]
 
 
@@ -212,15 +215,22 @@ def rename_member(*, club: Club, member_id: int, name: str, by: Actor) -> Member
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if name == member.name:
         return member
-    _check_name(club, member, name)
     old = member.name
-    games = _seat_as(club, member.key, name)
-    member.name, member.key = name, name_key(name)
-    member.save(update_fields=["name", "key"])
+    games = _rename(club, member, name)
     history.log(
         club, by, "member_renamed", old, before={"name": old}, after={"name": name, "games": games}
     )
     return member
+
+
+def _rename(club: Club, member: Member, name: str) -> int:
+    """The member seated as ``name`` in the club's games, and so named: refused as a new
+    player's name is (NameTaken, NameLooksLike). Returns the number of his games."""
+    _check_name(club, member, name)
+    games = _seat_as(club, member.key, name)
+    member.name, member.key = name, name_key(name)
+    member.save(update_fields=["name", "key"])
+    return games
 
 
 @dataclass(frozen=True)
@@ -388,3 +398,76 @@ def bring_back(*, club: Club, member_id: int, by: Actor) -> Member:
     member.save(update_fields=["retired_at"])
     history.log(club, by, "member_returned", member.name)
     return member
+
+
+# The club's last change undone (its history, scoring/clubs/history.py).
+
+UNDOABLE = frozenset({"member_renamed", "role_changed", "member_retired", "member_returned"})
+"""The kinds of change that may be undone while they are the club's last: a member's, which
+only he is changed by, put back as it was."""
+
+
+class NotUndoable(Exception):
+    """The change is no longer the club's last, or is not of a kind that may be undone."""
+
+
+def last_change(club: Club) -> ClubChange | None:
+    """The club's last change, the one that may be undone."""
+    return club.changes.order_by("-pk").first()
+
+
+@transaction.atomic
+def undo_last_change(*, club: Club, change_id: int, by: Actor) -> Member:
+    """The club's last change put back as it was, if it is still its last and of a kind
+    UNDOABLE (NotUndoable else): a member renamed gets his name back, in every game; a role
+    changed, his role; retired, he is back; back, he is retired again. LastAdmin if that
+    leaves the club no admin with an account. Its line names what is undone. Returns the
+    member."""
+    change = ClubChange.objects.get(club=club, pk=change_id)
+    if change.action not in UNDOABLE:
+        raise NotUndoable(change.action)
+    was: dict[str, str] = change.before or {}
+    renamed = change.action == "member_renamed"
+    name = (change.after or {})["name"] if renamed else change.subject
+    member = Member.objects.get(club=club, key=name_key(name))
+    if renamed:
+        _lock_seated({member.key, name_key(was["name"])})
+    club = _lock(club)
+    if last_change(club) != change:
+        raise NotUndoable(change.action)
+    member = Member.objects.select_for_update().get(pk=member.pk)
+    before, after = _put_back(club, member, change.action, was)
+    history.log(
+        club,
+        by,
+        "change_undone",
+        member.name,
+        before=before,
+        after={"undone": change.action, **after},
+    )
+    return member
+
+
+def _put_back(
+    club: Club, member: Member, action: str, was: dict[str, str]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The member as he ``was`` before a change of kind ``action``; what that changed,
+    before and after."""
+    if action == "member_renamed":
+        now = member.name
+        _rename(club, member, was["name"])
+        return {"name": now}, {"name": was["name"]}
+    if action == "role_changed":
+        now = member.role
+        if now == Member.Role.ADMIN and was["role"] != Member.Role.ADMIN:
+            _one_admin_left(club, member)
+        member.role = was["role"]
+        member.save(update_fields=["role"])
+        return {"role": now}, {"role": was["role"]}
+    if action == "member_retired":
+        member.retired_at = None
+    else:
+        _one_admin_left(club, member)
+        member.retired_at = timezone.now()
+    member.save(update_fields=["retired_at"])
+    return {}, {}

@@ -1,8 +1,23 @@
 from django.urls import path
 
-from .views import calendar, club, edits, games, history, league, mail, members, nights, privacy
+from .views import (
+    actions,
+    calendar,
+    club,
+    edits,
+    games,
+    history,
+    league,
+    mail,
+    members,
+    nights,
+    privacy,
+)
 
 urlpatterns = [
+    # The admin actions that ask, then do: retired and back, deleted, anonymised, a season, a
+    # night or a game deleted, declared in views/actions.py.
+    *actions.urlpatterns,
     # Clubs (issue 11): running a club, in views/club.py.
     path("clubs/", club.clubs, name="clubs"),
     path("clubs/new", club.new_club, name="new_club"),
@@ -12,7 +27,7 @@ urlpatterns = [
     path("clubs/<slug:club>/members", club.members, name="club_members"),
     path("clubs/<slug:club>/members/<int:member_id>/role", club.member_role, name="member_role"),
     path("clubs/<slug:club>/members/<int:member_id>/claim", club.member_claim, name="member_claim"),
-    # Members (issue 19): renamed, merged, retired and back, deleted, in views/members.py.
+    # Members (issue 19): renamed and merged, in views/members.py.
     path(
         "clubs/<slug:club>/members/<int:member_id>/rename",
         members.member_rename,
@@ -21,31 +36,11 @@ urlpatterns = [
     path(
         "clubs/<slug:club>/members/<int:member_id>/merge", members.member_merge, name="member_merge"
     ),
-    path(
-        "clubs/<slug:club>/members/<int:member_id>/retire",
-        members.member_retire,
-        name="member_retire",
-    ),
-    path(
-        "clubs/<slug:club>/members/<int:member_id>/return",
-        members.member_return,
-        name="member_return",
-    ),
-    path(
-        "clubs/<slug:club>/members/<int:member_id>/delete",
-        members.member_delete,
-        name="member_delete",
-    ),
-    # Privacy (issue 18): a member's data, his removal, his name in public.
+    # Privacy (issue 18): a member's data, his name in public.
     path(
         "clubs/<slug:club>/members/<int:member_id>/data.json",
         privacy.member_data,
         name="member_data",
-    ),
-    path(
-        "clubs/<slug:club>/members/<int:member_id>/remove",
-        privacy.remove_member,
-        name="member_remove",
     ),
     path(
         "clubs/<slug:club>/players/<int:member_id>/public-name",
@@ -61,15 +56,10 @@ urlpatterns = [
     path("clubs/<slug:club>/seasons/new", club.new_season, name="new_season"),
     path("clubs/<slug:club>/games/", games.club_games, name="club_games"),
     path("clubs/<slug:club>/games/new", club.new_club_game, name="new_club_game"),
-    # Edit and delete (issue 19), admins only: in views/edits.py.
-    path("clubs/<slug:club>/games/<slug:gid>/delete", edits.delete_game, name="club_game_delete"),
+    # Edit (issue 19), admins only: in views/edits.py.
     path("clubs/<slug:club>/games/<slug:gid>/date", edits.game_date, name="club_game_date"),
     path("clubs/<slug:club>/seasons/<slug:season>/edit", edits.edit_season, name="season_edit"),
-    path(
-        "clubs/<slug:club>/seasons/<slug:season>/delete", edits.delete_season, name="season_delete"
-    ),
     path("clubs/<slug:club>/nights/<int:night>/edit", edits.edit_night, name="night_edit"),
-    path("clubs/<slug:club>/nights/<int:night>/delete", edits.delete_night, name="night_delete"),
     path("clubs/<slug:club>/import", club.import_records, name="club_import"),
     # Club nights (issue 12): check-in, rounds, table sheets and cards, in views/nights.py.
     path("clubs/<slug:club>/nights/new", nights.new_night, name="new_night"),

@@ -21,6 +21,7 @@ from scoring.clubs.models import ClubChange, Member, Night
 from scoring.common.rights import NOBODY, Actor
 from scoring.engine import Contract, Hand, Rules, Trump, loads
 from scoring.table import services as table_services
+from scoring.table.models import Summary
 from tests.clubs.test_clubs import club_data, record_line
 from tests.clubs.test_league_pages import new_club
 
@@ -155,12 +156,12 @@ def drawn(world):
     services.draw_round(night_id=world.night.pk, owner_id=None)
 
 
-def ended(world):
-    services.end_night(night_id=world.night.pk)
-
-
 def retired(world):
     members.retire_member(club=world.club, member_id=world.farid.pk, by=NOBODY)
+
+
+def ended(world):
+    services.end_night(night_id=world.night.pk, by=NOBODY)
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,6 @@ class Write:
     before: Callable[[Sfax], None] = lambda world: None
 
 
-MOVED_TO = "2025-02-01T20:00"
 IMPORTED = record_line("x1", players=("Amina", "Dalila", "Emna", "Omar"))
 CLUB = lambda world: {"club": "sfax"}  # noqa: E731
 WRITES = {
@@ -260,6 +260,19 @@ WRITES = {
         lambda world: {"date": "2025-03-08", "place": "Café", "rounds": ""},
     ),
     "night_delete": Write("night_deleted", lambda world: {"club": "sfax", "night": world.night.pk}),
+    "club_undo": Write("change_undone", CLUB, before=retired),
+    "night_reopen": Write(
+        "night_reopened", lambda world: {"club": "sfax", "night": world.night.pk}, before=ended
+    ),
+    "club_game_date": Write(
+        "game_moved",
+        lambda world: {"club": "sfax", "gid": world.game},
+        lambda world: {
+            "finished_at": "2025-03-08T21:30",
+            "previewed": "2025-03-08T21:30",
+            "confirm": "1",
+        },
+    ),
     "night_draw": Write("round_drawn", lambda world: {"club": "sfax", "night": world.night.pk}),
     "night_close": Write(
         "round_closed",
@@ -272,14 +285,6 @@ WRITES = {
         lambda world: {"club": "sfax", "night": world.night.pk},
         lambda world: {"confirm": "1"},
         before=drawn,
-    ),
-    "night_reopen": Write(
-        "night_reopened", lambda world: {"club": "sfax", "night": world.night.pk}, before=ended
-    ),
-    "club_game_date": Write(
-        "game_moved",
-        lambda world: {"club": "sfax", "gid": world.game},
-        lambda world: {"finished_at": MOVED_TO, "previewed": MOVED_TO, "confirm": "1"},
     ),
 }
 """Every form of the club's URL conf that writes, and the line of the history it leaves."""
@@ -437,3 +442,118 @@ def test_history_page_says_a_stake_changed_as_the_language_writes_it(sfax):
     html = client.get("/clubs/sfax/history", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
 
     assert "mise\u00a0: <bdi>0</bdi> → <bdi>1,5</bdi>" in html
+
+
+# The last change undone: a member's rename, role, retirement or return, while it is last.
+
+
+def undo(sfax, method="post"):
+    client = Client()
+    client.force_login(sfax.amina)
+    return getattr(client, method)("/clubs/sfax/history/undo")
+
+
+def test_undo_puts_a_rename_back_in_every_game_and_says_so(sfax):
+    members.rename_member(club=sfax.club, member_id=sfax.dalila.pk, name="Dalia", by=NOBODY)
+
+    response = undo(sfax)
+
+    line = ClubChange.objects.order_by("-pk").first()
+    assert (response.status_code, response["Location"]) == (302, "/clubs/sfax/history")
+    assert Member.objects.get(pk=sfax.dalila.pk).name == "Dalila"
+    assert Summary.objects.get(game__public_id=sfax.game).names[1] == "Dalila"
+    assert (line.action, line.subject, line.before, line.after) == (
+        "change_undone",
+        "Dalila",
+        {"name": "Dalia"},
+        {"undone": "member_renamed", "name": "Dalila"},
+    )
+
+
+def test_undo_gives_a_role_back(sfax):
+    services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
+
+    undo(sfax)
+
+    assert Member.objects.get(pk=sfax.bilal.pk).role == "member"
+
+
+def test_undo_of_a_retirement_brings_the_player_back(sfax):
+    retired(sfax)
+
+    undo(sfax)
+
+    assert Member.objects.get(pk=sfax.farid.pk).retired_at is None
+
+
+def test_undo_page_names_the_change_and_what_it_changed(sfax):
+    members.rename_member(club=sfax.club, member_id=sfax.dalila.pk, name="Dalia", by=NOBODY)
+
+    html = undo(sfax, "get").content.decode()
+
+    assert "<strong>player renamed</strong>: <bdi>Dalila</bdi>" in html
+    assert "name: <bdi>Dalila</bdi> → <bdi>Dalia</bdi>" in html
+
+
+def test_undo_of_a_change_that_cannot_be_undone_is_refused_and_changes_nothing(sfax):
+    services.create_season(
+        club=sfax.club,
+        name="2026",
+        slug="s2026",
+        first_day=date(2026, 1, 1),
+        last_day=date(2026, 12, 31),
+        points=(3, 2, 1, 0),
+    )
+    lines = ClubChange.objects.count()
+
+    page = undo(sfax, "get").content.decode()
+    response = undo(sfax)
+
+    assert "This change cannot be undone here" in page
+    assert (response.status_code, ClubChange.objects.count()) == (409, lines)
+
+
+def test_undo_is_not_undone_in_turn(sfax):
+    retired(sfax)
+    undo(sfax)
+
+    response = undo(sfax)
+
+    assert (response.status_code, Member.objects.get(pk=sfax.farid.pk).retired_at) == (409, None)
+
+
+def test_undo_of_a_change_no_longer_the_last_is_refused(sfax):
+    retired(sfax)
+    change = members.last_change(sfax.club)
+    services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
+
+    with pytest.raises(members.NotUndoable):
+        members.undo_last_change(club=sfax.club, change_id=change.pk, by=NOBODY)
+
+
+def test_undo_that_leaves_the_club_no_admin_is_refused(sfax):
+    chafik = sfax.chafik.pk
+    account = get_user_model().objects.get(username="chafik")
+    Member.objects.filter(pk=chafik).update(user=account, claimed_by=None)
+    services.set_role(club=sfax.club, member_id=chafik, role="admin", by=NOBODY)
+    members.retire_member(club=sfax.club, member_id=chafik, by=NOBODY)
+    amina = Member.objects.get(club=sfax.club, name="Amina").pk
+    services.set_role(club=sfax.club, member_id=amina, role="member", by=NOBODY)
+    members.bring_back(club=sfax.club, member_id=chafik, by=NOBODY)
+    lines = ClubChange.objects.count()
+    client = Client()
+    client.force_login(account)
+
+    response = client.post("/clubs/sfax/history/undo")
+
+    assert (response.status_code, ClubChange.objects.count()) == (409, lines)
+    assert "Chafik is the club&#x27;s only admin with an account" in response.content.decode()
+    assert Member.objects.get(pk=chafik).retired_at is None
+
+
+def test_undo_is_for_admins_only(sfax):
+    retired(sfax)
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="chafik"))
+
+    assert client.post("/clubs/sfax/history/undo").status_code == 403

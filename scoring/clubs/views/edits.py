@@ -1,9 +1,7 @@
-"""An admin edits or deletes a season, a night or a club game (issue 19): each edit is its
-form, each deletion a page that says what goes with it, then a plain POST. One service
+"""An admin edits a season, a night or a club game's date (issue 19): each edit is its
+form (deleting them is an admin action of views/actions.py). One service
 call a write (scoring/clubs/edits.py); a refusal is said on the field, with a 422, and
 nothing changes; each change done says so on the page it leads to."""
-
-from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
@@ -14,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
-from ...common.words import elide, say_moment
+from ...common.words import say_moment
 from ...table.models import Game, Summary
 from ...table.services import NotWon
 from .. import edits, services
@@ -84,31 +82,6 @@ def edit_season(
     )
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
-@with_club(Action.RUN_CLUB)
-def delete_season(
-    request: HtmxHttpRequest, club: Club, member: Member | None, season: str
-) -> HttpResponse:
-    """Asked, then done: the season and its standings page go, its games stay."""
-    found = _season(club, season)
-    if request.method != "POST":
-        context = {"club": club, "season": found, "games": season_games(club, found)}
-        return render(request, "clubs/season_delete.html", context)
-    try:
-        edits.delete_season(club=club, season_id=found.pk, by=request.actor)
-    except Season.DoesNotExist:  # deleted meanwhile
-        raise Http404 from None
-    messages.success(
-        request,
-        gettext(
-            "The season %(name)s is deleted. Its games stay in the club and in the all-time "
-            "standings."
-        )
-        % {"name": found.name},
-    )
-    return redirect("club", club=club.slug)
-
-
 def _night(club: Club, night_id: int) -> Night:
     return get_object_or_404(Night, club=club, pk=night_id)
 
@@ -153,78 +126,6 @@ def edit_night(
             return redirect("night", club=club.slug, night=saved.pk)
     context = {"form": form, "club": club, "night": found, "drawn": drawn}
     return render(request, "clubs/night_form.html", context, status=422 if form.errors else 200)
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@with_club(Action.RUN_CLUB)
-def delete_night(
-    request: HtmxHttpRequest, club: Club, member: Member | None, night: int
-) -> HttpResponse:
-    """Asked, then done: the night goes with its check-in, rounds and table cards; its
-    games stay in the club."""
-    found = _night(club, night)
-    if request.method != "POST":
-        games = ClubGame.objects.filter(round__night=found)
-        context = {
-            "club": club,
-            "night": found,
-            "rounds": Round.objects.filter(night=found).count(),
-            "present": found.attendances.count(),
-            "games": games.count(),
-            "playing": games.filter(game__summary__status=Summary.Status.PLAYING).count(),
-        }
-        return render(request, "clubs/night_delete.html", context)
-    try:
-        edits.delete_night(club=club, night_id=found.pk, by=request.actor)
-    except Night.DoesNotExist:  # deleted meanwhile
-        raise Http404 from None
-    messages.success(
-        request,
-        gettext("The night of %(date)s is deleted. Its games stay in the club.")
-        % {"date": _night_label(found)},
-    )
-    return redirect("club", club=club.slug)
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@with_club(Action.RUN_CLUB)
-def delete_game(
-    request: HtmxHttpRequest, club: Club, member: Member | None, gid: str
-) -> HttpResponse:
-    """Asked, then done: the game leaves the club, its standings and ratings, re-computed
-    without it; the club's history keeps its record."""
-    club_game = get_object_or_404(
-        ClubGame.objects.select_related("game__summary", "round__night"),
-        club=club,
-        game__public_id=gid,
-    )
-    summary = club_game.game.summary
-    scores = list(zip(summary.names, summary.totals, strict=True))
-    if request.method != "POST":
-        counted = ClubResult.objects.filter(game=club_game.game_id)
-        context: dict[str, Any] = {
-            "club": club,
-            "game": club_game.game,
-            "summary": summary,
-            "scores": scores,
-            "night": club_game.round.night if club_game.round else None,
-            "counted": counted.exists(),
-            "later": ClubResult.objects.filter(
-                club=club, seat=0, position__gt=counted.values("position")[:1]
-            ).count(),
-        }
-        return render(request, "clubs/game_delete.html", context)
-    try:
-        edits.delete_club_game(club=club, public_id=gid, by=request.actor)
-    except Game.DoesNotExist:  # deleted meanwhile
-        raise Http404 from None
-    players = ", ".join(summary.names)
-    said = gettext(
-        "The game of %(players)s is deleted: the standings and ratings are re-computed "
-        "without it. The club's history keeps its record."
-    )
-    messages.success(request, elide(said % {"players": players}, [players]))
-    return redirect("club_games", club=club.slug)
 
 
 def _season_words(season: Season | None) -> str:

@@ -1,13 +1,13 @@
-"""An organiser's care of the club's players: a member renamed, merged into another,
-deleted (no games) or retired (games) and brought back. Admins only (Action.RUN_CLUB);
-each asks first on a page that says what follows, and then calls one service
-(scoring/clubs/members.py) and says what it did on the members page."""
+"""An organiser's care of the club's players: a member renamed, or merged into another (a
+page that shows what follows before it is done). Admins only (Action.RUN_CLUB); each calls
+one service (scoring/clubs/members.py) and says what it did on the members page. Retired,
+brought back and deleted, a member is an admin action of views/actions.py."""
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods
 
 from ...common.http import HtmxHttpRequest
 from ...common.names import sorted_by_name
@@ -16,7 +16,6 @@ from .. import members
 from ..access import with_club
 from ..forms import MergeForm, RenameForm, look_alike_message, merge_refused_message
 from ..models import Club, Member
-from .club import _members_page
 
 
 def _name(member: Member) -> str:
@@ -25,13 +24,6 @@ def _name(member: Member) -> str:
 
 def _player(club: Club, member_id: int) -> Member:
     return get_object_or_404(Member.objects.select_related("user"), club=club, pk=member_id)
-
-
-def _last_admin(request: HtmxHttpRequest, club: Club, name: str) -> HttpResponse:
-    notice = gettext(
-        "%(name)s is the club's only admin with an account: make another member an admin first."
-    )
-    return _members_page(request, club, notice=notice % {"name": name}, status=409)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -121,70 +113,3 @@ def member_merge(
     elif form.is_bound:
         status = 422
     return render(request, "clubs/member_merge.html", context, status=status)
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@with_club(Action.RUN_CLUB)
-def member_retire(
-    request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
-) -> HttpResponse:
-    """Asked, then done: the member leaves the club's lists, his games stay his."""
-    found = _player(club, member_id)
-    if request.method != "POST":
-        context = {"club": club, "player": found, "games": members.games_of(club, found)}
-        return render(request, "clubs/member_retire.html", context)
-    try:
-        retired = members.retire_member(club=club, member_id=found.pk, by=request.actor)
-    except members.LastAdmin:
-        return _last_admin(request, club, found.name)
-    except Member.DoesNotExist:
-        raise Http404 from None
-    messages.success(
-        request,
-        gettext("%(name)s is retired: his games and results stay his.") % {"name": retired.name},
-    )
-    return redirect("club_members", club=club.slug)
-
-
-@require_POST
-@with_club(Action.RUN_CLUB)
-def member_return(
-    request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
-) -> HttpResponse:
-    """A retired member back among the club's players."""
-    try:
-        back = members.bring_back(club=club, member_id=member_id, by=request.actor)
-    except Member.DoesNotExist:
-        raise Http404 from None
-    messages.success(
-        request, gettext("%(name)s is back among the club's players.") % {"name": back.name}
-    )
-    return redirect("club_members", club=club.slug)
-
-
-@require_http_methods(["GET", "HEAD", "POST"])
-@with_club(Action.RUN_CLUB)
-def member_delete(
-    request: HtmxHttpRequest, club: Club, member: Member | None, member_id: int
-) -> HttpResponse:
-    """Asked, then done: a member who never played deleted; one who did is retired instead."""
-    found = _player(club, member_id)
-    context = {
-        "club": club,
-        "player": found,
-        "games": members.games_of(club, found),
-        "rounds": members.drawn_in(club, found),
-    }
-    if request.method != "POST":
-        return render(request, "clubs/member_delete.html", context)
-    try:
-        members.delete_member(club=club, member_id=found.pk, by=request.actor)
-    except members.HasGames as played:
-        context |= {"games": played.games, "rounds": played.rounds}
-        return render(request, "clubs/member_delete.html", context, status=409)
-    except members.LastAdmin:
-        return _last_admin(request, club, found.name)
-    except Member.DoesNotExist:
-        raise Http404 from None
-    messages.success(request, gettext("%(name)s is deleted from the club.") % {"name": found.name})
-    return redirect("club_members", club=club.slug)
