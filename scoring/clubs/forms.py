@@ -282,7 +282,10 @@ class AnonymiseForm(forms.Form):
     def __init__(self, *args: Any, expected: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.expected = expected
-        self.fields["name"].widget.attrs.update({"autocomplete": "off", "spellcheck": "false"})
+        # data-expected: the name the page asks for, which it shows above the field.
+        self.fields["name"].widget.attrs.update(
+            {"autocomplete": "off", "spellcheck": "false", "data-expected": expected}
+        )
 
     def clean_name(self) -> str:
         typed = str(self.cleaned_data["name"])

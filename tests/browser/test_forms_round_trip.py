@@ -162,14 +162,16 @@ TYPED = {"date": "2031-03-01", "number": "{n}", "email": "elodie{n}@example.com"
 
 def fill_the_least(form):
     """Each empty required field of ``form`` filled as a person would: a name (another in
-    each field), a day far from the club's season (the same in each: a one-day season)."""
+    each field; the one the page asks for, where it asks one typed to confirm), a day far
+    from the club's season (the same in each: a one-day season)."""
     fields = form.locator("input[required], textarea[required]")
     for index in range(fields.count()):
         field = fields.nth(index)
         kind = field.get_attribute("type") or "text"
         if field.input_value() or kind in ("checkbox", "radio", "file", "hidden"):
             continue
-        field.fill(TYPED.get(kind, "Élodie Ouali {n}").format(n=index + 1))
+        asked = field.get_attribute("data-expected")
+        field.fill(asked or TYPED.get(kind, "Élodie Ouali {n}").format(n=index + 1))
 
 
 def row_counts():
