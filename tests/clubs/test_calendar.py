@@ -199,7 +199,8 @@ def test_club_page_public_club_offers_the_feed(public_club):
 
 def feed_of(page):
     """The feed's address a club page gives, as a calendar app would be given it."""
-    return page.content.decode().split("<bdi>", 1)[1].split("</bdi>", 1)[0].replace("&amp;", "&")
+    feed = page.content.decode().split('class="links nights-feed"', 1)[1]
+    return feed.split("<bdi>", 1)[1].split("</bdi>", 1)[0].replace("&amp;", "&")
 
 
 def test_club_page_private_club_gives_each_member_his_own_feed(private_club, amina):
