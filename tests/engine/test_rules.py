@@ -1,0 +1,114 @@
+"""The house-rule options, declared once (scoring/engine/rules.py): the rules, the record's
+``rules`` and what reads them follow from the registry."""
+
+import dataclasses
+import json
+
+import pytest
+
+from scoring.engine import (
+    OPTIONS,
+    PASS,
+    Contract,
+    Kind,
+    Rules,
+    RulesError,
+    Trump,
+    all_pass_allowed,
+    auction_taker,
+    legal_calls,
+    parse_record,
+    record_to_dict,
+    score_hand,
+)
+from scoring.engine.rules import yes_no
+
+PLAYERS = ["Amina", "Bilal", "Chafik", "Dalila"]
+
+
+def record_with(
+    rules: dict[str, object], hands: list[dict[str, object]] | None = None
+) -> dict[str, object]:
+    return {
+        "format": "boulmous/1",
+        "players": PLAYERS,
+        "rules": rules,
+        "hands": hands or [{"taker": 0, "bid": 4, "trump": "H", "tricks": [4, 1, 1, 0]}],
+    }
+
+
+def test_rules_have_one_field_per_option_in_the_registrys_order():
+    assert [field.name for field in dataclasses.fields(Rules)] == sorted(
+        (option.name for option in OPTIONS),
+        key=[field.name for field in dataclasses.fields(Rules)].index,
+    )
+    assert {field.name for field in dataclasses.fields(Rules)} == {o.name for o in OPTIONS}
+
+
+def test_rules_defaults_are_the_options_defaults():
+    assert Rules().to_data() == {option.name: option.to_data(option.default) for option in OPTIONS}
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda option: option.name)
+def test_parse_record_reads_an_option_left_out_as_its_default(option):
+    given = {other.name: other.to_data(other.default) for other in OPTIONS if other is not option}
+
+    record = parse_record(record_with(given))
+
+    assert getattr(record.rules, option.name) == option.default
+
+
+def test_record_to_dict_writes_the_specs_keys_and_reads_back_the_same_rules():
+    record = parse_record(
+        record_with({"failed_taker": "minus_bid", "stake": "0.500", "currency": "TND"})
+    )
+    written = record_to_dict(record)["rules"]
+
+    assert written == {
+        "target": 21,
+        "failed_taker": "minus_bid",
+        "stake": "0.500",
+        "currency": "TND",
+    }
+    assert parse_record(record_to_dict(record)).rules == record.rules
+
+
+def test_rules_from_data_and_to_data_are_each_others_reading():
+    rules = Rules(target=11, failed_taker="minus_bid", stake="2", currency="JPY")
+
+    assert Rules.from_data(rules.to_data()) == rules
+
+
+@pytest.mark.parametrize("value", [1, "yes", None])
+def test_yes_no_option_refuses_what_is_not_true_or_false(value):
+    with pytest.raises(RulesError) as error:
+        yes_no("some_rule")(value, {})
+
+    assert str(error.value) == f"some_rule {json.dumps(value)} is not true or false"
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_yes_no_option_reads_true_and_false(value):
+    assert yes_no("some_rule")(value, {}) is value
+
+
+def test_every_option_has_a_label_and_a_kind():
+    assert all(option.label and isinstance(option.kind, Kind) for option in OPTIONS)
+
+
+def test_score_hand_takes_the_rules():
+    assert score_hand(Contract(0, 4, Trump.SPADES), [2, 2, 1, 1], Rules()).points == (-2, 2, 1, 1)
+
+
+def test_seed_auction_lets_the_dealer_pass_after_three_passes():
+    assert (
+        PASS in legal_calls([PASS] * 3, Rules()),
+        all_pass_allowed(Rules()),
+        auction_taker([PASS] * 4, 0, Rules()),
+    ) == (True, True, None)
+
+
+def test_a_choice_options_words_are_found_by_its_value():
+    failed_taker = next(option for option in OPTIONS if option.name == "failed_taker")
+
+    assert failed_taker.choice("minus_bid").phrase == "a failed taker scores minus his bid"
