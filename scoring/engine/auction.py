@@ -95,7 +95,11 @@ def legal_calls(calls: Sequence[Call], rules: Rules | None = None) -> tuple[Call
     if len(calls) >= SEATS:
         return ()
     highest = max((call for call in calls if call is not None), default=LOWEST_BID - 1)
-    return (PASS, *range(highest + 1, BOULMOUS + 1))
+    bids = tuple(range(highest + 1, BOULMOUS + 1))
+    all_passed = len(calls) == SEATS - 1 and all(call is PASS for call in calls)
+    if all_passed and rules is not None and rules.dealer_must_bid:
+        return bids  # the dealer, after three passes, where he must bid
+    return (PASS, *bids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,10 @@ def auction_taker(
     result: tuple[int, int] | None = None
     for position, (seat, call) in enumerate(zip(speaking_order(dealer), calls, strict=True)):
         if call is None:
+            if PASS not in legal_calls(calls[:position], rules):
+                raise RulesError(
+                    gettext_noop("calls: the dealer must bid when the three others pass")
+                )
             continue
         parse_bid(call)
         if call not in legal_calls(calls[:position], rules):

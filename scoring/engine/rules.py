@@ -216,6 +216,23 @@ OPTIONS: tuple[Option, ...] = (
         in_spec=True,
         changes="settlement.settle",
     ),
+    Option(
+        "dealer_must_bid",
+        Kind.YES_NO,
+        False,
+        yes_no("dealer_must_bid"),
+        gettext_noop("The dealer must bid"),
+        phrase=gettext_noop("the dealer must bid"),
+        phrase_default="",
+        meaning=gettext_noop(
+            "When the three others pass, the dealer may not pass: he must bid, so no deal is void."
+        ),
+        meaning_default=gettext_noop(
+            "When all four pass, the deal is void and passes to the next dealer."
+        ),
+        help=gettext_noop("When the three others pass, the dealer may not pass: no deal is void."),
+        changes="auction.legal_calls",
+    ),
 )
 """Every option, in the order the forms, the rules page and the sentence give them."""
 
@@ -231,6 +248,7 @@ class Rules:
     failed_taker: FailedTaker = FailedTaker.TRICKS_MINUS_BID
     stake: Decimal = Decimal(0)
     currency: str = "EUR"
+    dealer_must_bid: bool = False
 
     def __post_init__(self) -> None:
         chosen: dict[str, Any] = {}

@@ -11,6 +11,7 @@ from scoring.engine import (
     PASS,
     Contract,
     Kind,
+    RecordError,
     Rules,
     RulesError,
     Trump,
@@ -21,6 +22,7 @@ from scoring.engine import (
     record_to_dict,
     score_hand,
 )
+from scoring.engine.cli import main
 from scoring.engine.rules import yes_no
 
 PLAYERS = ["Amina", "Bilal", "Chafik", "Dalila"]
@@ -112,3 +114,67 @@ def test_a_choice_options_words_are_found_by_its_value():
     failed_taker = next(option for option in OPTIONS if option.name == "failed_taker")
 
     assert failed_taker.choice("minus_bid").phrase == "a failed taker scores minus his bid"
+
+
+# --- The dealer must bid ----------------------------------------------------------------
+
+MUST_BID = Rules(dealer_must_bid=True)
+
+
+def test_dealer_must_bid_leaves_the_dealer_no_pass_after_three_passes():
+    assert (legal_calls([PASS] * 3, MUST_BID), legal_calls([PASS, 4, PASS], MUST_BID)) == (
+        (3, 4, 5, 6),
+        (PASS, 5, 6),
+    )
+
+
+def test_dealer_must_bid_refuses_the_dealers_pass_in_the_auction():
+    with pytest.raises(RulesError) as error:
+        auction_taker([PASS] * 4, 2, MUST_BID)
+
+    assert (str(error.value), all_pass_allowed(MUST_BID)) == (
+        "calls: the dealer must bid when the three others pass",
+        False,
+    )
+
+
+def test_dealer_must_bid_game_refuses_a_void_deal_and_scores_the_dealers_bid():
+    hands = [{"calls": ["pass", "pass", "pass", 3], "trump": "S", "tricks": [3, 1, 1, 1]}]
+    record = parse_record(record_with({"dealer_must_bid": True}, hands))
+
+    with pytest.raises(RecordError) as error:
+        parse_record(record_with({"dealer_must_bid": True}, [{"calls": ["pass"] * 4}]))
+
+    assert (record.score().totals, str(error.value)) == (
+        (3, 1, 1, 1),
+        "hand 1: calls: the dealer must bid when the three others pass",
+    )
+
+
+def test_dealer_must_bid_is_written_in_the_record_only_when_on():
+    on = parse_record(record_with({"dealer_must_bid": True}))
+    off = parse_record(record_with({"dealer_must_bid": False}))
+
+    assert (
+        record_to_dict(on)["rules"].get("dealer_must_bid"),
+        "dealer_must_bid" in record_to_dict(off)["rules"],
+    ) == (True, False)
+
+
+def test_boulmous_score_cli_scores_a_game_where_the_dealer_must_bid(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    hands = [{"calls": ["pass", "pass", "pass", 4], "trump": "H", "tricks": [4, 1, 1, 0]}]
+    path.write_text(json.dumps(record_with({"dealer_must_bid": True}, hands)))
+    void = tmp_path / "void.json"
+    void.write_text(json.dumps(record_with({"dealer_must_bid": True}, [{"calls": ["pass"] * 4}])))
+
+    status = main([str(path)])
+    scored = json.loads(capsys.readouterr().out)
+    refused = main([str(void)])
+
+    assert (status, scored["totals"], refused, capsys.readouterr().err) == (
+        0,
+        [4, 1, 1, 0],
+        1,
+        "hand 1: calls: the dealer must bid when the three others pass\n",
+    )
