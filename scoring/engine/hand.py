@@ -69,7 +69,8 @@ class HandScore:
 
 def score_hand(contract: Contract, tricks: Sequence[int], rules: Rules) -> HandScore:
     """Made: everyone scores his tricks. Missed: the others score theirs, the taker loses
-    (what he keeps of his tricks is ``rules.failed_taker``)."""
+    (what he keeps of his tricks is ``rules.failed_taker``); a boulmous made scores twice
+    its tricks where ``rules.boulmous_doubled``."""
     tricks = check_tricks(tricks)
     taken = tricks[contract.taker]
     made = taken >= contract.bid
@@ -77,4 +78,6 @@ def score_hand(contract: Contract, tricks: Sequence[int], rules: Rules) -> HandS
     if not made:
         kept = taken if rules.failed_taker is FailedTaker.TRICKS_MINUS_BID else 0
         points[contract.taker] = kept - contract.bid
+    elif contract.is_boulmous and rules.boulmous_doubled:
+        points[contract.taker] = 2 * taken  # twice his six tricks: 12
     return HandScore(made=made, points=tuple(points))

@@ -233,6 +233,21 @@ OPTIONS: tuple[Option, ...] = (
         help=gettext_noop("When the three others pass, the dealer may not pass: no deal is void."),
         changes="auction.legal_calls",
     ),
+    Option(
+        "boulmous_doubled",
+        Kind.YES_NO,
+        False,
+        yes_no("boulmous_doubled"),
+        gettext_noop("A boulmous made scores 12"),
+        phrase=gettext_noop("a boulmous made scores 12"),
+        phrase_default="",
+        meaning=gettext_noop("A boulmous made scores 12 for its taker, twice its six tricks."),
+        meaning_default=gettext_noop(
+            "A boulmous made scores its six tricks, as any contract made does."
+        ),
+        help=gettext_noop("Twice its six tricks, for the taker who makes it."),
+        changes="hand.score_hand",
+    ),
 )
 """Every option, in the order the forms, the rules page and the sentence give them."""
 
@@ -249,6 +264,7 @@ class Rules:
     stake: Decimal = Decimal(0)
     currency: str = "EUR"
     dealer_must_bid: bool = False
+    boulmous_doubled: bool = False
 
     def __post_init__(self) -> None:
         chosen: dict[str, Any] = {}

@@ -178,3 +178,49 @@ def test_boulmous_score_cli_scores_a_game_where_the_dealer_must_bid(tmp_path, ca
         1,
         "hand 1: calls: the dealer must bid when the three others pass\n",
     )
+
+
+# --- A boulmous made scores 12 ----------------------------------------------------------
+
+DOUBLED = Rules(boulmous_doubled=True)
+BOULMOUS_HEARTS = Contract(2, 6, Trump.HEARTS)
+
+
+def test_boulmous_doubled_scores_a_boulmous_made_12_and_nothing_else_changes():
+    assert (
+        score_hand(BOULMOUS_HEARTS, [0, 0, 6, 0], DOUBLED).points,
+        score_hand(BOULMOUS_HEARTS, [0, 1, 5, 0], DOUBLED).points,
+        score_hand(Contract(2, 5, Trump.HEARTS), [0, 0, 6, 0], DOUBLED).points,
+        score_hand(BOULMOUS_HEARTS, [0, 0, 6, 0], Rules()).points,
+    ) == ((0, 0, 12, 0), (0, 1, -1, 0), (0, 0, 6, 0), (0, 0, 6, 0))
+
+
+def test_boulmous_doubled_is_written_in_the_record_only_when_on():
+    on = parse_record(record_with({"boulmous_doubled": True}))
+    off = parse_record(record_with({}))
+
+    assert (
+        record_to_dict(on)["rules"].get("boulmous_doubled"),
+        "boulmous_doubled" in record_to_dict(off)["rules"],
+    ) == (True, False)
+
+
+def test_boulmous_score_cli_scores_a_boulmous_made_12_where_it_is_doubled(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    hands = [
+        {"taker": 1, "bid": "boulmous", "trump": "NT", "tricks": [0, 6, 0, 0]},
+        {"taker": 1, "bid": 4, "trump": "S", "tricks": [1, 4, 1, 0]},
+        {"taker": 2, "bid": 5, "trump": "D", "tricks": [0, 5, 1, 0]},
+    ]
+    path.write_text(json.dumps(record_with({"boulmous_doubled": True}, hands)))
+
+    status = main([str(path)])
+    scored = json.loads(capsys.readouterr().out)
+
+    # 12 + 4 + 5 = 21: Bilal wins at hand 3, where six tricks for the boulmous would not.
+    assert (status, scored["hands"][0]["points"], scored["totals"], scored["winner"]) == (
+        0,
+        [0, 12, 0, 0],
+        [1, 21, -3, 0],
+        1,
+    )

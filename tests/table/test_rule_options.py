@@ -1,6 +1,9 @@
 """Games played with the house-rule options (scoring/engine/rules.py): set on the new-game
 page, followed by the hand form, and said by the rules page and the settlement."""
 
+import json
+import re
+
 import pytest
 
 from scoring.table.models import Game
@@ -73,4 +76,39 @@ def test_rules_page_and_settlement_say_the_dealer_must_bid(client):
         in rules,
         "21 points to win · a failed taker scores his tricks minus his bid · no money: counted "
         "in stakes · the dealer must bid" in settlement,
+    ) == (True, True)
+
+
+def test_boulmous_made_scores_12_in_a_game_played_with_it(client):
+    game = started(client, boulmous_doubled="on")
+
+    client.post(f"/games/{game.public_id}/hands", hand_data(1, taker=1, bid=6, tricks=(0, 6, 0)))
+
+    assert (game.boulmous_doubled, load_game(game).result.totals) == (True, (0, 12, 0, 0))
+
+
+def test_card_by_card_page_says_a_boulmous_made_scores_12(client):
+    game = started(client, boulmous_doubled="on")
+
+    page = client.get(
+        f"/games/{game.public_id}/hands/1/play", {"taker": 0, "bid": 6, "trump": "H"}
+    ).content.decode()
+    data = json.loads(re.search(r'<script id="play-data" [^>]*>(.*?)</script>', page).group(1))
+
+    # What the page, and static/js/play.js offline, says for each number of tricks taken.
+    assert data["outcomes"][5:] == [
+        "Amina misses the contract (a boîte): -1 points.",
+        "Amina makes the contract: 12 points.",
+    ]
+
+
+def test_rules_page_and_settlement_say_a_boulmous_made_scores_12(client):
+    game = started(client, boulmous_doubled="on")
+
+    rules = client.get(f"/rules?game={game.public_id}").content.decode()
+    settlement = client.get(f"/games/{game.public_id}/settlement").content.decode()
+
+    assert (
+        "A boulmous made scores 12 for its taker, twice its six tricks." in rules,
+        "no money: counted in stakes · a boulmous made scores 12" in settlement,
     ) == (True, True)
