@@ -36,7 +36,7 @@ from .hand import check_tricks
 from .money import format_amount
 from .names import check_name, check_text, look_alike, name_key
 from .play import parse_plays, play_out
-from .rules import OPTION_NAMES, OPTIONS, Rules
+from .rules import OPTION_NAMES, OPTIONS, READING_ORDER, Rules
 from .settlement import Settlement, settle
 
 FORMAT = "boulmous/1"
@@ -313,7 +313,7 @@ def _parse_rules(value: object, problems: _Problems) -> Rules | None:
     for key in sorted(set(value) - _RULES_KEYS, key=str):
         problems.add("rules", gettext_noop("unknown key {key!r}"), key=key)
     chosen: dict[str, Any] = {}
-    for option in OPTIONS:
+    for option in READING_ORDER:
         if any(name not in chosen for name in option.needs):
             continue  # read in the terms of an option found wrong (the stake, its currency's)
         # An option the record does not give is its default: an old record reads as before.

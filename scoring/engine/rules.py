@@ -97,7 +97,7 @@ class Option:
     """Said beside its form field."""
     choices: tuple[Choice, ...] = ()
     needs: tuple[str, ...] = ()
-    """The options it is read in the terms of (the stake, its currency's), declared before it."""
+    """The options it is read in the terms of (the stake, its currency's): read before it."""
     least: int = 0
     """For :attr:`Kind.NUMBER`: the smallest value."""
     in_spec: bool = False
@@ -191,16 +191,6 @@ OPTIONS: tuple[Option, ...] = (
         in_spec=True,
         changes="hand.score_hand",
     ),
-    # The currency before the stake: the stake is read in its unit.
-    Option(
-        "currency",
-        Kind.CURRENCY,
-        "EUR",
-        _currency,
-        gettext_noop("Currency"),
-        in_spec=True,
-        changes="settlement.settle",
-    ),
     Option(
         "stake",
         Kind.MONEY,
@@ -213,6 +203,15 @@ OPTIONS: tuple[Option, ...] = (
         meaning_default=gettext_noop("no money"),
         help=gettext_noop("Leave empty to play without money."),
         needs=("currency",),
+        in_spec=True,
+        changes="settlement.settle",
+    ),
+    Option(
+        "currency",
+        Kind.CURRENCY,
+        "EUR",
+        _currency,
+        gettext_noop("Currency"),
         in_spec=True,
         changes="settlement.settle",
     ),
@@ -253,6 +252,10 @@ OPTIONS: tuple[Option, ...] = (
 
 OPTION_NAMES = tuple(option.name for option in OPTIONS)
 
+READING_ORDER = tuple(sorted(OPTIONS, key=lambda option: bool(option.needs)))
+"""The options in the order they are read: those read in another's terms (the stake, in
+its currency's) after the others."""
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -268,7 +271,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         chosen: dict[str, Any] = {}
-        for option in OPTIONS:
+        for option in READING_ORDER:
             value = getattr(self, option.name)
             if option.kind is Kind.MONEY and not isinstance(value, str):
                 value = str(value)  # a stake given as a number: checked as its string
