@@ -1,10 +1,12 @@
 """Games played with the house-rule options (scoring/engine/rules.py): set on the new-game
 page, followed by the hand form, and said by the rules page and the settlement."""
 
+import io
 import json
 import re
 
 import pytest
+from pypdf import PdfReader
 
 from scoring.table.models import Game
 from scoring.table.state import load_game
@@ -112,3 +114,25 @@ def test_rules_page_and_settlement_say_a_boulmous_made_scores_12(client):
         "A boulmous made scores 12 for its taker, twice its six tricks." in rules,
         "no money: counted in stakes · a boulmous made scores 12" in settlement,
     ) == (True, True)
+
+
+def test_edit_hand_page_offers_all_passed_only_where_the_dealer_may_pass(client):
+    game = started(client, dealer_must_bid="on")
+    client.post(f"/games/{game.public_id}/hands", hand_data(1))
+
+    page = client.get(f"/games/{game.public_id}/hands/1/edit").content.decode()
+
+    assert 'name="void"' not in page
+
+
+def test_settlement_pdf_says_the_games_options(client):
+    game = started(client, dealer_must_bid="on", boulmous_doubled="on")
+
+    response = client.get(f"/games/{game.public_id}/settlement.pdf")
+    text = " ".join(
+        " ".join(
+            page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages
+        ).split()
+    )
+
+    assert "the dealer must bid · a boulmous made scores 12" in text
