@@ -47,18 +47,12 @@ def club(request: HttpRequest, club: str) -> dict[str, Any]:
     """The club: its name, time zone, rules and league points, and its seasons with their
     days and addresses."""
     found, _ = readable_club(request, club)
-    rules = found.rules
     return {
         "slug": found.slug,
         "name": found.name,
         "time_zone": found.time_zone,
         "public": found.public,
-        "rules": {
-            "target": rules.target,
-            "failed_taker": rules.failed_taker.value,
-            "stake": str(rules.stake),
-            "currency": rules.currency,
-        },
+        "rules": found.rules.to_data(),
         "points": found.points,
         "seasons": [
             {

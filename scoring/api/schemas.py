@@ -9,6 +9,7 @@ from typing import Any
 from ninja import Schema
 from pydantic import Field, create_model
 
+from ..engine import OPTIONS, Kind, Option
 from ..engine.league import CSV_HEADER, STATISTICS
 
 
@@ -43,11 +44,30 @@ ERRORS: dict[int, type[Schema]] = {401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 
 """The errors any club's endpoint may answer."""
 
 
-class RulesOut(Schema):
-    target: int
-    failed_taker: str
-    stake: str
-    currency: str
+_RULE_TYPES = {
+    Kind.NUMBER: int,
+    Kind.CHOICE: str,
+    Kind.MONEY: str,
+    Kind.CURRENCY: str,
+    Kind.YES_NO: bool,
+}
+
+
+def _rule_field(option: Option) -> Any:
+    """An option's key: its type, its name on the forms as its description (the words the
+    rules page and a game's sentence use), and for a choice, the values it allows."""
+    allowed = [choice.value for choice in option.choices]
+    described = option.label + (": " + ", ".join(allowed) if allowed else "")
+    return (_RULE_TYPES[option.kind], Field(description=described))
+
+
+RulesOut = create_model(
+    "RulesOut",
+    __base__=Schema,
+    __doc__="The rules a game is played with, one key per house-rule option, as a game "
+    "record's ``rules`` gives them (docs/record-format.md).",
+    **{option.name: _rule_field(option) for option in OPTIONS},
+)
 
 
 class SeasonOut(Schema):
@@ -75,7 +95,7 @@ class ClubOut(Schema):
     name: str
     time_zone: str
     public: bool
-    rules: RulesOut
+    rules: RulesOut  # type: ignore[valid-type]
     points: list[int]
     seasons: list[SeasonOut]
     links: ClubLinks

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..common.rights import Action, Actor
 from ..common.words import say_day
+from ..engine import OPTIONS
 from .models import Club, ClubChange, Member
 
 
@@ -151,6 +152,8 @@ FIELD_WORDS: dict[str, Promise] = {
 }
 """How a history line names what a change is about (``before`` and ``after``'s keys);
 others (an ``id`` kept to find a thing again) are not said."""
+for _option in OPTIONS:  # a house-rule option is named as the club's form names it
+    FIELD_WORDS.setdefault(_option.name, _(_option.label))
 
 DAYS = frozenset({"first_day", "last_day", "date"})
 

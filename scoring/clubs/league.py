@@ -32,7 +32,7 @@ from django.db.models.expressions import Case
 
 from ..common.bulk import collector_paused, insert_rows, keys_checked_meanwhile
 from ..common.names import name_key
-from ..engine import GameResult, amount, dealer_of
+from ..engine import OPTION_NAMES, GameResult, amount, dealer_of
 from ..engine import Hand as EngineHand
 from ..engine.league import (
     COUNTED,
@@ -625,7 +625,7 @@ def write_import(club: Club, rated: RatedImport) -> int:
     return rated.games
 
 
-_RULES = ("record_id", "first_dealer", "target", "failed_taker", "stake", "currency")
+_RULES = ("record_id", "first_dealer", *OPTION_NAMES)
 """What a rebuild reads of a game beside its seats and hands."""
 
 

@@ -13,9 +13,11 @@ from django.utils.translation import gettext_lazy as _
 
 from ..engine import (
     CURRENCIES,
-    DEFAULT_TARGET,
+    OPTION_NAMES,
+    OPTIONS,
     SEATS,
-    FailedTaker,
+    Kind,
+    Option,
     Rules,
     RulesError,
     check_players,
@@ -23,16 +25,6 @@ from ..engine import (
 from .names import check_name, check_text
 from .once import OnceFields
 
-FAILED_TAKER_CHOICES = [
-    (
-        FailedTaker.TRICKS_MINUS_BID.value,
-        _("His tricks count, minus his bid: 2 tricks on a bid of 4 score −2."),
-    ),
-    (
-        FailedTaker.MINUS_BID.value,
-        _("His tricks do not count, he scores minus his bid: a missed 4 scores −4."),
-    ),
-]
 # What this site keeps; the game record itself sets no limits.
 MAX_TARGET = 32767
 MAX_HANDS = 1000
@@ -120,55 +112,82 @@ def currency_choices() -> list[tuple[str, str]]:
     ]
 
 
-class RulesFields(forms.Form):
-    """A game's rules as a table or a club sets them, read into the engine's ``Rules``."""
+def rules_field(option: Option) -> forms.Field:
+    """The form field that sets ``option`` (:data:`~scoring.engine.OPTIONS`)."""
+    label, help_text = _(option.label), _(option.help) if option.help else ""
+    match option.kind:
+        case Kind.NUMBER:
+            return forms.IntegerField(
+                label=label, min_value=option.least, max_value=999, initial=option.default
+            )
+        case Kind.CHOICE:
+            return forms.ChoiceField(
+                label=label,
+                choices=[(choice.value, _(choice.meaning)) for choice in option.choices],
+                initial=option.to_data(option.default),
+                widget=forms.RadioSelect,
+            )
+        case Kind.MONEY:
+            return forms.DecimalField(
+                label=label,
+                help_text=help_text,
+                required=False,
+                # Read as the page's language writes it, as the page shows it and a phone's
+                # decimal keypad types it: 0,50 in fr and ar (0.50 too), 0.50 in en.
+                localize=True,
+                min_value=Decimal(0),
+                max_digits=16,
+                decimal_places=4,
+            )
+        case Kind.CURRENCY:
+            return forms.ChoiceField(label=label, choices=currency_choices, initial=option.default)
+        case Kind.YES_NO:
+            return forms.BooleanField(label=label, help_text=help_text, required=False)
 
-    target = forms.IntegerField(
-        label=_("Points to win"), min_value=1, max_value=999, initial=DEFAULT_TARGET
-    )
-    failed_taker = forms.ChoiceField(
-        label=_("A taker who misses his bid"),
-        choices=FAILED_TAKER_CHOICES,
-        initial=FailedTaker.TRICKS_MINUS_BID.value,
-        widget=forms.RadioSelect,
-    )
-    stake = forms.DecimalField(
-        label=_("Stake"),
-        help_text=_("Leave empty to play without money."),
-        required=False,
-        # Read as the page's language writes it, as the page shows it and a phone's decimal
-        # keypad types it: 0,50 in fr and ar (0.50 too), 0.50 in en.
-        localize=True,
-        min_value=Decimal(0),
-        max_digits=16,
-        decimal_places=4,
-    )
-    currency = forms.ChoiceField(label=_("Currency"), choices=currency_choices, initial="EUR")
+
+class RulesFields(forms.Form):
+    """A game's rules as a table or a club sets them, read into the engine's ``Rules``: one
+    field per option of :data:`~scoring.engine.OPTIONS` (added below)."""
 
     @staticmethod
     def initial_of(rules: Rules) -> dict[str, Any]:
         """The fields' values for ``rules``."""
-        return {
-            "target": rules.target,
-            "failed_taker": rules.failed_taker.value,
-            "stake": rules.stake or None,
-            "currency": rules.currency,
-        }
+        data = rules.to_data()
+        return data | {"stake": rules.stake or None}
+
+    @property
+    def rules_fields(self) -> list[tuple[str, forms.BoundField]]:
+        """The options' fields in the registry's order, each with its kind (``number``,
+        ``choice``, ``money``, ``yes_no``), as the pages lay them out; the currency goes
+        beside the stake."""
+        return [
+            (option.kind.value, self[option.name])
+            for option in OPTIONS
+            if option.kind is not Kind.CURRENCY
+        ]
+
+    @property
+    def rules_errors(self) -> bool:
+        return any(name in self.errors for name in OPTION_NAMES)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean() returns cleaned_data
-        if data.get("target") and data.get("failed_taker") and data.get("currency"):
+        # An option left out of what was sent, or refused beside its field, leaves no rules.
+        if all(data.get(name) not in (None, "") or name == "stake" for name in OPTION_NAMES):
+            given = {name: data.get(name) for name in OPTION_NAMES}
+            given["stake"] = data.get("stake") or Decimal(0)
             try:
-                data["rules"] = Rules(
-                    target=data["target"],
-                    failed_taker=FailedTaker(data["failed_taker"]),
-                    stake=data.get("stake") or Decimal(0),
-                    currency=data["currency"],
-                )
+                data["rules"] = Rules.from_data(given)
             except RulesError as error:
                 self.add_error("stake", rules_error(error))
         return data
+
+
+for _option in OPTIONS:
+    RulesFields.base_fields[_option.name] = RulesFields.declared_fields[_option.name] = rules_field(
+        _option
+    )
 
 
 class SeatsFields(OnceFields):

@@ -29,7 +29,7 @@ from django.utils.translation import (
 )
 from django.utils.translation import gettext_lazy as _
 
-from ..engine import Card, Colour, Contract, Rank, Trump
+from ..engine import OPTIONS, Card, Colour, Contract, Kind, Option, Rank, Rules, Trump
 
 TRUMP_NAMES: dict[Trump, Promise] = {
     Trump.SPADES: _("spades"),
@@ -267,3 +267,46 @@ def elide_filter(text: str, name: str) -> str:
 def place_filter(place: int) -> str:
     """``{{ rank|place }}``: :func:`say_place`."""
     return say_place(place)
+
+
+def _said(option: Option, rules: Rules, *, meaning: bool) -> str:
+    """What ``option`` of ``rules`` comes to in words: its part of the sentence, or with
+    ``meaning`` what the rules page says of it; empty where it says nothing."""
+    value = getattr(rules, option.name)
+    words = option.meaning if meaning else option.phrase
+    at_default = option.meaning_default if meaning else option.phrase_default
+    if option.choices:
+        choice = option.choice(option.to_data(value))
+        words = choice.meaning if meaning else choice.phrase
+    elif value == option.default and at_default is not None:
+        words = at_default
+    if not words:
+        return ""
+    shown = format_money(value, rules.currency) if option.kind is Kind.MONEY else value
+    # Only words with the option's value in them are formatted, as gettext marks them.
+    said = gettext(words)
+    return said % {option.name: shown} if f"%({option.name})s" in words else said
+
+
+def rules_sentence(rules: Rules) -> str:
+    """The one sentence that says a game's rules, as the settlement, the PDF, the rules page
+    and the club's API say them: ``21 points to win · a failed taker scores his tricks minus
+    his bid · no money: counted in stakes``."""
+    parts = (_said(option, rules, meaning=False) for option in OPTIONS)
+    return " · ".join(part for part in parts if part)
+
+
+@dataclass(frozen=True)
+class RuleMeaning:
+    """One option of a game's rules on the rules page: its name and what it means here."""
+
+    label: str
+    meaning: str
+
+
+def rules_meanings(rules: Rules) -> list[RuleMeaning]:
+    """Each option that says something of a game's rules, as the rules page lists them."""
+    meanings = [
+        RuleMeaning(gettext(option.label), _said(option, rules, meaning=True)) for option in OPTIONS
+    ]
+    return [meaning for meaning in meanings if meaning.meaning]

@@ -12,6 +12,7 @@ from .auction import (
     SEATS,
     Call,
     Contract,
+    all_pass_allowed,
     auction_taker,
     format_bid,
     format_call,
@@ -38,19 +39,17 @@ from .cards import (
 )
 from .errors import RecordError, RulesError
 from .game import (
-    DEFAULT_TARGET,
     Ending,
     GameOver,
     GameResult,
     Hand,
     HandResult,
-    Rules,
     dealer_of,
     ranks,
     score_game,
     winner_of,
 )
-from .hand import TRICKS_PER_HAND, FailedTaker, HandScore, check_tricks, fill_tricks, score_hand
+from .hand import TRICKS_PER_HAND, HandScore, check_tricks, fill_tricks, score_hand
 from .money import CURRENCIES, amount, decimals, from_minor, parse_stake, to_minor
 from .play import PlayedTrick, PlayOut, Revoke, parse_plays, play_out
 from .record import (
@@ -85,6 +84,7 @@ from .referee import (
     parse_cards,
     suit_name,
 )
+from .rules import DEFAULT_TARGET, OPTION_NAMES, OPTIONS, Choice, FailedTaker, Kind, Option, Rules
 from .settlement import (
     EXACT_LIMIT,
     Breakdown,
@@ -104,6 +104,8 @@ __all__ = [
     "EXACT_LIMIT",
     "FORMAT",
     "LOWEST_BID",
+    "OPTIONS",
+    "OPTION_NAMES",
     "PASS",
     "SEATS",
     "TRICKS_PER_HAND",
@@ -111,6 +113,7 @@ __all__ = [
     "Breakdown",
     "Call",
     "Card",
+    "Choice",
     "Colour",
     "Contract",
     "Ending",
@@ -120,7 +123,9 @@ __all__ = [
     "Hand",
     "HandResult",
     "HandScore",
+    "Kind",
     "Limits",
+    "Option",
     "Phrase",
     "PlayInProgress",
     "PlayOut",
@@ -137,6 +142,7 @@ __all__ = [
     "Transfer",
     "TrickVerdict",
     "Trump",
+    "all_pass_allowed",
     "amount",
     "auction_taker",
     "boulmous_payments",

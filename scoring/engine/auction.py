@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from .cards import Trump
 from .errors import RulesError, gettext_noop
+from .rules import Rules
 
 SEATS = 4
 LOWEST_BID = 3
@@ -85,12 +86,20 @@ def speaking_order(dealer: int) -> tuple[int, ...]:
     return seats_from((dealer + 1) % SEATS)
 
 
-def legal_calls(calls: Sequence[Call]) -> tuple[Call, ...]:
-    """What the next player may say after ``calls``: a pass, or a bid above every bid so far."""
+def legal_calls(calls: Sequence[Call], rules: Rules | None = None) -> tuple[Call, ...]:
+    """What the next player may say after ``calls``: a pass, or a bid above every bid so far.
+
+    With ``rules``, as that game's house rules allow; without, as the seed's auction does
+    (a form checks the calls it is given so, and the game's rules when it is scored).
+    """
     if len(calls) >= SEATS:
         return ()
     highest = max((call for call in calls if call is not None), default=LOWEST_BID - 1)
-    return (PASS, *range(highest + 1, BOULMOUS + 1))
+    bids = tuple(range(highest + 1, BOULMOUS + 1))
+    all_passed = len(calls) == SEATS - 1 and all(call is PASS for call in calls)
+    if all_passed and rules is not None and rules.dealer_must_bid:
+        return bids  # the dealer, after three passes, where he must bid
+    return (PASS, *bids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +122,18 @@ class Contract:
         return self.bid == BOULMOUS
 
 
-def auction_taker(calls: Sequence[Call], dealer: int) -> tuple[int, int] | None:
+def all_pass_allowed(rules: Rules) -> bool:
+    """Whether a deal may end with all four passing (a void deal) under ``rules``."""
+    return PASS in legal_calls((PASS,) * (SEATS - 1), rules)
+
+
+def auction_taker(
+    calls: Sequence[Call], dealer: int, rules: Rules | None = None
+) -> tuple[int, int] | None:
     """The taker's seat and bid from a complete auction, or None if all passed.
 
-    ``calls`` are in speaking order; each bid must be higher than every bid before it.
+    ``calls`` are in speaking order; each bid must be higher than every bid before it, each
+    call one that :func:`legal_calls` allows under ``rules``.
     """
     if len(calls) != SEATS:
         raise RulesError(
@@ -126,9 +143,13 @@ def auction_taker(calls: Sequence[Call], dealer: int) -> tuple[int, int] | None:
     result: tuple[int, int] | None = None
     for position, (seat, call) in enumerate(zip(speaking_order(dealer), calls, strict=True)):
         if call is None:
+            if PASS not in legal_calls(calls[:position], rules):
+                raise RulesError(
+                    gettext_noop("calls: the dealer must bid when the three others pass")
+                )
             continue
         parse_bid(call)
-        if call not in legal_calls(calls[:position]):
+        if call not in legal_calls(calls[:position], rules):
             assert result is not None  # a bid is refused only above an earlier one
             raise RulesError(
                 gettext_noop(

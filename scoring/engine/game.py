@@ -4,41 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
 from enum import Enum
 
 from .auction import SEATS, Call, Contract, auction_taker, check_seat, speaking_order
 from .cards import Card, Trump
 from .errors import RulesError, gettext_noop
-from .hand import FailedTaker, HandScore, check_tricks, score_hand
-from .money import check_currency, parse_stake
+from .hand import HandScore, check_tricks, score_hand
 from .play import PlayOut, play_out
-
-DEFAULT_TARGET = 21
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    target: int = DEFAULT_TARGET
-    failed_taker: FailedTaker = FailedTaker.TRICKS_MINUS_BID
-    stake: Decimal = Decimal(0)
-    currency: str = "EUR"
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.target, int) or isinstance(self.target, bool) or self.target < 1:
-            raise RulesError(
-                gettext_noop("target {value!r} is not a whole number of 1 or more"),
-                value=self.target,
-            )
-        if not isinstance(self.failed_taker, FailedTaker):
-            object.__setattr__(self, "failed_taker", FailedTaker.parse(self.failed_taker))
-        check_currency(self.currency)
-        # A stake given as a string or a number is kept as the Decimal the money rules use.
-        object.__setattr__(self, "stake", parse_stake(str(self.stake), self.currency))
-
-    @property
-    def has_money(self) -> bool:
-        return self.stake > 0
+from .rules import Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +56,11 @@ class Hand:
     def is_void(self) -> bool:
         return self.contract is None
 
-    def check_calls(self, dealer: int) -> None:
-        """The auction, when recorded, must give this hand's taker and bid."""
+    def check_calls(self, dealer: int, rules: Rules) -> None:
+        """The auction, when recorded, must give this hand's taker and bid, by ``rules``."""
         if self.calls is None:
             return
-        taken = auction_taker(self.calls, dealer)
+        taken = auction_taker(self.calls, dealer, rules)
         contract = None if self.contract is None else (self.contract.taker, self.contract.bid)
         if taken != contract:
             raise RulesError(gettext_noop("the calls do not give this contract"))
@@ -268,13 +241,13 @@ def score_game(
             raise GameOver(number - 1).at("hand {number}", number=number)
         dealer = dealer_of(index, first_dealer)
         try:
-            hand.check_calls(dealer)
+            hand.check_calls(dealer, rules)
         except RulesError as error:
             raise error.at("hand {number}", number=number) from None
         score = None
         if hand.contract is not None:
             assert hand.tricks is not None  # Hand guarantees it
-            score = score_hand(hand.contract, hand.tricks, rules.failed_taker)
+            score = score_hand(hand.contract, hand.tricks, rules)
             totals = [total + points for total, points in zip(totals, score.points, strict=True)]
             # A void deal leaves the totals, and so the winner (none yet), as they were.
             winner = winner_of(totals, rules.target)

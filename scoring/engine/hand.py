@@ -4,31 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from .auction import SEATS, Contract
 from .errors import RulesError, gettext_noop
+from .rules import FailedTaker, Rules
 
 TRICKS_PER_HAND = 6
-
-
-class FailedTaker(Enum):
-    """What a taker who misses his bid scores for the hand."""
-
-    TRICKS_MINUS_BID = "tricks_minus_bid"
-    """His tricks count, then he deducts his bid (the seed's literal reading)."""
-    MINUS_BID = "minus_bid"
-    """His tricks do not count: he scores minus his bid."""
-
-    @classmethod
-    def parse(cls, value: object) -> FailedTaker:
-        for option in cls:
-            if value == option.value:
-                return option
-        raise RulesError(
-            gettext_noop('failed_taker {value!r} is not "tricks_minus_bid" or "minus_bid"'),
-            value=value,
-        )
 
 
 def check_tricks(tricks: object) -> tuple[int, ...]:
@@ -86,13 +67,17 @@ class HandScore:
         return not self.made
 
 
-def score_hand(contract: Contract, tricks: Sequence[int], failed_taker: FailedTaker) -> HandScore:
-    """Made: everyone scores his tricks. Missed: the others score theirs, the taker loses."""
+def score_hand(contract: Contract, tricks: Sequence[int], rules: Rules) -> HandScore:
+    """Made: everyone scores his tricks. Missed: the others score theirs, the taker loses
+    (what he keeps of his tricks is ``rules.failed_taker``); a boulmous made scores twice
+    its tricks where ``rules.boulmous_doubled``."""
     tricks = check_tricks(tricks)
     taken = tricks[contract.taker]
     made = taken >= contract.bid
     points = list(tricks)
     if not made:
-        kept = taken if failed_taker is FailedTaker.TRICKS_MINUS_BID else 0
+        kept = taken if rules.failed_taker is FailedTaker.TRICKS_MINUS_BID else 0
         points[contract.taker] = kept - contract.bid
+    elif contract.is_boulmous and rules.boulmous_doubled:
+        points[contract.taker] = 2 * taken  # twice his six tricks: 12
     return HandScore(made=made, points=tuple(points))

@@ -31,17 +31,18 @@ from .auction import (
 )
 from .cards import Card, Trump
 from .errors import RecordError, RulesError, gettext_noop
-from .game import DEFAULT_TARGET, GameResult, Hand, HandResult, Rules, dealer_of, score_game
-from .hand import FailedTaker, check_tricks
-from .money import check_currency, format_amount, parse_stake
+from .game import GameResult, Hand, HandResult, dealer_of, score_game
+from .hand import check_tricks
+from .money import format_amount
 from .names import check_name, check_text, look_alike, name_key
 from .play import parse_plays, play_out
+from .rules import OPTION_NAMES, OPTIONS, READING_ORDER, Rules
 from .settlement import Settlement, settle
 
 FORMAT = "boulmous/1"
 
 _RECORD_KEYS = {"format", "players", "first_dealer", "rules", "hands"}  # and _ABOUT below
-_RULES_KEYS = {"target", "failed_taker", "stake", "currency"}
+_RULES_KEYS = set(OPTION_NAMES)
 _HAND_KEYS = {"calls", "taker", "bid", "trump", "tricks", "plays", "dealer"}
 
 T = TypeVar("T")
@@ -311,23 +312,18 @@ def _parse_rules(value: object, problems: _Problems) -> Rules | None:
     found = problems.count
     for key in sorted(set(value) - _RULES_KEYS, key=str):
         problems.add("rules", gettext_noop("unknown key {key!r}"), key=key)
-    target = value.get("target", DEFAULT_TARGET)
-    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-        problems.add(
-            "rules",
-            gettext_noop("target {value!r} is not a whole number of 1 or more"),
-            value=target,
-        )
-    failed_taker = problems.check(
-        "rules", lambda: FailedTaker.parse(value.get("failed_taker", "tricks_minus_bid"))
-    )
-    currency = problems.check("rules", lambda: check_currency(value.get("currency", "EUR")))
-    stake = None
-    if currency is not None:
-        stake = problems.check("rules", lambda: parse_stake(value.get("stake", "0"), currency))
-    if problems.count > found or failed_taker is None or stake is None or currency is None:
+    chosen: dict[str, Any] = {}
+    for option in READING_ORDER:
+        if any(name not in chosen for name in option.needs):
+            continue  # read in the terms of an option found wrong (the stake, its currency's)
+        # An option the record does not give is its default: an old record reads as before.
+        given = value.get(option.name, option.to_data(option.default))
+        parsed = problems.check("rules", lambda: option.parse(given, chosen))  # noqa: B023
+        if parsed is not None:
+            chosen[option.name] = parsed
+    if problems.count > found or len(chosen) < len(OPTIONS):
         return None
-    return Rules(target, failed_taker, stake, currency)
+    return Rules(**chosen)
 
 
 def _text(value: object) -> str:
@@ -567,12 +563,7 @@ def record_to_dict(record: Record) -> dict[str, Any]:
         "format": FORMAT,
         "players": list(record.players),
         "first_dealer": record.first_dealer,
-        "rules": {
-            "target": record.rules.target,
-            "failed_taker": record.rules.failed_taker.value,
-            "stake": str(record.rules.stake),
-            "currency": record.rules.currency,
-        },
+        "rules": rules_to_dict(record.rules),
     }
     for key in _ABOUT:
         value = getattr(record.about, key)
@@ -581,6 +572,17 @@ def record_to_dict(record: Record) -> dict[str, Any]:
             data[key] = value.isoformat() if isinstance(value, datetime) else value
     data["hands"] = [hand_to_dict(hand) for hand in record.hands]
     return data
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    """The record's ``rules``: game-record.md's keys always, any other option only when it
+    is not its default (a boulmous/1 reader refuses keys it does not know)."""
+    data = rules.to_data()
+    return {
+        option.name: data[option.name]
+        for option in OPTIONS
+        if option.in_spec or data[option.name] != option.to_data(option.default)
+    }
 
 
 def hand_to_dict(hand: Hand) -> dict[str, Any]:

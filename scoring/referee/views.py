@@ -19,7 +19,7 @@ from ..common.pagecache import (
     page_key,
 )
 from ..common.rights import Action
-from ..common.words import format_money
+from ..common.words import rules_meanings
 from ..table.access import Access, with_game
 from ..table.models import Game
 from ..table.state import load_game, rules_of
@@ -39,25 +39,23 @@ def rules(request: HttpRequest) -> HttpResponse:
     game = None
     if query.is_valid() and query.cleaned_data["game"]:
         game = Game.objects.filter(public_id=query.cleaned_data["game"]).first()
-    stake = None
-    if game is not None and game.stake:
-        rules = rules_of(game)
-        stake = format_money(rules.stake, rules.currency)
+    # The game's own options, as the rules page says them (scoring/common/words.py).
+    meanings = None if game is None else rules_meanings(rules_of(game))
     # Kept in the cache (scoring/common/pagecache.py) with no query string, or one naming a
     # game (whose rules the page says): the same for everyone but the account in its header.
     query_string = request.META.get("QUERY_STRING", "")
     if not cacheable(request, query=True) or (
         query_string and (game is None or query_string != f"game={game.public_id}")
     ):
-        context = {"orders": card_orders(), "game": game, "stake": stake}
+        context = {"orders": card_orders(), "game": game, "meanings": meanings}
         return render(request, "referee/rules.html", context)
-    shown = None if game is None else (game.public_id, rules_of(game), stake)
+    shown = None if game is None else (game.public_id, rules_of(game))
 
     def draw() -> str:
         context = {
             "orders": card_orders(),
             "game": game,
-            "stake": stake,
+            "meanings": meanings,
             "csrf_token": CSRF_PLACEHOLDER,
         }
         return render_to_string("referee/rules.html", context, request)

@@ -6,14 +6,15 @@ these facts on every read, so an edit to a past hand recomputes everything.
 
 import secrets
 from decimal import Decimal
-from typing import Any
+from enum import Enum
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ..engine import SEATS, FailedTaker, Rules, Trump
+from ..engine import OPTION_NAMES, OPTIONS, SEATS, Kind, Option, Rules, Trump
 from ..engine.money import decimals
 
 
@@ -36,44 +37,57 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(16)
 
 
+def rules_field(option: Option) -> "models.Field[Any, Any]":
+    """The column that keeps ``option`` (:data:`~scoring.engine.OPTIONS`)."""
+    words = option.name.replace("_", " ")
+    default = option.to_data(option.default)
+    match option.kind:
+        case Kind.NUMBER:
+            return models.PositiveSmallIntegerField(words, default=default)
+        case Kind.CHOICE:
+            values = [(choice.value, choice.value) for choice in option.choices]
+            return models.CharField(words, max_length=20, choices=values, default=default)
+        case Kind.MONEY:
+            return models.DecimalField(words, max_digits=16, decimal_places=4, default=0)
+        case Kind.CURRENCY:
+            return models.CharField(words, max_length=3, default=default)
+        case Kind.YES_NO:
+            return models.BooleanField(words, default=default)
+
+
 class GameRules(models.Model):
     """A game's rules (the engine's :class:`~scoring.engine.Rules`), declared once: a game
-    is played with them, a club gives its own to its games. Read with :attr:`rules`,
-    written with :func:`rules_columns`."""
+    is played with them, a club gives its own to its games. One column per option of
+    :data:`~scoring.engine.OPTIONS`, made below (a new option is one migration). Read with
+    :attr:`rules`, written with :func:`rules_columns`."""
 
-    target = models.PositiveSmallIntegerField(_("target"), default=21)
-    failed_taker = models.CharField(
-        _("failed taker"),
-        max_length=20,
-        choices=[(option.value, option.value) for option in FailedTaker],
-        default=FailedTaker.TRICKS_MINUS_BID.value,
-    )
-    stake = models.DecimalField(_("stake"), max_digits=16, decimal_places=4, default=0)
-    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    if TYPE_CHECKING:  # the columns other code reads by name; made from the options below
+        target: int
+        stake: Decimal
+        currency: str
 
     class Meta:
         abstract = True
 
     @property
     def rules(self) -> Rules:
+        data = {name: getattr(self, name) for name in OPTION_NAMES}
         # The column keeps four decimals; the rules want the currency's own.
-        stake = Decimal(self.stake).quantize(Decimal(1).scaleb(-decimals(self.currency)))
-        return Rules(
-            target=self.target,
-            failed_taker=FailedTaker(self.failed_taker),
-            stake=stake,
-            currency=self.currency,
-        )
+        data["stake"] = Decimal(self.stake).quantize(Decimal(1).scaleb(-decimals(self.currency)))
+        return Rules.from_data(data)
+
+
+for _option in OPTIONS:
+    GameRules.add_to_class(_option.name, rules_field(_option))
 
 
 def rules_columns(rules: Rules) -> dict[str, Any]:
     """The columns of :class:`GameRules` for ``rules``."""
-    return {
-        "target": rules.target,
-        "failed_taker": rules.failed_taker.value,
-        "stake": rules.stake,
-        "currency": rules.currency,
-    }
+    columns = {}
+    for name in OPTION_NAMES:
+        value = getattr(rules, name)
+        columns[name] = value.value if isinstance(value, Enum) else value
+    return columns
 
 
 class Game(GameRules):

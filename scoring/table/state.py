@@ -18,6 +18,7 @@ from ..engine import (
     GameResult,
     Record,
     Rules,
+    all_pass_allowed,
     dealer_of,
     format_call,
     hand_from_dict,
@@ -46,6 +47,12 @@ class GameState:
     @property
     def next_number(self) -> int:
         return len(self.hands) + 1
+
+    @property
+    def all_pass_allowed(self) -> bool:
+        """Whether the game's rules let a deal end with all four passing: the page then
+        offers its All passed tap."""
+        return all_pass_allowed(self.record.rules)
 
 
 def finish_of(state: "GameState") -> datetime:

@@ -421,3 +421,23 @@ def test_token_costs_one_query(busy, django_assert_max_num_queries):
         response = Client().get("/api/v1/clubs/sfax", **bearer(secret))
 
     assert response.status_code == 200
+
+
+def test_club_gives_every_house_rule_option_and_the_schema_describes_each():
+    make_club(public=True)
+
+    rules = Client().get("/api/v1/clubs/sfax").json()["rules"]
+    schema = Client().get("/api/v1/openapi.json").json()["components"]["schemas"]["RulesOut"]
+
+    assert rules == {
+        "target": 21,
+        "failed_taker": "tricks_minus_bid",
+        "stake": "0",
+        "currency": "EUR",
+        "dealer_must_bid": False,
+        "boulmous_doubled": False,
+    }
+    assert (
+        schema["properties"]["boulmous_doubled"]["description"],
+        schema["properties"]["failed_taker"]["description"],
+    ) == ("A boulmous made scores 12", "A taker who misses his bid: tricks_minus_bid, minus_bid")

@@ -10,10 +10,12 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils.html import escape
 
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Season
 from scoring.common.rights import COOKIE
+from scoring.common.words import format_money
 from scoring.engine import Contract, FailedTaker, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Change, Game, Seat
@@ -984,3 +986,16 @@ def test_club_page_queries_do_not_grow_with_its_games(amina, club, django_assert
         response = browser.get("/clubs/sfax/")
 
     assert len(response.context["games"]) == 20
+
+
+def test_new_club_game_page_says_the_clubs_whole_rules(rules_club):
+    bilal = User.objects.get(username="bilal")
+
+    response = signed_in(bilal).get("/clubs/sfax/games/new")
+
+    said = response.context["rules"]
+    assert said == (
+        "31 points to win · a failed taker scores minus his bid · "
+        f"stake {format_money(Decimal(1), 'TND')}"
+    )
+    assert f"The club's rules: {escape(said)}." in response.content.decode()

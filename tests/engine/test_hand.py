@@ -7,6 +7,7 @@ from scoring.engine import (
     Contract,
     FailedTaker,
     HandScore,
+    Rules,
     RulesError,
     Trump,
     check_tricks,
@@ -107,7 +108,7 @@ def test_check_tricks_refuses_bad_counts(tricks, message):
 def test_score_hand_made_and_missed(taker, bid, tricks, failed_taker, made, points):
     contract = Contract(taker, bid, Trump.HEARTS)
 
-    result = score_hand(contract, tricks, failed_taker)
+    result = score_hand(contract, tricks, Rules(failed_taker=failed_taker))
 
     assert result == HandScore(made=made, points=points)
 
@@ -119,7 +120,7 @@ def test_hand_score_boite_is_a_missed_contract(made, boite):
 
 def test_score_hand_checks_the_tricks():
     with pytest.raises(RulesError) as error:
-        score_hand(Contract(0, 3, Trump.SPADES), [3, 3, 1, 0], TMB)
+        score_hand(Contract(0, 3, Trump.SPADES), [3, 3, 1, 0], Rules(failed_taker=TMB))
     assert (TRICKS_PER_HAND, str(error.value)) == (6, "tricks add up to 7, not 6")
 
 

@@ -30,6 +30,7 @@ from ...common.names import name_key, sorted_by_name
 from ...common.once import Made, made_before, make_once
 from ...common.rights import Action
 from ...common.throttles import CLUB_IMPORT, CLUB_JOIN, throttled
+from ...common.words import rules_sentence
 from ...table.models import Summary
 from ...table.pages.home import game_summaries, summary_relations
 from ...table.views.share import qr_code
@@ -481,7 +482,12 @@ def new_club_game(request: HtmxHttpRequest, club: Club, member: Member | None) -
             rights.write(response, phone)
             return response
     names = sorted_by_name(club.members.filter(retired_at=None).values_list("name", flat=True), str)
-    context: dict[str, Any] = {"form": form, "club": club, "known_names": names}
+    context: dict[str, Any] = {
+        "form": form,
+        "club": club,
+        "known_names": names,
+        "rules": rules_sentence(club.rules),
+    }
     return render(request, "clubs/club_game_form.html", context, status=422 if form.errors else 200)
 
 

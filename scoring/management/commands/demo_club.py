@@ -135,7 +135,7 @@ def play_game(rng: random.Random, first_dealer: int, rules: Rules) -> tuple[Hand
             hands.append(hand)
             if hand.contract is not None:
                 assert hand.tricks is not None  # a contract has its tricks
-                points = score_hand(hand.contract, hand.tricks, rules.failed_taker).points
+                points = score_hand(hand.contract, hand.tricks, rules).points
                 totals = [total + point for total, point in zip(totals, points, strict=True)]
                 if winner_of(totals, rules.target) is not None:
                     return tuple(hands)

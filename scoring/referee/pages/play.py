@@ -128,7 +128,7 @@ def play_sheet(
         hand = Hand(contract, plays=in_tricks(play.cards))
         assert hand.play is not None  # a complete play
         assert hand.tricks is not None
-        score = score_hand(contract, hand.tricks, state.record.rules.failed_taker)
+        score = score_hand(contract, hand.tricks, state.record.rules)
         won = list(zip(names, hand.tricks, strict=True))
         outcome = (
             gettext("%(name)s makes the contract: %(points)s points.")
@@ -252,7 +252,7 @@ def _outcomes(state: GameState, contract: Contract, names: Sequence[str]) -> lis
         tricks = [0] * SEATS
         tricks[contract.taker] = taken
         tricks[(contract.taker + 1) % SEATS] = TRICKS_PER_HAND - taken
-        score = score_hand(contract, tricks, state.record.rules.failed_taker)
+        score = score_hand(contract, tricks, state.record.rules)
         outcomes.append(
             (
                 gettext("%(name)s makes the contract: %(points)s points.")

@@ -16,7 +16,6 @@ from fpdf import FPDF
 from fpdf.enums import Align, XPos, YPos
 
 from ...common.words import say_day
-from ...engine import FailedTaker
 from ..state import GameState
 from .game import PlayerLine, Row, Sheet
 from .settlement import SettleUp, Standing
@@ -93,27 +92,13 @@ def _title(state: GameState) -> str:
 
 
 def _header(pdf: FPDF, state: GameState, settle: SettleUp) -> None:
-    rules = state.record.rules
     pdf.set_font(FAMILY, "B", 15)
     pdf.cell(WIDTH, 8, _title(state), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_font(FAMILY, "", 9)
     players = ", ".join(state.names)
     who = f"{state.game.place} · {players}" if state.game.place else players
     pdf.multi_cell(WIDTH, 4.5, who, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    failed = (
-        gettext("a failed taker scores minus his bid")
-        if rules.failed_taker is FailedTaker.MINUS_BID
-        else gettext("a failed taker scores his tricks minus his bid")
-    )
-    money = (
-        gettext("stake %(stake)s") % {"stake": settle.stake}
-        if settle.has_money
-        else gettext("no money: counted in stakes")
-    )
-    terms = (gettext("%(target)s points to win") % {"target": rules.target}, failed, money)
-    pdf.multi_cell(
-        WIDTH, 4.5, " · ".join(terms), align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT
-    )
+    pdf.multi_cell(WIDTH, 4.5, settle.rules, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(0.5)
     pdf.set_font(FAMILY, "B", 10)
     pdf.multi_cell(WIDTH, 5.5, settle.status, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from ...common.words import format_money, left_to_right
-from ...engine import SEATS, Ending, FailedTaker, settle
+from ...common.words import format_money, left_to_right, rules_sentence
+from ...engine import SEATS, Ending, settle
 from ..state import GameState
 
 
@@ -28,8 +28,8 @@ class Standing:
 @dataclass(frozen=True)
 class SettleUp:
     status: str
-    target: int
-    minus_bid: bool
+    rules: str
+    """The one sentence that says the game's rules (:func:`~...common.words.rules_sentence`)."""
     has_money: bool
     stake: str
     standings: Sequence[Standing]
@@ -88,8 +88,7 @@ def settle_up(state: GameState) -> SettleUp:
         payments.append(text)
     return SettleUp(
         status=_status(state),
-        target=result.rules.target,
-        minus_bid=result.rules.failed_taker is FailedTaker.MINUS_BID,
+        rules=rules_sentence(result.rules),
         has_money=has_money,
         stake=show(1) if has_money else "",
         standings=standings,
