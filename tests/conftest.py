@@ -1,6 +1,8 @@
 """What every test shares: the games a test makes, which its own phone may score."""
 
 import fcntl
+import time
+from unittest.mock import patch
 
 import pytest
 from django.conf import global_settings, settings
@@ -11,6 +13,7 @@ from django.test import Client, override_settings
 from django.utils import translation
 
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
+from scoring.common.throttles import API_REQUESTS, LIMITS
 from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.models import Game
@@ -180,3 +183,25 @@ def site_password_hashing(settings):
 def game(db):
     """A new game at 21 with no money; Amina deals first."""
     return services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
+
+
+SMALL_LIMIT = 3
+"""The figure of every throttle under ``small_limits``."""
+
+
+@pytest.fixture
+def small_limits():
+    """Every throttle at SMALL_LIMIT posts, with the clock stopped: a test of counting sends
+    a handful of requests, not a limit's thousands (the API's 3,600), and none runs across a
+    window's edge, where the count starts again from none. The declared figures are checked
+    once, against docs/deploy.md (tests/accounts/test_throttles.py)."""
+    declared = [(limit, limit.count) for limit in (*LIMITS, API_REQUESTS)]
+    # Limit is frozen, as the views share it: the test alone sets its count.
+    for limit, _ in declared:
+        object.__setattr__(limit, "count", SMALL_LIMIT)
+    try:
+        with patch("time.time", return_value=time.time()):
+            yield
+    finally:
+        for limit, count in declared:
+            object.__setattr__(limit, "count", count)
