@@ -77,6 +77,7 @@ def token(owner):
 # --- Record, edit, undo --------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_record_answers_201_with_the_games_new_state(owner, token):
     game = owned_game(owner)
 
@@ -132,6 +133,7 @@ def test_edit_that_ends_the_game_early_is_a_409_unless_told_to_discard(owner, to
     assert (done.status_code, done.json()["next_hand"], len(rows(game))) == (200, None, 5)
 
 
+@pytest.mark.smoke
 def test_undo_deletes_the_last_hand_and_again_changes_nothing_more(owner, token):
     game = owned_game(owner)
     record(Client(), game, 1, token)

@@ -112,6 +112,7 @@ def errors(response):
 # --- Creating a club ----------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_new_club_valid_form_creates_the_club_with_its_creator_as_admin(amina):
     response = signed_in(amina).post("/clubs/new", club_data())
 
@@ -295,6 +296,7 @@ def test_member_role_of_another_clubs_player_is_a_404(amina, club):
     assert (response.status_code, Member.objects.get(pk=stranger.pk).role) == (404, "admin")
 
 
+@pytest.mark.smoke
 def test_add_member_by_name(amina, club):
     response = signed_in(amina).post("/clubs/sfax/members", {"name": "Bilal", "role": "scorer"})
 
@@ -339,6 +341,7 @@ def join_url(club):
     return f"/clubs/{club.slug}/join/{club.invite_secret}"
 
 
+@pytest.mark.smoke
 def test_join_link_that_admits_at_once_makes_a_member(amina):
     club = make_club(amina, invite_admits=True)
     bilal = account("bilal")
@@ -596,6 +599,7 @@ def season_data(**changes):
     return data
 
 
+@pytest.mark.smoke
 def test_new_season_is_created_with_its_days_and_points(amina, club):
     response = signed_in(amina).post("/clubs/sfax/seasons/new", season_data(points_0="5"))
 
@@ -669,6 +673,7 @@ def rules_club(amina):
     return club
 
 
+@pytest.mark.smoke
 def test_new_club_game_by_a_scorer_uses_the_clubs_rules_and_seats_a_guest(rules_club):
     bilal = User.objects.get(username="bilal")
 

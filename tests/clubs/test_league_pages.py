@@ -167,6 +167,7 @@ def test_standings_csv_names_that_start_a_formula_are_written_as_text(admin, cli
     assert [row[5] for row in rows[1:]] == ["21", "8", "3", "1"]
 
 
+@pytest.mark.smoke
 def test_season_page_two_games_lists_players_in_order_with_their_figures(two_games, client):
     response = client.get("/clubs/cafe/seasons/now/")
 
@@ -373,6 +374,7 @@ def test_player_page_two_games_gives_contracts_by_bid_and_trump(two_games, clien
     assert stats.money == "€1.00"
 
 
+@pytest.mark.smoke
 def test_player_page_two_games_gives_head_to_head(two_games, client):
     amina = Member.objects.get(club=two_games, name="Amina")
 
@@ -539,6 +541,7 @@ def test_season_queries_are_few_and_the_same_for_one_game_and_many(
     assert many == one
 
 
+@pytest.mark.smoke
 def test_all_time_standings_add_up_every_season_and_list_each_winner(admin, client):
     club = new_club(admin)
     club_services.create_season(

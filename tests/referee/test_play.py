@@ -54,6 +54,7 @@ def test_play_page_take_back_drops_the_last_card(client, game):
     assert response.context["play"].back_href == "?taker=0&bid=3&trump=H&cards=AH%2CKH"
 
 
+@pytest.mark.smoke
 def test_play_page_complete_play_finds_and_explains_the_revoke(client, game):
     response = client.get(play_url(game), {**CONTRACT, "cards": REVOKED})
 
@@ -74,6 +75,7 @@ def test_play_page_legal_play_has_no_revoke(client, game):
     assert (response.context["play"].revokes, response.context["play"].complete) == ([], True)
 
 
+@pytest.mark.smoke
 def test_play_saved_is_stored_as_facts_and_exported(client, game):
     response = client.post(
         f"/games/{game.public_id}/hands", {**CONTRACT, "number": 1, "plays": REVOKED}
