@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.test.signals import template_rendered
 
 from scoring.clubs import history as club_history
@@ -21,27 +20,13 @@ from scoring.clubs.mail import unsubscribe_token
 from scoring.common.rights import Actor
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
+from tests.browser.axe import violations
 from tests.factories import NAMES
 from tests.referee.test_play import REVOKED
 
 pytestmark = pytest.mark.browser
 
-AXE_RULES = {
-    "runOnly": {
-        "type": "tag",
-        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
-    }
-}
 PLAY = "taker=0&bid=3&trump=H"
-
-
-def violations(page):
-    """axe's violations, each with the elements it names."""
-    result = Axe().run(page, options=AXE_RULES)
-    return [
-        (violation["id"], [node["target"] for node in violation["nodes"]])
-        for violation in result.response["violations"]
-    ]
 
 
 @contextmanager

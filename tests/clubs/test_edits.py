@@ -28,7 +28,7 @@ from scoring.clubs.models import (
 )
 from scoring.engine import Rules
 from scoring.table.models import Game, ScorerLink
-from tests.clubs.test_clubs import signed_in, with_role
+from tests.clubs.factories import signed_in, with_role
 from tests.clubs.test_league import (
     MEMBERS,
     check_league,

@@ -22,7 +22,7 @@ from scoring.engine.draw import MAX_PLAYERS
 from scoring.engine.league import CSV_HEADER
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink, Summary
-from tests.clubs.test_clubs import account, signed_in, with_role
+from tests.clubs.factories import account, signed_in, with_role
 
 pytestmark = pytest.mark.django_db
 
