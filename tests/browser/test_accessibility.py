@@ -22,7 +22,7 @@ from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.browser.axe import violations
 from tests.factories import NAMES
-from tests.referee.test_play import REVOKED
+from tests.golden import REVOKED
 
 pytestmark = pytest.mark.browser
 

@@ -10,12 +10,8 @@ from scoring.table import services
 from scoring.table.models import Hand
 from scoring.table.state import load_game
 from tests.factories import NAMES
+from tests.golden import LEGAL, REVOKED
 
-# Hearts trump, Amina (seat 0) takes 3 and leads. Bilal (seat 1) discards the nine of
-# clubs on the ace of hearts while holding the king, which he plays at trick 2: a revoke.
-REVOKED = "AH,9C,QH,JH,JD,TH,KH,9H,AC,QC,KC,TC,KD,AD,QD,TD,AS,KS,QS,9S,9D,JS,TS,JC"
-# The same deal played legally: Bilal follows with the king at trick 1.
-LEGAL = "AH,KH,QH,JH,JD,TH,9C,9H,AC,QC,KC,TC,KD,AD,QD,TD,AS,KS,QS,9S,9D,JS,TS,JC"
 CONTRACT = {"taker": 0, "bid": 3, "trump": "H"}
 
 
