@@ -23,7 +23,7 @@ from scoring.table.models import Hand as HandRow
 from tests.api.test_api import make_club
 from tests.conftest import scorer_cookie
 from tests.factories import NAMES, hand_data
-from tests.table.test_races import ROUNDS, at_once, racing, report
+from tests.table.races import ROUNDS, at_once, racing, report
 
 pytestmark = pytest.mark.django_db
 

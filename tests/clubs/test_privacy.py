@@ -24,8 +24,8 @@ from scoring.clubs.privacy import anonymous_name, remove_member
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game, Summary
+from tests.clubs.races import at_once, racing
 from tests.clubs.test_league import stored_totals
-from tests.clubs.test_races import at_once, racing
 
 pytestmark = pytest.mark.django_db
 
