@@ -1,6 +1,9 @@
 """What every test shares: the games a test makes, which its own phone may score."""
 
 import fcntl
+import os
+import time
+from unittest.mock import patch
 
 import pytest
 from django.conf import global_settings, settings
@@ -11,6 +14,7 @@ from django.test import Client, override_settings
 from django.utils import translation
 
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
+from scoring.common.throttles import API_REQUESTS, LIMITS
 from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.models import Game
@@ -19,12 +23,27 @@ from tests.factories import NAMES
 REDIS_URL = "redis://127.0.0.1:6379/5"
 """The tests' Redis (a database of its own), for production settings and the throttles."""
 
-DB_TESTS_ONLY = "--db-tests-only"
-DATABASE_FIXTURES = ("django_db_setup", "live_server")
-"""A test that has either in its fixture closure reaches the database: ``db``,
-``transactional_db``, ``django_db_reset_sequences``, ``django_db_serialized_rollback``,
-``admin_user`` and every fixture built on them stand on ``django_db_setup``; pytest-django
-gives ``live_server`` a transactional database of its own accord."""
+SQLITE_TESTS = (
+    # The migrations, on the embedded database of `make run`.
+    "tests/site/test_migrations.py",
+    "tests/site/test_legacy_migration.py",
+    "tests/site/test_finish_migration.py",
+    "tests/accounts/test_email_migration.py",
+    # The code that asks `connection.vendor` (or writes SQLite's own SQL).
+    "tests/site/test_settings.py",
+    "tests/site/test_bulk.py",
+    "tests/site/test_compiled.py",
+    "tests/site/test_backup.py",
+    "tests/table/test_backups.py",
+    "tests/table/test_seed_games.py",
+    "tests/clubs/test_demo_club.py",
+    "tests/clubs/test_imports.py",
+    "tests/clubs/test_members.py",
+    "tests/clubs/test_league.py",
+)
+"""The test files marked ``sqlite``: CI runs the database tests on PostgreSQL, and again on
+SQLite only these and the ``smoke`` set (every context's main flows). A file whose code
+has a branch for SQLite joins this list."""
 
 
 @pytest.fixture(scope="session")
@@ -43,56 +62,12 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
             options["init_command"] = f"{commands} PRAGMA read_uncommitted=1;".strip()
 
 
-def pytest_addoption(parser):
-    parser.addoption(
-        DB_TESTS_ONLY,
-        action="store_true",
-        help="deselect the tests that use no database (CI's second pass, on PostgreSQL: "
-        "they ran on SQLite already, and the database is all that differs)",
-    )
-
-
-def uses_database(item) -> bool:
-    """Whether ``item`` may reach the database. pytest-django blocks every other test's
-    query, so a test that uses it without saying so fails on SQLite already."""
-    return (
-        item.get_closest_marker("django_db") is not None
-        or any(name in getattr(item, "fixturenames", ()) for name in DATABASE_FIXTURES)
-        # A Django TestCase declares its databases in its class: kept, whatever they are.
-        or hasattr(getattr(item, "cls", None), "databases")
-    )
-
-
 def pytest_collection_modifyitems(config, items):
-    if not config.getoption(DB_TESTS_ONLY):
-        return
-    kept = [item for item in items if uses_database(item)]
-    deselected = [item for item in items if not uses_database(item)]
-    if deselected:
-        config.hook.pytest_deselected(items=deselected)
-        items[:] = kept
-    summary = f"{DB_TESTS_ONLY}: {len(deselected)} tests that use no database deselected"
-    if hasattr(config, "workeroutput"):  # a pytest-xdist worker: its controller says it
-        config.workeroutput["db_tests_only"] = summary
-    else:
-        config.stash[DB_TESTS_ONLY_SUMMARY] = summary
-
-
-DB_TESTS_ONLY_SUMMARY = pytest.StashKey[str]()
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error):
-    """pytest-xdist's controller collects nothing: a worker tells it what it deselected."""
-    summary = getattr(node, "workeroutput", {}).get("db_tests_only")
-    if summary:
-        node.config.stash[DB_TESTS_ONLY_SUMMARY] = summary
-
-
-def pytest_terminal_summary(terminalreporter, config):
-    summary = config.stash.get(DB_TESTS_ONLY_SUMMARY, None)
-    if summary:
-        terminalreporter.write_line(summary)
+    root = config.rootpath
+    sqlite = {root / name for name in SQLITE_TESTS}
+    for item in items:
+        if item.path in sqlite:
+            item.add_marker(pytest.mark.sqlite)
 
 
 def scorer_cookie(public_ids):
@@ -155,10 +130,18 @@ def _language_back_to_english():
     translation.deactivate()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _collected_static():
-    """Pages link hashed static files, as in production: collect them once per session.
-    Under pytest-xdist every worker is a session: a lock keeps two from writing at once."""
+STATIC_COLLECTED = "STATIC_COLLECTED"
+"""Set to 1 by whoever collected the static files already, for the pytest runs it starts."""
+
+
+def pytest_sessionstart(session):
+    """Pages link hashed static files, as in production: collected once, before any test,
+    by the process that runs pytest (not by each pytest-xdist worker, which would
+    collect again). The lock is for CI, which runs several pytest processes at once."""
+    if hasattr(session.config, "workerinput"):  # a pytest-xdist worker: its controller did
+        return
+    if os.environ.get(STATIC_COLLECTED) == "1":  # by .ci/run, once for its pytest processes
+        return
     lock = settings.BASE_DIR / ".collectstatic.lock"
     with lock.open("w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
@@ -196,3 +179,25 @@ def site_password_hashing(settings):
 def game(db):
     """A new game at 21 with no money; Amina deals first."""
     return services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
+
+
+SMALL_LIMIT = 3
+"""The figure of every throttle under ``small_limits``."""
+
+
+@pytest.fixture
+def small_limits():
+    """Every throttle at SMALL_LIMIT posts, with the clock stopped: a test of counting sends
+    a handful of requests, not a limit's thousands (the API's 3,600), and none runs across a
+    window's edge, where the count starts again from none. The declared figures are checked
+    once, against docs/deploy.md (tests/accounts/test_throttles.py)."""
+    declared = [(limit, limit.count) for limit in (*LIMITS, API_REQUESTS)]
+    # Limit is frozen, as the views share it: the test alone sets its count.
+    for limit, _ in declared:
+        object.__setattr__(limit, "count", SMALL_LIMIT)
+    try:
+        with patch("time.time", return_value=time.time()):
+            yield
+    finally:
+        for limit, count in declared:
+            object.__setattr__(limit, "count", count)

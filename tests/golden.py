@@ -28,3 +28,11 @@ CLEAN_PLAYS = [
 ]
 """A legal play-out at hearts, taker 0 leading: the winners are 0, 1, 1, 2, 0, 0, so the
 tricks are 3-2-1-0. The engine's tests check it trick by trick (tests/engine/test_play.py)."""
+
+
+# A whole deal card by card, as the play page takes it. Hearts trump, Amina (seat 0) takes
+# 3 and leads. Bilal (seat 1) discards the nine of clubs on the ace of hearts while holding
+# the king, which he plays at trick 2: a revoke.
+REVOKED = "AH,9C,QH,JH,JD,TH,KH,9H,AC,QC,KC,TC,KD,AD,QD,TD,AS,KS,QS,9S,9D,JS,TS,JC"
+# The same deal played legally: Bilal follows with the king at trick 1.
+LEGAL = "AH,KH,QH,JH,JD,TH,9C,9H,AC,QC,KC,TC,KD,AD,QD,TD,AS,KS,QS,9S,9D,JS,TS,JC"

@@ -50,6 +50,7 @@ def reset_link(message):
 # --- Signing up ----------------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 @pytest.mark.usefixtures("site_password_hashing")
 def test_signup_valid_form_creates_the_user_and_logs_in(client):
     response = client.post("/accounts/signup/", signup_data())
@@ -156,6 +157,7 @@ def test_signup_refuses_other_methods(client):
 # --- Logging in and out -----------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 @pytest.mark.usefixtures("site_password_hashing")
 def test_login_right_password_logs_in_and_goes_home(client, amina):
     response = client.post("/accounts/login/", {"username": "amina", "password": PASSWORD})
@@ -274,6 +276,7 @@ def test_password_change_wrong_old_password_shows_error_beside_it(client, amina)
     ]
 
 
+@pytest.mark.smoke
 def test_password_reset_sends_one_email_whose_link_sets_a_password(client, amina):
     response = client.post("/accounts/password_reset/", {"email": "AMINA@example.com"})
     link = reset_link(mail.outbox[0])

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.accounts.models import AccountEmail
-from tests.clubs.test_races import at_once, racing, signed_in
+from tests.clubs.races import at_once, racing, signed_in
 from tests.factories import account
 
 pytestmark = [racing, pytest.mark.django_db(transaction=True)]

@@ -151,6 +151,7 @@ def test_bad_token_is_a_401_even_for_a_public_club(header):
     assert (response.status_code, response.json()["error"]["code"]) == (401, "invalid_token")
 
 
+@pytest.mark.smoke
 def test_public_club_is_read_by_anyone_with_public_names():
     club, admin = make_club(public=True)
     member = club_services.add_member(club=club, name="Karim Mansour")
@@ -218,6 +219,7 @@ def test_error_message_in_the_language_asked(language, word):
 # --- What it answers -------------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_game_is_its_record_and_the_engines_report(private):
     _, admin, game = private
     browser = Client()

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 ADDRESS = "/api/v1/clubs/nowhere"
 
 
-def test_api_answers_429_past_its_figure_per_address_and_not_before():
+def test_api_answers_429_past_its_figure_per_address_and_not_before(small_limits):
     reader = Client()
 
     answers = {reader.get(ADDRESS).status_code for _ in range(API_REQUESTS.count)}
@@ -26,7 +26,7 @@ def test_api_answers_429_past_its_figure_per_address_and_not_before():
     assert body["message"].startswith("Trop de requêtes")
 
 
-def test_api_counts_a_token_apart_from_its_address():
+def test_api_counts_a_token_apart_from_its_address(small_limits):
     user = User.objects.create_user("reader", password="x")
     secret = create_token(user=user, name="script").secret
     reader = Client()

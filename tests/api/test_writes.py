@@ -23,7 +23,7 @@ from scoring.table.models import Hand as HandRow
 from tests.api.test_api import make_club
 from tests.conftest import scorer_cookie
 from tests.factories import NAMES, hand_data
-from tests.table.test_races import ROUNDS, at_once, racing, report
+from tests.table.races import ROUNDS, at_once, racing, report
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +77,7 @@ def token(owner):
 # --- Record, edit, undo --------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_record_answers_201_with_the_games_new_state(owner, token):
     game = owned_game(owner)
 
@@ -132,6 +133,7 @@ def test_edit_that_ends_the_game_early_is_a_409_unless_told_to_discard(owner, to
     assert (done.status_code, done.json()["next_hand"], len(rows(game))) == (200, None, 5)
 
 
+@pytest.mark.smoke
 def test_undo_deletes_the_last_hand_and_again_changes_nothing_more(owner, token):
     game = owned_game(owner)
     record(Client(), game, 1, token)

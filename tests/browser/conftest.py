@@ -72,7 +72,7 @@ def _whitenoise_only(handler):
 
 
 @pytest.fixture(scope="session")
-def live_server(request, _collected_static):
+def live_server(request):
     """pytest-django's live server, with static files served as in production.
 
     pytest-django puts staticfiles' test handler in front of the app, which answers

@@ -16,8 +16,8 @@ from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import expect
 
 from scoring.accounts.verification import make_token
+from tests.browser.axe import report
 from tests.browser.phone import PHONE_WIDTH, scroll_width
-from tests.browser.test_accessibility import report
 
 pytestmark = pytest.mark.browser
 

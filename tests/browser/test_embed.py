@@ -11,7 +11,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from scoring.clubs.models import Club
-from tests.clubs.test_league_pages import GAME_A, new_club, play
+from tests.clubs.league_games import GAME_A, new_club, play
 
 pytestmark = pytest.mark.browser
 

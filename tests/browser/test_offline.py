@@ -17,7 +17,7 @@ from tests.browser.phone import Taps
 from tests.browser.test_play import label
 from tests.browser.test_table import Deal, enter, key, save_button
 from tests.factories import NAMES
-from tests.referee.test_play import LEGAL
+from tests.golden import LEGAL
 
 pytestmark = pytest.mark.browser
 

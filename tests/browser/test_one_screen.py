@@ -10,12 +10,12 @@ import uuid
 from typing import NamedTuple
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.models import Hand
+from tests.browser.axe import violations as axe_violations
 from tests.browser.phone import PHONE_WIDTH, Taps
 from tests.factories import NAMES
 
@@ -23,12 +23,6 @@ pytestmark = pytest.mark.browser
 
 LANGUAGES = ["en", "fr", "ar"]
 HEIGHT = 640
-AXE_RULES = {
-    "runOnly": {
-        "type": "tag",
-        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
-    }
-}
 
 
 class Deal(NamedTuple):
@@ -77,14 +71,6 @@ def focused(page):
         "document.activeElement.name || document.activeElement.className || "
         "document.activeElement.tagName"
     )
-
-
-def axe_violations(page):
-    result = Axe().run(page, options=AXE_RULES)
-    return [
-        (violation["id"], [node["target"] for node in violation["nodes"]])
-        for violation in result.response["violations"]
-    ]
 
 
 def controls(page, deal):

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from scoring.engine import Card, Contract, Hand, Rules, Trump, in_tricks, parse_cards
 from scoring.table import services
 from tests.factories import NAMES
-from tests.referee.test_play import LEGAL, REVOKED
+from tests.golden import LEGAL, REVOKED
 
 pytestmark = pytest.mark.browser
 

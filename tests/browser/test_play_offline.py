@@ -28,7 +28,7 @@ from scoring.table import services
 from scoring.table.models import Hand
 from tests.browser.test_play import label
 from tests.factories import NAMES
-from tests.referee.test_play import LEGAL, REVOKED
+from tests.golden import LEGAL, REVOKED
 
 pytestmark = pytest.mark.browser
 

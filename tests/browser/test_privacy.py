@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scoring.clubs.models import Member
+from tests.browser.axe import report
 from tests.browser.conftest import PASSWORD
 from tests.browser.phone import PHONE_WIDTH, scroll_width
-from tests.browser.test_accessibility import report
 from tests.clubs.test_privacy import PLAYERS
 
 pytestmark = pytest.mark.browser

@@ -6,7 +6,7 @@ import pytest
 
 from scoring.engine.league import STATISTICS
 from tests.browser.phone import PHONE_WIDTH, TAP
-from tests.clubs.test_league_pages import GAME_A, GAME_B, new_club, play
+from tests.clubs.league_games import GAME_A, GAME_B, new_club, play
 
 pytestmark = pytest.mark.browser
 

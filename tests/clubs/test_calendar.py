@@ -10,7 +10,7 @@ from icalendar import Calendar
 
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
-from tests.clubs.test_clubs import account, make_club, signed_in, with_role
+from tests.clubs.factories import account, make_club, signed_in, with_role
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,6 @@
 seasons, its games started by scorers and corrected by admins, and imported records. Every
 right is checked by the server: a 403 (or a sign-in) for those without it."""
 
-import json
 import re
 from datetime import date
 from decimal import Decimal
@@ -16,45 +15,23 @@ from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Season
 from scoring.common.rights import COOKIE
 from scoring.common.words import format_money
-from scoring.engine import Contract, FailedTaker, Hand, Rules, Trump
+from scoring.engine import Contract, FailedTaker, Hand, Trump
 from scoring.table import services
 from scoring.table.models import Change, Game, Seat
+from tests.clubs.factories import (
+    account,
+    club_data,
+    club_game_data,
+    errors,
+    make_club,
+    record_line,
+    season_data,
+    signed_in,
+    with_role,
+)
 from tests.factories import hand_data
 
 pytestmark = pytest.mark.django_db
-
-
-def account(username):
-    """An account; tests sign it in without a password (hashing one takes long)."""
-    return User.objects.create(username=username)
-
-
-def signed_in(user):
-    browser = Client()
-    browser.force_login(user)
-    return browser
-
-
-def make_club(admin, *, public=False, invite_admits=False, slug="sfax", **rules):
-    """The club Sfax, whose first admin is ``admin``, known there as Amina."""
-    return club_services.create_club(
-        name="Sfax",
-        slug=slug,
-        time_zone="Africa/Tunis",
-        rules=Rules(**rules),
-        points=(3, 2, 1, 0),
-        public=public,
-        invite_admits=invite_admits,
-        admin_user_id=admin.pk,
-        admin_name="Amina",
-    )
-
-
-def with_role(club, name, role):
-    """An account that is the club's player ``name`` in ``role``."""
-    user = account(name.lower())
-    Member.objects.create(club=club, name=name, key=name.casefold(), role=role, user=user)
-    return user
 
 
 @pytest.fixture
@@ -67,53 +44,10 @@ def club(amina):
     return make_club(amina)
 
 
-def club_data(**changes):
-    data = {
-        "name": "Club de Sfax",
-        "slug": "",
-        "your_name": "Amina",
-        "time_zone": "Africa/Tunis",
-        "target": "31",
-        "failed_taker": "minus_bid",
-        "stake": "0.5",
-        "currency": "TND",
-        "points_0": "4",
-        "points_1": "2",
-        "points_2": "1",
-        "points_3": "0",
-        "public": "on",
-    }
-    data.update(changes)
-    return data
-
-
-def record_line(record_id, *, taker=1, players=("Amina", "Bilal", "Chafik", "Dalila"), **extra):
-    """A won game at 3 points as one line of a records.jsonl: ``taker`` makes 3 at hearts."""
-    tricks = [1, 1, 1, 1]
-    tricks[taker] = 3
-    record = {
-        "format": "boulmous/1",
-        "id": record_id,
-        "finished_at": "2025-03-01T20:00:00Z",
-        "players": list(players),
-        "first_dealer": 0,
-        "rules": {"target": 3, "failed_taker": "tricks_minus_bid", "stake": "0", "currency": "EUR"},
-        "hands": [{"taker": taker, "bid": 3, "trump": "H", "tricks": tricks}],
-    }
-    record.update(extra)
-    return json.dumps(record)
-
-
-def errors(response):
-    """The form's errors above its fields, as the page shows them."""
-    html = response.content.decode()
-    box = re.search(r'<div class="errors" role="alert">(.*?)</div>', html, re.S)
-    return [re.sub(r"<[^>]+>", "", item) for item in re.findall(r"<li>(.*?)</li>", box.group(1))]
-
-
 # --- Creating a club ----------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_new_club_valid_form_creates_the_club_with_its_creator_as_admin(amina):
     response = signed_in(amina).post("/clubs/new", club_data())
 
@@ -297,6 +231,7 @@ def test_member_role_of_another_clubs_player_is_a_404(amina, club):
     assert (response.status_code, Member.objects.get(pk=stranger.pk).role) == (404, "admin")
 
 
+@pytest.mark.smoke
 def test_add_member_by_name(amina, club):
     response = signed_in(amina).post("/clubs/sfax/members", {"name": "Bilal", "role": "scorer"})
 
@@ -341,6 +276,7 @@ def join_url(club):
     return f"/clubs/{club.slug}/join/{club.invite_secret}"
 
 
+@pytest.mark.smoke
 def test_join_link_that_admits_at_once_makes_a_member(amina):
     club = make_club(amina, invite_admits=True)
     bilal = account("bilal")
@@ -583,21 +519,7 @@ def test_old_invite_link_signed_out_says_it_is_replaced_without_asking_to_log_in
 # --- Seasons ------------------------------------------------------------------------------
 
 
-def season_data(**changes):
-    data = {
-        "name": "Spring 2025",
-        "slug": "",
-        "first_day": "2025-03-01",
-        "last_day": "2025-05-31",
-        "points_0": "3",
-        "points_1": "2",
-        "points_2": "1",
-        "points_3": "0",
-    }
-    data.update(changes)
-    return data
-
-
+@pytest.mark.smoke
 def test_new_season_is_created_with_its_days_and_points(amina, club):
     response = signed_in(amina).post("/clubs/sfax/seasons/new", season_data(points_0="5"))
 
@@ -643,18 +565,6 @@ def test_new_season_form_takes_the_clubs_points(amina):
 # --- Club games ---------------------------------------------------------------------------
 
 
-def club_game_data(**changes):
-    data = {
-        "player_0": "Amina",
-        "player_1": "Bilal",
-        "player_2": "Chafik",
-        "player_3": "Zoé",
-        "first_dealer": "0",
-    }
-    data.update(changes)
-    return data
-
-
 @pytest.fixture
 def rules_club(amina):
     """Sfax at 31 points, a missed bid scoring minus the bid, 1 TND a point; Bilal scores
@@ -671,6 +581,7 @@ def rules_club(amina):
     return club
 
 
+@pytest.mark.smoke
 def test_new_club_game_by_a_scorer_uses_the_clubs_rules_and_seats_a_guest(rules_club):
     bilal = User.objects.get(username="bilal")
 

@@ -28,7 +28,8 @@ from scoring.clubs.models import (
 )
 from scoring.engine import Rules
 from scoring.table.models import Game, ScorerLink
-from tests.clubs.test_clubs import signed_in, with_role
+from tests.clubs.factories import signed_in, with_role
+from tests.clubs.races import ROUNDS, at_once, racing, report
 from tests.clubs.test_league import (
     MEMBERS,
     check_league,
@@ -39,7 +40,6 @@ from tests.clubs.test_league import (
     stored_league,
     wins_for,
 )
-from tests.clubs.test_races import ROUNDS, at_once, racing, report
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
 from scoring.clubs.pages.games import PER_PAGE
 from scoring.table import services
-from tests.clubs.test_league_pages import GAME_A, imported, new_club, play, won_by
+from tests.clubs.league_games import GAME_A, imported, new_club, play, won_by
 
 PLAYERS = ("Amina", "Bilal", "Chafik", "Dalila")
 JUNE = datetime(2020, 6, 15, 20, 0, tzinfo=UTC)

@@ -22,8 +22,8 @@ from scoring.common.rights import NOBODY, Actor
 from scoring.engine import Contract, Hand, Rules, Trump, loads
 from scoring.table import services as table_services
 from scoring.table.models import Summary
-from tests.clubs.test_clubs import club_data, record_line
-from tests.clubs.test_league_pages import new_club
+from tests.clubs.factories import club_data, record_line
+from tests.clubs.league_games import new_club
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from scoring.clubs import services as club_services
 from scoring.clubs.models import ClubResult, MailChoice, MailSent, Member
 from scoring.clubs.pages.nights import night_money
 from scoring.common.words import say_day
-from tests.clubs.test_clubs import account, signed_in
+from tests.clubs.factories import account, signed_in
 from tests.clubs.test_night_money import (
     BOULMOUS_MADE,
     amina,  # noqa: F401 (a fixture)

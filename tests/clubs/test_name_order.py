@@ -11,7 +11,7 @@ from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
-from tests.clubs.test_clubs import account, signed_in
+from tests.clubs.factories import account, signed_in
 
 pytestmark = pytest.mark.django_db
 

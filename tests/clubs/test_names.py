@@ -11,7 +11,7 @@ import pytest
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Attendance, Club, Member, Night, Season
 from scoring.table.models import Game
-from tests.clubs.test_clubs import (
+from tests.clubs.factories import (
     account,
     club_data,
     club_game_data,

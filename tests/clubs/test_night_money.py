@@ -19,7 +19,7 @@ from scoring.clubs.pages.nights import night_money
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game
-from tests.clubs.test_clubs import account, signed_in, with_role
+from tests.clubs.factories import account, signed_in, with_role
 from tests.engine.test_settle_many import fewest_possible
 
 pytestmark = pytest.mark.django_db

@@ -22,7 +22,7 @@ from scoring.engine.draw import MAX_PLAYERS
 from scoring.engine.league import CSV_HEADER
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink, Summary
-from tests.clubs.test_clubs import account, signed_in, with_role
+from tests.clubs.factories import account, signed_in, with_role
 
 pytestmark = pytest.mark.django_db
 
@@ -124,6 +124,7 @@ def page(response):
 # --- A night ------------------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_new_night_scorer_creates_it_and_lands_on_its_page(club):
     scorer = signed_in(with_role(club, "Sami", Member.Role.SCORER))
 
@@ -206,6 +207,7 @@ def test_night_page_other_account_is_forbidden(club, night):
 # --- Check-in -----------------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_check_in_marks_members_present_and_adds_a_new_guest(club, night, organiser):
     response = organiser.post(
         night_url(night, "checkin"),
@@ -279,6 +281,7 @@ def test_check_in_up_to_the_draws_limit_is_taken(club, night, organiser):
 # --- Rounds -------------------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_draw_nine_present_seats_two_tables_and_one_sits_out(club, night, organiser):
     nine_present(club, night)
 
@@ -785,6 +788,7 @@ def test_table_card_link_scores_but_neither_shares_nor_starts_a_club_game(club, 
 # --- The night's ranking ------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_ranking_after_the_games_finish_gives_league_points_by_the_club_scheme(club, organiser):
     today = timezone.localdate(timezone=ZoneInfo(ZONE))
     season = club_services.create_season(

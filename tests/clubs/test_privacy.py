@@ -22,11 +22,10 @@ from scoring.clubs.models import ClubChange, ClubResult, Member
 from scoring.clubs.names import Named, shown_names
 from scoring.clubs.privacy import anonymous_name, remove_member
 from scoring.engine import Contract, Hand, Rules, Trump
-from scoring.engine.names import first_name_and_initial
 from scoring.table import services
 from scoring.table.models import Game, Summary
+from tests.clubs.races import at_once, racing
 from tests.clubs.test_league import stored_totals
-from tests.clubs.test_races import at_once, racing
 
 pytestmark = pytest.mark.django_db
 
@@ -121,26 +120,6 @@ def signed_in(account):
     client = Client()
     client.force_login(account)
     return client
-
-
-# --- First name and initial: the rule --------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("name", "shown"),
-    [
-        ("Amina Belhaj", "Amina B."),
-        ("Dalila", "Dalila"),
-        ("Jean de la Fontaine", "Jean F."),
-        ("Jean-Luc Dupont-Moretti", "Jean-Luc D."),
-        ("محمد بن علي", "محمد ع."),
-        ("عبد الله العمري", "عبد ع."),
-        ("  Amina   Belhaj ", "Amina B."),
-        ("Élodie Éluard", "Élodie É."),
-    ],
-)
-def test_first_name_and_initial_of_a_name_gives_the_documented_form(name, shown):
-    assert first_name_and_initial(name) == shown
 
 
 def test_shown_names_two_alike_short_names_are_numbered_in_joining_order():

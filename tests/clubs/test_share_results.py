@@ -19,8 +19,8 @@ from scoring.common.preview import Preview, draw_preview
 from scoring.common.share import Ranked, game_share, night_share, season_share
 from scoring.engine import Rules
 from scoring.table.models import Game
-from tests.clubs.test_clubs import account, signed_in
-from tests.clubs.test_league_pages import GAME_A, GAME_B, play
+from tests.clubs.factories import account, signed_in
+from tests.clubs.league_games import GAME_A, GAME_B, play
 from tests.clubs.test_nights import win
 
 pytestmark = pytest.mark.django_db

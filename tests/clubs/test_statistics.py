@@ -11,9 +11,7 @@ from pypdf import PdfReader
 from scoring.clubs.league import rebuild
 from scoring.clubs.models import ClubResult, Member
 from scoring.engine.league import COUNTED, CSV_HEADER
-from tests.clubs.test_league_pages import GAME_A, GAME_B, admin, new_club, play
-
-__all__ = ["admin"]  # the fixture, used by name
+from tests.clubs.league_games import GAME_A, GAME_B, new_club, play
 
 
 def test_results_have_a_column_for_each_counted_statistic():

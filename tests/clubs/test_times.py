@@ -15,7 +15,7 @@ from scoring.clubs.models import Member
 from scoring.common.clock import ZONE_COOKIE
 from scoring.common.rights import NOBODY
 from scoring.table.models import Change, Game
-from tests.clubs.test_league_pages import imported, new_club, won_by
+from tests.clubs.league_games import imported, new_club, won_by
 
 PLAYERS = ("Amina", "Bilal", "Chafik", "Dalila")
 # 23:30 on 31 December in UTC is already 00:30 on 1 January 2021 in Paris.

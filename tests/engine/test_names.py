@@ -12,6 +12,7 @@ from scoring.engine.names import (
     check_name,
     check_text,
     collation_key,
+    first_name_and_initial,
     look_alike,
     name_key,
     parse_confusables,
@@ -330,3 +331,23 @@ def test_collation_key_is_the_same_in_nfc_and_nfd():
     name = "Élodie Bénard"
 
     assert collation_key(unicodedata.normalize("NFD", name)) == collation_key(name)
+
+
+# --- First name and initial: the rule --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Amina Belhaj", "Amina B."),
+        ("Dalila", "Dalila"),
+        ("Jean de la Fontaine", "Jean F."),
+        ("Jean-Luc Dupont-Moretti", "Jean-Luc D."),
+        ("محمد بن علي", "محمد ع."),
+        ("عبد الله العمري", "عبد ع."),
+        ("  Amina   Belhaj ", "Amina B."),
+        ("Élodie Éluard", "Élodie É."),
+    ],
+)
+def test_first_name_and_initial_of_a_name_gives_the_documented_form(name, shown):
+    assert first_name_and_initial(name) == shown

@@ -10,12 +10,8 @@ from scoring.table import services
 from scoring.table.models import Hand
 from scoring.table.state import load_game
 from tests.factories import NAMES
+from tests.golden import LEGAL, REVOKED
 
-# Hearts trump, Amina (seat 0) takes 3 and leads. Bilal (seat 1) discards the nine of
-# clubs on the ace of hearts while holding the king, which he plays at trick 2: a revoke.
-REVOKED = "AH,9C,QH,JH,JD,TH,KH,9H,AC,QC,KC,TC,KD,AD,QD,TD,AS,KS,QS,9S,9D,JS,TS,JC"
-# The same deal played legally: Bilal follows with the king at trick 1.
-LEGAL = "AH,KH,QH,JH,JD,TH,9C,9H,AC,QC,KC,TC,KD,AD,QD,TD,AS,KS,QS,9S,9D,JS,TS,JC"
 CONTRACT = {"taker": 0, "bid": 3, "trump": "H"}
 
 
@@ -54,6 +50,7 @@ def test_play_page_take_back_drops_the_last_card(client, game):
     assert response.context["play"].back_href == "?taker=0&bid=3&trump=H&cards=AH%2CKH"
 
 
+@pytest.mark.smoke
 def test_play_page_complete_play_finds_and_explains_the_revoke(client, game):
     response = client.get(play_url(game), {**CONTRACT, "cards": REVOKED})
 
@@ -74,6 +71,7 @@ def test_play_page_legal_play_has_no_revoke(client, game):
     assert (response.context["play"].revokes, response.context["play"].complete) == ([], True)
 
 
+@pytest.mark.smoke
 def test_play_saved_is_stored_as_facts_and_exported(client, game):
     response = client.post(
         f"/games/{game.public_id}/hands", {**CONTRACT, "number": 1, "plays": REVOKED}

@@ -9,8 +9,8 @@ from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.access import GAME_WITH_SUMMARY
 from scoring.table.models import Game
-from tests.clubs.test_clubs import account as club_account
-from tests.clubs.test_clubs import club_game_data, make_club, signed_in
+from tests.clubs.factories import account as club_account
+from tests.clubs.factories import club_game_data, make_club, signed_in
 
 pytestmark = pytest.mark.django_db
 

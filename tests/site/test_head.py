@@ -1,16 +1,21 @@
 """HEAD is answered wherever GET is (issue 18): every address of the site, found by walking
 its URL resolver, answers a HEAD with the status and type a GET gets, and no body."""
 
+from collections.abc import Callable
 from datetime import date
+from typing import NamedTuple
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.urls import get_resolver
 
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
+from scoring.table.models import Game
+from tests.conftest import ScorerClient
 from tests.factories import NAMES, POST_ONLY, address, url_names
 
 
@@ -27,11 +32,32 @@ def reversible_names(resolver=None, namespace=""):
 ADDRESSES = url_names()
 
 
-@pytest.fixture
-def site(db, client):
+class Site(NamedTuple):
+    url: Callable[[str], str]
+    admin: User
+    game: Game
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup, django_db_blocker):
     """A club with a season, a night whose first round is drawn, and a club game of one
-    hand that the test's phone scores and shares, seen by the club's admin; the arguments
-    of every address, by name."""
+    hand, shared; the arguments of every address, by name; the club's admin and the game.
+    Built once for the module's hundred tests, in a transaction rolled back after them
+    (each test's own transaction is a savepoint inside it)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_site()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def client(db, site):
+    """The game's phone, which scores and shares it, logged in as the club's admin."""
+    phone = ScorerClient([site.game.public_id])
+    phone.force_login(site.admin)
+    return phone
+
+
+def build_site():
     admin = User.objects.create(username="amina")
     club = club_services.create_club(
         name="Sfax",
@@ -68,7 +94,6 @@ def site(db, client):
         token=None,
     )
     link = services.make_scorer_link(public_id=game.public_id)
-    client.force_login(admin)
     arguments = {
         "gid": game.public_id,
         "number": 1,
@@ -88,7 +113,7 @@ def site(db, client):
     }
     secrets = {"join": link.secret, "join_club": club.invite_secret}
 
-    return lambda name: address(name, arguments, secrets)
+    return Site(lambda name: address(name, arguments, secrets), admin, game)
 
 
 def test_resolver_walk_finds_every_address_and_the_post_only_ones():
@@ -97,7 +122,7 @@ def test_resolver_walk_finds_every_address_and_the_post_only_ones():
 
 @pytest.mark.parametrize("name", ADDRESSES)
 def test_head_answers_as_get_with_no_body(site, client, name):
-    url = site(name)
+    url = site.url(name)
 
     got = client.get(url)
     head = client.head(url)

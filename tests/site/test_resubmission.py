@@ -17,8 +17,8 @@ from scoring.clubs.models import Club, Member, Night, Season
 from scoring.common import once
 from scoring.common.models import FormSent
 from scoring.table.models import Game
-from tests.clubs.test_clubs import club_data, club_game_data, make_club, record_line, season_data
-from tests.clubs.test_races import ROUNDS, at_once, new_club, racing
+from tests.clubs.factories import club_data, club_game_data, make_club, record_line, season_data
+from tests.clubs.races import ROUNDS, at_once, new_club, racing
 from tests.factories import new_game_data
 
 pytestmark = pytest.mark.django_db

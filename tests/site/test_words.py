@@ -9,7 +9,7 @@ from django.utils import translation
 from scoring.clubs import history
 from scoring.common.rights import NOBODY
 from scoring.common.words import elide, say_place
-from tests.clubs.test_league_pages import new_club
+from tests.clubs.league_games import new_club
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,7 @@ def totals(game):
 # --- Start a game ---------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 @pytest.mark.django_db
 def test_new_game_valid_form_creates_seats_in_order(client):
     response = client.post("/games/new", new_game_data(player_2="  Chafik  "))
@@ -121,6 +122,7 @@ def test_game_page_shows_hand_dealer_speaker_and_totals(client, game):
     assert "Hand 1</strong> <span>Amina deals · Bilal speaks first</span>" in status
 
 
+@pytest.mark.smoke
 def test_add_hand_plain_post_records_it_and_redirects(client, game):
     response = client.post(game_url(game, "hands"), hand_data(1))
 
@@ -296,6 +298,7 @@ def play(client, game, hands):
 BILAL_FIVE = {"taker": 1, "bid": 5, "trump": "S", "tricks_0": 0, "tricks_1": 5, "tricks_2": 1}
 
 
+@pytest.mark.smoke
 def test_game_won_announces_winner_and_closes_entry(client, game):
     play(client, game, [BILAL_FIVE] * 5)
 
@@ -331,6 +334,7 @@ def test_rematch_keeps_seats_and_passes_the_deal(client, game):
     assert (load_game(rematch).names, rematch.first_dealer) == (NAMES, 1)
 
 
+@pytest.mark.smoke
 def test_edit_hand_recomputes_totals(client, game):
     play(client, game, [BILAL_FIVE] * 2)
 
@@ -367,6 +371,7 @@ def test_edit_hand_of_unknown_number_is_404(client, game):
     assert response.status_code == 404
 
 
+@pytest.mark.smoke
 def test_undo_hand_removes_the_last_hand_once(client, game):
     play(client, game, [BILAL_FIVE] * 2)
 
@@ -394,6 +399,7 @@ def test_history_lists_every_change(client, game):
 # --- Export and import ----------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_export_record_is_the_engine_record(client, game):
     play(client, game, [BILAL_FIVE, {"void": "1"}])
 
@@ -409,6 +415,7 @@ def test_export_record_is_the_engine_record(client, game):
     ]
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize(
     "path",
     VALID,
@@ -448,6 +455,7 @@ def test_import_uploaded_file(client, db):
 # --- See the game ---------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_home_lists_games_in_progress_and_finished(client, game):
     finished = services.create_game(names=NAMES, rules=Rules(target=5), first_dealer=0).game
     play(client, finished, [BILAL_FIVE])

@@ -26,7 +26,7 @@ from scoring.common.rights import COOKIE, PhoneRights, cookie_value
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import ScorerLink
-from tests.clubs.test_clubs import make_club, signed_in
+from tests.clubs.factories import make_club, signed_in
 from tests.factories import NAMES, account, hand_data
 
 pytestmark = pytest.mark.django_db

@@ -11,31 +11,23 @@ skipped on SQLite; the abandoned-game refusals at the end run on both.
 """
 
 import re
-import threading
-import traceback
 import uuid
 from collections import Counter
-from collections.abc import Callable
 from html import unescape
 
 import pytest
-from django.db import connection
 from django.db.models.functions import Lower
-from django.test import Client
 from django.test.utils import ContextList
 from django.utils.html import escape
 
-from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Ending, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Change, Game, Player, Seat
 from scoring.table.models import Hand as HandRow
 from scoring.table.state import load_game
-from tests.conftest import scorer_cookie
 from tests.factories import NAMES, hand_data, new_game_data
+from tests.table.races import ROUNDS, at_once, racing, report
 
-ROUNDS = 30
-JOIN_SECONDS = 30
 NOTICES = (
     r"This game was abandoned: resume it to change it\.",
     r"The game was won meanwhile: here is the game now\.",
@@ -44,47 +36,8 @@ NOTICES = (
 )
 ABANDONED = "This game was abandoned: resume it to change it."
 
-racing = pytest.mark.skipif(
-    connection.vendor != "postgresql",
-    reason="row locks and concurrent connections need PostgreSQL",
-)
-
 
 # --- Helpers ----------------------------------------------------------------------------
-
-
-def at_once(*requests: Callable[[Client], object]) -> list:
-    """Fire the requests together, each from its own phone on its own connection.
-
-    Returns their responses in order. A request that raises (a 500 re-raised by the
-    test client, a deadlock) or never ends fails the test with its traceback.
-    """
-    start = threading.Barrier(len(requests))
-    responses: list = [None] * len(requests)
-    # Each phone may score every game there is, as the phone that started it would.
-    cookie = scorer_cookie(Game.objects.values_list("public_id", flat=True))
-    errors: list[str] = []
-
-    def phone(index, request):
-        try:
-            client = Client()
-            client.cookies[COOKIE] = cookie
-            start.wait(timeout=JOIN_SECONDS)
-            responses[index] = request(client)
-        except BaseException:  # recorded for the test to fail on, not lost with the thread
-            errors.append(f"request {index}:\n{traceback.format_exc()}")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=phone, args=pair) for pair in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=JOIN_SECONDS)
-    stuck = [index for index, thread in enumerate(threads) if thread.is_alive()]
-    if stuck or errors:
-        pytest.fail(f"requests never ended: {stuck}\n" + "\n".join(errors), pytrace=False)
-    return responses
 
 
 def contexts(response):
@@ -162,12 +115,6 @@ def history(game) -> list[tuple]:
 
 def url(game, suffix=""):
     return f"/games/{game.public_id}/{suffix}"
-
-
-def report(outcomes: Counter) -> None:
-    """The interleavings seen, shown with ``pytest -rP``."""
-    for outcome, count in sorted(outcomes.items()):
-        print(f"{count:3} × {outcome}")
 
 
 @pytest.mark.django_db

@@ -42,28 +42,6 @@ def run_command(*args, stdin=""):
     )
 
 
-@pytest.mark.parametrize("path", VALID, ids=lambda path: path.stem)
-def test_score_record_golden_record_matches_expected_output(path):
-    expected = json.loads(path.with_suffix(".expected.json").read_text())
-
-    status, stdout, stderr = score_record(path)
-
-    assert (status, json.loads(stdout), stderr) == (0, expected, "")
-
-
-@pytest.mark.parametrize("path", INVALID, ids=lambda path: path.stem)
-def test_score_record_invalid_record_lists_problems_and_exits_1(path):
-    expected = path.with_suffix(".errors.txt").read_text().splitlines()
-
-    status, stdout, stderr = score_record(path)
-
-    assert (status, stdout, stderr.splitlines()) == (1, "", expected)
-
-
-def test_score_record_golden_folders_are_populated():
-    assert (len(VALID) >= 6, len(INVALID) >= 30) == (True, True)
-
-
 def test_score_record_reads_standard_input():
     record = VALID[0].read_text()
 
@@ -106,7 +84,10 @@ def test_score_record_binary_input_fails_cleanly():
     assert (result.returncode, result.stdout, b"Traceback" in result.stderr) == (1, b"", False)
 
 
-@pytest.mark.parametrize("path", VALID + INVALID, ids=lambda path: path.stem)
+# The golden records are checked at the engine (tests/engine/test_golden.py) and through
+# the console scorer (tests/engine/test_cli.py): the command is that scorer, so one valid
+# and one invalid record show it prints what the scorer prints.
+@pytest.mark.parametrize("path", [VALID[0], INVALID[0]], ids=lambda path: path.stem)
 def test_score_record_prints_what_boulmous_score_prints(path, capsys):
     by_console = (main([str(path)]), *capsys.readouterr())
 

@@ -1,0 +1,116 @@
+"""What the clubs' tests make: accounts signed in without a password, the club Sfax, its
+players in a role, and the forms' and records' data."""
+
+import json
+import re
+
+from django.contrib.auth.models import User
+from django.test import Client
+
+from scoring.clubs import services as club_services
+from scoring.clubs.models import Member
+from scoring.engine import Rules
+
+
+def account(username):
+    """An account; tests sign it in without a password (hashing one takes long)."""
+    return User.objects.create(username=username)
+
+
+def signed_in(user):
+    browser = Client()
+    browser.force_login(user)
+    return browser
+
+
+def make_club(admin, *, public=False, invite_admits=False, slug="sfax", **rules):
+    """The club Sfax, whose first admin is ``admin``, known there as Amina."""
+    return club_services.create_club(
+        name="Sfax",
+        slug=slug,
+        time_zone="Africa/Tunis",
+        rules=Rules(**rules),
+        points=(3, 2, 1, 0),
+        public=public,
+        invite_admits=invite_admits,
+        admin_user_id=admin.pk,
+        admin_name="Amina",
+    )
+
+
+def with_role(club, name, role):
+    """An account that is the club's player ``name`` in ``role``."""
+    user = account(name.lower())
+    Member.objects.create(club=club, name=name, key=name.casefold(), role=role, user=user)
+    return user
+
+
+def club_data(**changes):
+    data = {
+        "name": "Club de Sfax",
+        "slug": "",
+        "your_name": "Amina",
+        "time_zone": "Africa/Tunis",
+        "target": "31",
+        "failed_taker": "minus_bid",
+        "stake": "0.5",
+        "currency": "TND",
+        "points_0": "4",
+        "points_1": "2",
+        "points_2": "1",
+        "points_3": "0",
+        "public": "on",
+    }
+    data.update(changes)
+    return data
+
+
+def record_line(record_id, *, taker=1, players=("Amina", "Bilal", "Chafik", "Dalila"), **extra):
+    """A won game at 3 points as one line of a records.jsonl: ``taker`` makes 3 at hearts."""
+    tricks = [1, 1, 1, 1]
+    tricks[taker] = 3
+    record = {
+        "format": "boulmous/1",
+        "id": record_id,
+        "finished_at": "2025-03-01T20:00:00Z",
+        "players": list(players),
+        "first_dealer": 0,
+        "rules": {"target": 3, "failed_taker": "tricks_minus_bid", "stake": "0", "currency": "EUR"},
+        "hands": [{"taker": taker, "bid": 3, "trump": "H", "tricks": tricks}],
+    }
+    record.update(extra)
+    return json.dumps(record)
+
+
+def errors(response):
+    """The form's errors above its fields, as the page shows them."""
+    html = response.content.decode()
+    box = re.search(r'<div class="errors" role="alert">(.*?)</div>', html, re.S)
+    return [re.sub(r"<[^>]+>", "", item) for item in re.findall(r"<li>(.*?)</li>", box.group(1))]
+
+
+def season_data(**changes):
+    data = {
+        "name": "Spring 2025",
+        "slug": "",
+        "first_day": "2025-03-01",
+        "last_day": "2025-05-31",
+        "points_0": "3",
+        "points_1": "2",
+        "points_2": "1",
+        "points_3": "0",
+    }
+    data.update(changes)
+    return data
+
+
+def club_game_data(**changes):
+    data = {
+        "player_0": "Amina",
+        "player_1": "Bilal",
+        "player_2": "Chafik",
+        "player_3": "Zoé",
+        "first_dealer": "0",
+    }
+    data.update(changes)
+    return data
