@@ -308,21 +308,29 @@ else window.addEventListener("load", loadLater, { once: true });
 
 // A form that makes something carries a one-time token (scoring/common/once.py), so that
 // sent again it makes nothing more. A phone that comes Back to such a form may draw it
-// anew, with a new token, rather than restore it: the token sent is kept in the history
-// entry of the form's page, and put back into the form when that entry is shown again.
+// anew, with a new token, rather than restore it: the token sent is kept for the page's
+// address, and put back when the page is reached by Back or Forward (never when it is
+// opened anew, which is for making another).
 (() => {
+  const key = () => `once:${location.pathname}`;
   document.addEventListener(
     "submit",
     (event) => {
       const once = event.target.querySelector('input[name="once"]');
-      if (once) history.replaceState({ ...history.state, once: once.value }, "");
+      try {
+        if (once) sessionStorage.setItem(key(), once.value);
+      } catch {} // storage refused (private mode): the form is sent as it is
     },
     true,
   );
   function restore() {
-    const sent = history.state?.once;
+    const reached = performance.getEntriesByType("navigation")[0]?.type;
     const once = document.querySelectorAll('input[name="once"]');
-    if (sent && once.length === 1) once[0].value = sent;
+    if (reached !== "back_forward" || once.length !== 1) return;
+    try {
+      const sent = sessionStorage.getItem(key());
+      if (sent) once[0].value = sent;
+    } catch {}
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restore);
   else restore();

@@ -1,6 +1,6 @@
 """A form that makes something, reached again by Back and sent again, makes nothing more
 (scoring/common/once.py): Chromium draws the form anew on Back, with a new token, and
-static/js/table.js puts back the token the form was sent with, kept in its history entry."""
+static/js/table.js puts back the token the form was sent with, kept for its address."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -50,3 +50,18 @@ def test_new_night_sent_again_after_back_leads_to_the_first_night(phone, club, l
 
     expect(page.locator(".messages")).to_be_visible()
     assert (page.url, Night.objects.count()) == (night, 1)
+
+
+def test_new_night_form_opened_anew_after_one_was_sent_makes_another(phone, club):
+    page = phone("fr")
+    page.goto("/accounts/login/")
+    page.fill("#id_username", "amina")
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+    for _ in range(2):
+        page.goto("/clubs/port/nights/new")
+        with page.expect_navigation():
+            page.locator("main form button.save").click()
+
+    assert Night.objects.count() == 2
