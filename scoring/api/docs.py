@@ -24,6 +24,9 @@ SUMMARIES: dict[str, Promise] = {
     "nights": _("The club's nights, the latest first."),
     "night": _("A night: its rounds, their tables and who sat out."),
     "game": _("A game's boulmous/1 record and the engine's report of it."),
+    "changes": _(
+        "The club's history, for its admins: every change and who made it, newest first, 50 a page."
+    ),
     "record_hand": _(
         "Record the game's next hand, as the game page's form does; the same token sent "
         "again records nothing more. Answers the game as it now stands."
@@ -48,7 +51,8 @@ PARAMETERS: dict[tuple[str, str], Promise] = {
     ("query", "status"): _("playing, won or abandoned: the games in that state."),
     ("query", "since"): _("From this day on, in the club's zone."),
     ("query", "until"): _("Up to this day, in the club's zone."),
-    ("query", "page"): _("The page of 50 games, from 1."),
+    ("query", "page"): _("The page of 50 lines (games, changes), from 1."),
+    ("query", "kind"): _("A kind of change, as the history keeps it: its changes alone."),
 }
 """What each parameter is, by where it is given and its name, in the page's language (the
 OpenAPI document says it in English only)."""
