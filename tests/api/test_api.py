@@ -292,14 +292,18 @@ def test_openapi_document_validates():
 
 
 def test_docs_page_lists_every_endpoint_with_no_script():
+    from scoring.api.api import api
+
+    operations = sum(len(route) for route in api.get_openapi_schema()["paths"].values())
     page = Client().get("/api/v1/docs")
 
     text = page.content.decode()
     assert (page.status_code, text.count('<section class="endpoint">'), "cdn" in text) == (
         200,
-        11,
+        operations,
         False,
     )
+    assert operations >= 11
     assert "<script" not in text.split("<main", 1)[-1].split("</main>")[0]
 
 
@@ -412,7 +416,9 @@ def test_changes_are_the_history_pages_lines_newest_first(private):
         "All",
         None,
     )
-    assert (created["kind"], created["after"]["first_day"], created["details"][0]) == (
+    # in the order the database keeps the JSON's keys (PostgreSQL's jsonb sorts them)
+    said = {detail["words"]: detail for detail in created["details"]}
+    assert (created["kind"], created["after"]["first_day"], said["first day"]) == (
         "season_created",
         "2000-01-01",
         {"words": "first day", "before": None, "after": "Jan 1, 2000"},
@@ -436,7 +442,8 @@ def test_changes_say_each_line_in_the_language_asked(private, language, words, d
     answer = Client().get(url, HTTP_ACCEPT_LANGUAGE=language, **bearer(secret)).json()
 
     line = answer["changes"][0]
-    assert (answer["count"], line["kind"], line["words"], line["details"][0]["after"]) == (
+    days = [detail["after"] for detail in line["details"] if "2000" in detail["after"]]
+    assert (answer["count"], line["kind"], line["words"], days[0]) == (
         1,
         "season_created",
         words,
