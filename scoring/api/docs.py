@@ -73,11 +73,16 @@ BODIES = {
 }
 """The body each write's curl line sends."""
 
+ADMINS_ONLY = {"changes"}
+"""The reads a club's admins alone may make: their curl line sends a token."""
+
 
 def _curl(method: str, name: str, url: str) -> str:
-    """The curl line of an endpoint: a write with its token and its body."""
+    """The curl line of an endpoint: a write, or a read for admins, with its token; a
+    write with its body."""
     if method == "GET":
-        return f"curl -H 'Accept-Language: en' {url}"
+        token = " -H 'Authorization: Bearer $TOKEN'" if name in ADMINS_ONLY else ""
+        return f"curl -H 'Accept-Language: en'{token} {url}"
     line = f"curl -X {method} -H 'Authorization: Bearer $TOKEN'"
     if name in BODIES:
         line += f" -H 'Content-Type: application/json' -d '{BODIES[name]}'"

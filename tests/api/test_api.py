@@ -2,6 +2,7 @@
 request's language, standings equal to standings.csv, and the OpenAPI document valid."""
 
 import csv
+import html
 import io
 import json
 from datetime import date
@@ -304,6 +305,10 @@ def test_docs_page_lists_every_endpoint_with_no_script():
         False,
     )
     assert operations >= 11
+    assert (
+        "curl -H 'Accept-Language: en' -H 'Authorization: Bearer $TOKEN' "
+        "http://testserver/api/v1/clubs/demo/changes" in html.unescape(text)
+    )
     assert "<script" not in text.split("<main", 1)[-1].split("</main>")[0]
 
 
