@@ -98,3 +98,16 @@ def readable_club(request: HttpRequest, slug: str) -> tuple[Club, Member | None]
             raise errors.ApiError(401, "unauthorized", errors.SIGN_IN)
         raise errors.ApiError(403, "forbidden", errors.NOT_MEMBER)
     return club, member
+
+
+def run_club(request: HttpRequest, slug: str) -> tuple[Club, Member | None]:
+    """The club at ``slug`` and the request's member in it, if he may run it
+    (Action.RUN_CLUB, as its history page: its admins); else as :func:`readable_club`
+    says, and for one who may see the club but not run it, a 401 signed out, a 403 signed
+    in. No query more than :func:`readable_club`."""
+    club, member = readable_club(request, slug)
+    if not club_may(Action.RUN_CLUB, club, member):
+        if not request.user.is_authenticated:
+            raise errors.ApiError(401, "unauthorized", errors.ADMINS_ONLY)
+        raise errors.ApiError(403, "forbidden", errors.ADMINS_ONLY)
+    return club, member

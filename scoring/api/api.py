@@ -18,7 +18,8 @@ api = NinjaAPI(
     version="1",
     description=(
         "The API of a Boulmous site: clubs, seasons' standings (standings.csv's "
-        "columns), games (boulmous/1 records and their reports), players and nights; "
+        "columns), games (boulmous/1 records and their reports), players, nights and, for "
+        "its admins, a club's history; "
         "and a table's writes: record a hand, edit one, undo the last, with a token of "
         "an account that may score the game or the game's scorer link's secret. "
         "Public clubs are read by anyone; a private club's data needs a signed-in session "

@@ -1,11 +1,13 @@
-"""A club's endpoints: the club, a season's standings, its games, a player, its nights.
-Each reads what the club's pages show, through the same functions (scoring/clubs/pages/,
-scoring/clubs/league.py), with the same rights (:func:`.access.readable_club`) and the
-players named as those pages name them for this request (scoring/clubs/names.py)."""
+"""A club's endpoints: the club, a season's standings, its games, a player, its nights,
+and for its admins its history. Each reads what the club's pages show, through the same
+functions (scoring/clubs/pages/, scoring/clubs/league.py, scoring/clubs/history.py), with
+the same rights (:func:`.access.readable_club`, :func:`.access.run_club`) and the players
+named as those pages name them for this request (scoring/clubs/names.py)."""
 
 from datetime import date
 from typing import Any
 
+from django.core.paginator import EmptyPage, Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -13,18 +15,21 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from ..clubs.edits import moved_season
+from ..clubs.history import CLUB_ACTIONS, details, label, subject
 from ..clubs.league import season_standings
 from ..clubs.models import Member, Night, Season
 from ..clubs.names import NAMED_COLUMNS, Named, sees_full_names, shown_names
 from ..clubs.pages.games import dated, filtered, games_page
 from ..clubs.pages.league import player_stats
 from ..clubs.pages.nights import night_rounds
+from ..clubs.views.history import PER_PAGE
 from ..engine import Trump
 from ..engine.league import standing_values
 from . import errors
-from .access import readable_club
+from .access import readable_club, run_club
 from .schemas import (
     ERRORS,
+    ChangesOut,
     ClubOut,
     GamesOut,
     NightOut,
@@ -294,5 +299,58 @@ def night(request: HttpRequest, club: str, night_id: int) -> dict[str, Any]:
                 "sitting_out": list(one.sitting_out),
             }
             for one in rounds
+        ],
+    }
+
+
+class ChangesFilter(Schema):
+    kind: str | None = Field(
+        None,
+        description="A kind of change: its lines alone.",
+        pattern="^(" + "|".join(CLUB_ACTIONS) + ")$",
+    )
+    page: int = Field(1, ge=1, le=1_000_000)
+
+
+@router.get(
+    "/clubs/{club}/changes",
+    response={200: ChangesOut, **ERRORS},
+    url_name="changes",
+    operation_id="changes",
+)
+def changes(request: HttpRequest, club: str, filters: Query[ChangesFilter]) -> dict[str, Any]:
+    """The club's history, for its admins: every change made to the club, its players,
+    seasons, nights and games, and by whom, newest first, as its history page says each;
+    50 a page."""
+    found, _ = run_club(request, club)
+    lines = found.changes.select_related("by_user")
+    if filters.kind is not None:
+        lines = lines.filter(action=filters.kind)
+    pages = Paginator(lines, PER_PAGE)
+    try:
+        page = pages.page(filters.page)
+    except EmptyPage:
+        raise errors.not_found(errors.NO_PAGE) from None
+    return {
+        "club": found.slug,
+        "count": pages.count,
+        "page": page.number,
+        "pages": pages.num_pages,
+        "changes": [
+            {
+                "id": change.pk,
+                "at": change.at,
+                "kind": change.action,
+                "words": label(change.action),
+                "subject": subject(change),
+                "by": change.by_user.get_username() if change.by_user else None,
+                "details": [
+                    {"words": one.words, "before": one.before, "after": one.after}
+                    for one in details(change)
+                ],
+                "before": change.before,
+                "after": change.after,
+            }
+            for change in page
         ],
     }

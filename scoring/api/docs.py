@@ -24,6 +24,9 @@ SUMMARIES: dict[str, Promise] = {
     "nights": _("The club's nights, the latest first."),
     "night": _("A night: its rounds, their tables and who sat out."),
     "game": _("A game's boulmous/1 record and the engine's report of it."),
+    "changes": _(
+        "The club's history, for its admins: every change and who made it, newest first, 50 a page."
+    ),
     "record_hand": _(
         "Record the game's next hand, as the game page's form does; the same token sent "
         "again records nothing more. Answers the game as it now stands."
@@ -48,7 +51,8 @@ PARAMETERS: dict[tuple[str, str], Promise] = {
     ("query", "status"): _("playing, won or abandoned: the games in that state."),
     ("query", "since"): _("From this day on, in the club's zone."),
     ("query", "until"): _("Up to this day, in the club's zone."),
-    ("query", "page"): _("The page of 50 games, from 1."),
+    ("query", "page"): _("The page of 50 lines (games, changes), from 1."),
+    ("query", "kind"): _("A kind of change, as the history keeps it: its changes alone."),
 }
 """What each parameter is, by where it is given and its name, in the page's language (the
 OpenAPI document says it in English only)."""
@@ -69,11 +73,16 @@ BODIES = {
 }
 """The body each write's curl line sends."""
 
+ADMINS_ONLY = {"changes"}
+"""The reads a club's admins alone may make: their curl line sends a token."""
+
 
 def _curl(method: str, name: str, url: str) -> str:
-    """The curl line of an endpoint: a write with its token and its body."""
+    """The curl line of an endpoint: a write, or a read for admins, with its token; a
+    write with its body."""
     if method == "GET":
-        return f"curl -H 'Accept-Language: en' {url}"
+        token = " -H 'Authorization: Bearer $TOKEN'" if name in ADMINS_ONLY else ""
+        return f"curl -H 'Accept-Language: en'{token} {url}"
     line = f"curl -X {method} -H 'Authorization: Bearer $TOKEN'"
     if name in BODIES:
         line += f" -H 'Content-Type: application/json' -d '{BODIES[name]}'"

@@ -19,6 +19,10 @@ SIGN_IN = _(
 )
 BAD_TOKEN = _("This API token is not valid: it was revoked, or is mistyped.")
 NOT_MEMBER = _("This club is private, and shows its data to its members only.")
+ADMINS_ONLY = _(
+    "The club's history is shown to its admins only: sign in as one, or send an admin's "
+    "personal API token (Authorization: Bearer …)."
+)
 INVALID = _("The request is not valid: see each field's problem.")
 NOT_ALLOWED = _("This address does not take this method: its Allow header says which it takes.")
 TOO_MANY = _(

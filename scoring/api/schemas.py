@@ -309,3 +309,39 @@ class NightOut(Schema):
     rounds_planned: int | None
     ended_at: datetime | None
     rounds: list[RoundOut]
+
+
+class DetailOut(Schema):
+    """A thing a change changed or set, as the history page says it."""
+
+    words: str
+    before: str | None
+    """None for a thing the change made."""
+    after: str
+
+
+class ChangeOut(Schema):
+    id: int
+    at: datetime
+    kind: str
+    """The kind of change, stable: one of the history's (docs/league.md, "The club's
+    history"), ``season_created``, ``member_renamed``…"""
+    words: str
+    """The kind as the history page says it, in the request's language."""
+    subject: str
+    """What it is about, as it was named then: a player's name, a season's, a night's day."""
+    by: str | None
+    """The account that made it (its username); None for a command or an import."""
+    details: list[DetailOut]
+    before: Any
+    """What it changed or removed, as the history keeps it (JSON): a deleted game as its
+    ``boulmous/1`` record, a deleted season or night as it was."""
+    after: Any
+
+
+class ChangesOut(Schema):
+    club: str
+    count: int
+    page: int
+    pages: int
+    changes: list[ChangeOut]

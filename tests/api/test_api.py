@@ -2,6 +2,7 @@
 request's language, standings equal to standings.csv, and the OpenAPI document valid."""
 
 import csv
+import html
 import io
 import json
 from datetime import date
@@ -13,6 +14,7 @@ from openapi_spec_validator import validate
 
 from scoring.accounts.models import ApiToken
 from scoring.accounts.tokens import create_token
+from scoring.clubs import edits
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Season
 from scoring.engine import Contract, Hand, Rules, Trump
@@ -188,6 +190,8 @@ def test_public_club_is_read_by_anyone_with_public_names():
         ("/api/v1/clubs/sfax/games?player=999999", 422),
         ("/api/v1/clubs/sfax/games?season=nope", 422),
         ("/api/v1/clubs/sfax/games?status=lost", 422),
+        ("/api/v1/clubs/sfax/changes?kind=nope", 422),
+        ("/api/v1/clubs/sfax/changes?page=0", 422),
     ],
 )
 def test_bad_input_is_a_json_error_never_a_500(url, status):
@@ -281,6 +285,7 @@ def test_openapi_document_validates():
         "/api/v1/clubs/{club}/players/{player_id}",
         "/api/v1/clubs/{club}/nights",
         "/api/v1/clubs/{club}/nights/{night_id}",
+        "/api/v1/clubs/{club}/changes",
         "/api/v1/games/{game_id}",
         "/api/v1/games/{game_id}/hands",
         "/api/v1/games/{game_id}/hands/{number}",
@@ -288,13 +293,21 @@ def test_openapi_document_validates():
 
 
 def test_docs_page_lists_every_endpoint_with_no_script():
+    from scoring.api.api import api
+
+    operations = sum(len(route) for route in api.get_openapi_schema()["paths"].values())
     page = Client().get("/api/v1/docs")
 
     text = page.content.decode()
     assert (page.status_code, text.count('<section class="endpoint">'), "cdn" in text) == (
         200,
-        10,
+        operations,
         False,
+    )
+    assert operations >= 11
+    assert (
+        "curl -H 'Accept-Language: en' -H 'Authorization: Bearer $TOKEN' "
+        "http://testserver/api/v1/clubs/demo/changes" in html.unescape(text)
     )
     assert "<script" not in text.split("<main", 1)[-1].split("</main>")[0]
 
@@ -333,6 +346,133 @@ def test_docs_page_describes_the_parameters_in_the_language_asked(language, word
         False,
         False,
     )
+
+
+# --- The club's history ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_changes_for_the_clubs_admins_alone(private, public):
+    club, admin, _ = private
+    club.public = public
+    club.save()
+    scorer = User.objects.create_user("scorer")
+    club_services.set_role(
+        club=club, member_id=Member.objects.get(club=club, name=NAMES[1]).pk, role="scorer"
+    )
+    Member.objects.filter(club=club, name=NAMES[1]).update(user=scorer)
+    stranger = User.objects.create_user("zied")
+    url = "/api/v1/clubs/sfax/changes"
+
+    answers = [
+        Client().get(url, **bearer(create_token(user=who, name="x").secret))
+        for who in (admin, scorer, stranger)
+    ]
+    nobody = Client().get(url)
+
+    assert [answer.status_code for answer in (*answers, nobody)] == [200, 403, 403, 401]
+    assert [answer.json()["error"]["code"] for answer in (*answers[1:], nobody)] == [
+        "forbidden",
+        "forbidden",
+        "unauthorized",
+    ]
+    assert nobody["WWW-Authenticate"] == 'Bearer realm="boulmous"'
+    admins_only = "The club's history is shown to its admins only"
+    assert [admins_only in answer.json()["error"]["message"] for answer in answers[1:]] == [
+        True,
+        public,  # a private club is not shown at all to one who is no member
+    ]
+
+
+def test_changes_are_the_history_pages_lines_newest_first(private):
+    club, admin, _ = private
+    season = Season.objects.get(club=club)
+    edits.delete_season(club=club, season_id=season.pk)
+    browser = Client()
+    browser.force_login(admin)
+
+    answer = browser.get("/api/v1/clubs/sfax/changes").json()
+    page = browser.get("/clubs/sfax/history").context["changes"]
+
+    assert (answer["club"], answer["count"], answer["page"], answer["pages"]) == (
+        "sfax",
+        len(page),
+        1,
+        1,
+    )
+    assert [
+        (line["id"], line["kind"], line["words"], line["subject"], line["by"], line["details"])
+        for line in answer["changes"]
+    ] == [
+        (
+            one["change"].pk,
+            one["change"].action,
+            one["said"],
+            one["subject"],
+            one["change"].by_user.username if one["change"].by_user else None,
+            [vars(detail) for detail in one["details"]],
+        )
+        for one in page
+    ]
+    deleted, created = answer["changes"][0], answer["changes"][1]
+    assert (deleted["kind"], deleted["by"], deleted["before"]["name"], deleted["after"]) == (
+        "season_deleted",
+        None,
+        "All",
+        None,
+    )
+    # in the order the database keeps the JSON's keys (PostgreSQL's jsonb sorts them)
+    said = {detail["words"]: detail for detail in created["details"]}
+    assert (created["kind"], created["after"]["first_day"], said["first day"]) == (
+        "season_created",
+        "2000-01-01",
+        {"words": "first day", "before": None, "after": "Jan 1, 2000"},
+    )
+    assert answer["changes"][-1]["kind"] == "club_created"
+
+
+@pytest.mark.parametrize(
+    ("language", "words", "day"),
+    [
+        ("en", "season made", "Jan 1, 2000"),
+        ("fr", "saison créée", "1 janv. 2000"),
+        ("ar", "إنشاء موسم", "1 جانفي 2000"),
+    ],
+)
+def test_changes_say_each_line_in_the_language_asked(private, language, words, day):
+    _, admin, _ = private
+    secret = create_token(user=admin, name="site").secret
+
+    url = "/api/v1/clubs/sfax/changes?kind=season_created"
+    answer = Client().get(url, HTTP_ACCEPT_LANGUAGE=language, **bearer(secret)).json()
+
+    line = answer["changes"][0]
+    days = [detail["after"] for detail in line["details"] if "2000" in detail["after"]]
+    assert (answer["count"], line["kind"], line["words"], days[0]) == (
+        1,
+        "season_created",
+        words,
+        day,
+    )
+
+
+def test_changes_of_one_kind_50_a_page_and_past_the_last_a_404(private):
+    club, admin, _ = private
+    for number in range(60):
+        club_services.add_member(club=club, name=f"Joueur {number}")
+    secret = create_token(user=admin, name="site").secret
+
+    first = Client().get("/api/v1/clubs/sfax/changes?kind=member_added", **bearer(secret))
+    second = Client().get("/api/v1/clubs/sfax/changes?kind=member_added&page=2", **bearer(secret))
+    past = Client().get("/api/v1/clubs/sfax/changes?kind=member_added&page=3", **bearer(secret))
+
+    assert (first.json()["count"], first.json()["pages"], len(first.json()["changes"])) == (
+        63,
+        2,
+        50,
+    )
+    assert [line["subject"] for line in second.json()["changes"]][-3:] == list(NAMES[1:][::-1])
+    assert (past.status_code, past.json()["error"]["code"]) == (404, "not_found")
 
 
 # --- Standings -------------------------------------------------------------------------------
@@ -423,6 +563,22 @@ def test_token_costs_one_query(busy, django_assert_max_num_queries):
         response = Client().get("/api/v1/clubs/sfax", **bearer(secret))
 
     assert response.status_code == 200
+
+
+def test_changes_cost_the_same_queries_whatever_the_history(busy, django_assert_num_queries):
+    club, admin = busy
+    secret = create_token(user=admin, name="site").secret
+    url = "/api/v1/clubs/sfax/changes"
+
+    # The token with its account; the club and the member; the lines counted, then read.
+    with django_assert_num_queries(1 + 2 + 2):
+        first = Client().get(url, **bearer(secret))
+    for number in range(10):
+        club_services.add_member(club=club, name=f"Joueur {number}")
+    with django_assert_num_queries(1 + 2 + 2):
+        second = Client().get(url, **bearer(secret))
+
+    assert (first.status_code, len(second.json()["changes"])) == (200, 7 + 10)
 
 
 def test_club_gives_every_house_rule_option_and_the_schema_describes_each():
