@@ -1,11 +1,11 @@
-"""Queries compiled once (scoring/common/compiled.py): what they return is what their
+"""Queries compiled once (scoring/infra/compiled.py): what they return is what their
 queryset returns, joined rows included, for every value asked."""
 
 import pytest
 from django.db.models import Model
 
-from scoring.common.compiled import CompiledQuery
 from scoring.engine import Rules
+from scoring.infra.compiled import CompiledQuery
 from scoring.table import services
 from scoring.table.access import GAME_WITH_SUMMARY
 from scoring.table.models import Game

@@ -1,7 +1,7 @@
 """Queries the ORM compiles once per process, then runs for each value of their one
 parameter (issue 21).
 
-The pages kept in the cache (common/pagecache.py) cost, on a hit, little more than the one
+The pages kept in the cache (infra/pagecache.py) cost, on a hit, little more than the one
 query that finds the game and what its rights and key need (its summary, its club):
 making that query's SQL, with its joins, took longer than running it, about 40% of a hit.
 :class:`CompiledQuery` makes it once and then does what the queryset's own iteration does
