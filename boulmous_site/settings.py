@@ -179,7 +179,7 @@ TEMPLATES = [
                 # {{ value|number }}, {{ value|signed }}: a figure read left to right.
                 "scoring.common.words",
                 # {% kept %}: a piece drawn once per process for each value of its parts.
-                "scoring.common.fragments",
+                "scoring.infra.fragments",
             ],
         },
     }
@@ -199,7 +199,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Prepared statements, for the cursors that ask for them: the queries compiled once
-    # (scoring/common/compiled.py) are planned once per connection. Django's own cursors
+    # (scoring/infra/compiled.py) are planned once per connection. Django's own cursors
     # bind on the client and never prepare (and Django, left to itself, turns preparing
     # off: None), so nothing else changes. A pooler in front must keep prepared statements
     # (PgBouncer 1.21+ with max_prepared_statements), or connect directly as deploy.md does.
@@ -207,7 +207,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The seconds a club's import may take in all: one that would take longer, at the pace it
-# goes, is refused with a message and nothing stored (scoring/common/deadline.py). Below
+# goes, is refused with a message and nothing stored (scoring/infra/deadline.py). Below
 # gunicorn's 30 s worker timeout, with room for a projection that falls short.
 IMPORT_SECONDS = env_int("IMPORT_SECONDS", 25)
 
@@ -230,11 +230,11 @@ AUTH_PASSWORD_VALIDATORS = [
     )
 ]
 
-# Throttles (scoring/common/throttles.py; docs/deploy.md, "Throttles") count in the cache:
+# Throttles (scoring/infra/throttles.py; docs/deploy.md, "Throttles") count in the cache:
 # Redis, shared by every worker and server, when REDIS_URL is given; else this process's
 # memory, which only DEBUG accepts (the check boulmous.E003), as each worker would count
 # apart. Redis that does not answer within a second lets the request through uncounted,
-# with an error in the log (scoring/common/throttles.py).
+# with an error in the log (scoring/infra/throttles.py).
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 CACHES = {
     "default": (
@@ -255,12 +255,12 @@ TRUSTED_PROXIES = trusted_proxies("FORWARDED_ALLOW_IPS")
 # Logging in: at most 10 failures per account and, apart, per address; then 15 minutes'
 # pause, started again by each attempt meanwhile, during which even the right password is
 # refused with the 429 page.
-AXES_HANDLER = "scoring.common.throttles.LoginFailures"
+AXES_HANDLER = "scoring.infra.throttles.LoginFailures"
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_CLIENT_IP_CALLABLE = "scoring.common.throttles.client_address"
-AXES_LOCKOUT_CALLABLE = "scoring.common.throttles.locked_out"
+AXES_CLIENT_IP_CALLABLE = "scoring.infra.throttles.client_address"
+AXES_LOCKOUT_CALLABLE = "scoring.infra.throttles.locked_out"
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = True
 # axes.W001 says a local cache is no good for its counts: boulmous.E003 says so too, as an
 # error outside DEBUG, and stays quiet under `make run`.

@@ -14,8 +14,8 @@ from django.test import Client, override_settings
 from django.utils import translation
 
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
-from scoring.common.throttles import API_REQUESTS, LIMITS
 from scoring.engine import Rules
+from scoring.infra.throttles import API_REQUESTS, LIMITS
 from scoring.table import services
 from scoring.table.models import Game
 from tests.factories import NAMES

@@ -20,8 +20,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..common.http import attachment
 from ..common.once import made_before, make_once
-from ..common.throttles import API_TOKEN, PASSWORD_RESET, SIGN_UP, throttled
 from ..common.words import elide
+from ..infra.throttles import API_TOKEN, PASSWORD_RESET, SIGN_UP, throttled
 from . import services, tokens
 from .forms import (
     EMAIL_TAKEN,

@@ -19,7 +19,7 @@ from ..accounts.tokens import PREFIX, user_of
 from ..clubs.access import club_may, club_member
 from ..clubs.models import Club, Member
 from ..common.rights import Action, Actor, PhoneRights
-from ..common.throttles import API_REQUESTS, client_address, refused_for
+from ..infra.throttles import API_REQUESTS, client_address, refused_for
 from ..table.models import ScorerLink
 from . import errors
 

@@ -17,8 +17,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from ..common.bulk import collector_paused
-from ..common.deadline import NO_DEADLINE, Deadline, DeadlinePassed
 from ..common.forms import (
     MACHINE_TEXT,
     MAX_NAME,
@@ -40,6 +38,8 @@ from ..engine import (
     RulesError,
 )
 from ..engine.league import DEFAULT_POINTS, check_points
+from ..infra.bulk import collector_paused
+from ..infra.deadline import NO_DEADLINE, Deadline, DeadlinePassed
 from ..table.forms import ImportForm
 from .embed import clean_origins
 from .members import BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
@@ -98,7 +98,7 @@ def already_message(line: int, record_id: str, same_as: int | None) -> str:
 
 
 def too_long_message(passed: DeadlinePassed, games: int) -> str:
-    """What is said of an import stopped at its deadline (scoring/common/deadline.py)."""
+    """What is said of an import stopped at its deadline (scoring/infra/deadline.py)."""
     return gettext(
         "This file takes longer to import than the server allows for one request "
         "(%(seconds)s s), so nothing was imported. Split it into files of up to %(part)s "

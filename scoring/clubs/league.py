@@ -30,7 +30,6 @@ from django.db.models import (
 )
 from django.db.models.expressions import Case
 
-from ..common.bulk import collector_paused, insert_rows, keys_checked_meanwhile
 from ..common.names import name_key
 from ..engine import OPTION_NAMES, GameResult, amount, dealer_of
 from ..engine import Hand as EngineHand
@@ -47,6 +46,7 @@ from ..engine.league import (
     ranked,
     rate,
 )
+from ..infra.bulk import collector_paused, insert_rows, keys_checked_meanwhile
 from ..table.models import Game, Hand, Seat, Summary
 from ..table.services import Imported
 from ..table.state import (

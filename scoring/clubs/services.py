@@ -11,13 +11,13 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from ..common.bulk import collector_paused, insert_rows, keys_checked_meanwhile, values_found
-from ..common.deadline import NO_DEADLINE, Deadline
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import SEATS, GameResult, Record, Rules, fingerprints
 from ..engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ..engine.draw import Round as DrawnRound
+from ..infra.bulk import collector_paused, insert_rows, keys_checked_meanwhile, values_found
+from ..infra.deadline import NO_DEADLINE, Deadline
 from ..table.models import Game, Summary, rules_columns
 from ..table.services import (
     abandon_game,
@@ -386,7 +386,7 @@ def import_club_records(
     (:func:`league.league_before` and the steps it names). ``lines`` are the records' line
     numbers in their file, for the refusals (1, 2, 3… unless given). Returns the number of
     games imported. Past ``deadline`` (a request's), it raises
-    :class:`~scoring.common.deadline.DeadlinePassed` and nothing is kept."""
+    :class:`~scoring.infra.deadline.DeadlinePassed` and nothing is kept."""
     with collector_paused():
         return _import_club_records(club, records, owner_id, by, results, lines, deadline)
 
@@ -457,7 +457,7 @@ def _import_club_records(
 class ImportShares:
     """The shares of a club import's whole time done once its lines are read (the form) and
     once its games are written (the rest is the league's, done at :data:`LEAGUE_DONE`):
-    from them, a request's deadline projects the whole (scoring/common/deadline.py)."""
+    from them, a request's deadline projects the whole (scoring/infra/deadline.py)."""
 
     read: float
     written: float

@@ -16,8 +16,8 @@ from decimal import Decimal
 from itertools import chain
 from typing import Any
 
-from ..common.bulk import keys_checked_meanwhile
 from ..engine.league import COUNTED, Source, Statistic
+from ..infra.bulk import keys_checked_meanwhile
 from .models import Club, ClubResult, PlayerTotals
 
 COLUMNS = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]

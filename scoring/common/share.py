@@ -1,5 +1,5 @@
 """Results that travel (issue 22.3): the short text a Share button sends, and what a link
-pasted in a chat shows (Open Graph and Twitter card tags, a preview image: common/preview.py),
+pasted in a chat shows (Open Graph and Twitter card tags, a preview image: infra/preview.py),
 for a game, a night's ranking and a season's standings, in the page's language.
 
 One place says them all: the pages' Share button and meta tags, and the preview images, read

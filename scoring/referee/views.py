@@ -11,15 +11,15 @@ from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from ..common.http import HtmxHttpRequest
-from ..common.pagecache import (
+from ..common.rights import Action
+from ..common.words import rules_meanings
+from ..infra.pagecache import (
     CSRF_PLACEHOLDER,
     account_shown,
     cacheable,
     cached_page,
     page_key,
 )
-from ..common.rights import Action
-from ..common.words import rules_meanings
 from ..table.access import Access, with_game
 from ..table.models import Game
 from ..table.state import load_game, rules_of
@@ -41,7 +41,7 @@ def rules(request: HttpRequest) -> HttpResponse:
         game = Game.objects.filter(public_id=query.cleaned_data["game"]).first()
     # The game's own options, as the rules page says them (scoring/common/words.py).
     meanings = None if game is None else rules_meanings(rules_of(game))
-    # Kept in the cache (scoring/common/pagecache.py) with no query string, or one naming a
+    # Kept in the cache (scoring/infra/pagecache.py) with no query string, or one naming a
     # game (whose rules the page says): the same for everyone but the account in its header.
     query_string = request.META.get("QUERY_STRING", "")
     if not cacheable(request, query=True) or (

@@ -17,9 +17,9 @@ from django.shortcuts import render
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 
-from ..common.compiled import CompiledQuery
 from ..common.http import HtmxHttpRequest
 from ..common.rights import FOR_OWNER, STARTED, Action, Actor, Role, first_allowed
+from ..infra.compiled import CompiledQuery
 from . import hooks
 from .models import Game, ScorerLink
 from .state import GameState, load_game
@@ -237,7 +237,7 @@ GAME_WITH_SUMMARY = CompiledQuery(
     )  # one game: the model's order would only cost a sort
 )
 """The game of an address, with its summary: its version, for the pages kept in the cache
-(scoring/common/pagecache.py), costs no query of its own. Compiled once: on a cached
+(scoring/infra/pagecache.py), costs no query of its own. Compiled once: on a cached
 page's hit, making this query's SQL cost more than running it."""
 
 

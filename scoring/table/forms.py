@@ -20,7 +20,6 @@ from ..common.forms import (
     TextField,
     rules_error,
 )
-from ..common.fragments import NOT_KEPT
 from ..common.once import OnceFields
 from ..common.words import TRUMP_NAMES, elide
 from ..engine import (
@@ -48,6 +47,7 @@ from ..engine import (
     speaking_order,
 )
 from ..engine.names import tellable_names
+from ..infra.fragments import NOT_KEPT
 from .waiting import MOST
 
 

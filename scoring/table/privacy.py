@@ -58,7 +58,7 @@ def account_part(user_id: int) -> dict[str, Any]:
 def account_leaves(user_id: int, anonymous: bool) -> None:
     """The games whose history names the account are drawn anew without it: their version
     moves on by a microsecond (their order in lists stays), so no page kept in the cache
-    (scoring/common/pagecache.py), and no page open on a phone, keeps showing his name.
+    (scoring/infra/pagecache.py), and no page open on a phone, keeps showing his name.
     Inside the deletion's transaction: the history then names no account."""
     made = Change.objects.filter(by_user_id=user_id).values("game_id")
     later = F("changed_at") + timedelta(microseconds=1)

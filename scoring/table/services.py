@@ -18,7 +18,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..common.bulk import JsonText, insert_objects, insert_rows, values_found
 from ..common.names import name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import (
@@ -32,6 +31,7 @@ from ..engine import (
     hand_from_dict,
 )
 from ..engine import Hand as EngineHand
+from ..infra.bulk import JsonText, insert_objects, insert_rows, values_found
 from .access import Refusal, closed
 from .hooks import game_changed
 from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary, rules_columns
@@ -599,7 +599,7 @@ def import_many(
     what follows from these games once, after the last.
 
     Only the games are made model objects (their ids are needed: :func:`insert_objects`);
-    the rows that point to them go as values (:func:`~scoring.common.bulk.insert_rows`)."""
+    the rows that point to them go as values (:func:`~scoring.infra.bulk.insert_rows`)."""
     ids = [record.about.id for record in records if record.about.id]
     first: dict[str, str] = {}
     for record in records:

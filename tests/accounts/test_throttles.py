@@ -20,9 +20,9 @@ from django.utils import translation
 from django.utils.translation import ngettext
 
 from scoring.clubs import services as club_services
-from scoring.common import throttles
-from scoring.common.throttles import LIMITS, client_address
 from scoring.engine import Rules
+from scoring.infra import throttles
+from scoring.infra.throttles import LIMITS, client_address
 from scoring.table import services
 from tests.conftest import REDIS_URL, ScorerClient
 

@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.accounts.tokens import create_token
-from scoring.common.throttles import API_REQUESTS
+from scoring.infra.throttles import API_REQUESTS
 
 pytestmark = pytest.mark.django_db
 

@@ -71,8 +71,8 @@ def main() -> int:
         def watch() -> None:
             assert watcher.get(url).status_code == 200
 
-        from scoring.common.fragments import KEPT
-        from scoring.common.pagecache import LOCAL
+        from scoring.infra.fragments import KEPT
+        from scoring.infra.pagecache import LOCAL
 
         def drawn_cold() -> None:
             cache.clear()

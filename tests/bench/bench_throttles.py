@@ -8,7 +8,7 @@ nginx would (X-Forwarded-For). It prints the answers' statuses, counted in order
 many requests a minute it made; gunicorn is stopped on the way out, whatever happens.
 Exits 1 when a throttle does not hold: more than 10 wrong passwords answered before the
 429, the right one then let in, or a form answered past its figure (LIMITS in
-scoring/common/throttles.py) or refused before it.
+scoring/infra/throttles.py) or refused before it.
 """
 
 import http.client
@@ -78,7 +78,7 @@ def free_port() -> int:
 
 
 def figures() -> dict[str, int]:
-    """Each throttled form's figure, as scoring/common/throttles.py declares it (read under
+    """Each throttled form's figure, as scoring/infra/throttles.py declares it (read under
     DEBUG, in this process only: the server has its own settings)."""
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "boulmous_site.settings")
@@ -86,7 +86,7 @@ def figures() -> dict[str, int]:
     import django
 
     django.setup()
-    from scoring.common.throttles import LIMITS
+    from scoring.infra.throttles import LIMITS
 
     return {limit.name: limit.count for limit in LIMITS}
 

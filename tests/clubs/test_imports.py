@@ -15,9 +15,9 @@ from scoring.clubs import league
 from scoring.clubs import services as club_services
 from scoring.clubs.forms import ClubImportForm
 from scoring.clubs.models import ClubResult
-from scoring.common import deadline
-from scoring.common.deadline import Deadline, DeadlinePassed
 from scoring.engine import Record, record_to_dict
+from scoring.infra import deadline
+from scoring.infra.deadline import Deadline, DeadlinePassed
 from scoring.table import services
 from scoring.table.models import Change, Game, Hand, Seat, Summary
 from tests.clubs.factories import account, errors, make_club, record_line, signed_in

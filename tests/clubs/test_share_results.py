@@ -15,9 +15,9 @@ from django.utils.translation import override
 from PIL import Image
 
 from scoring.clubs import services as club_services
-from scoring.common.preview import Preview, draw_preview
 from scoring.common.share import Ranked, game_share, night_share, season_share
 from scoring.engine import Rules
+from scoring.infra.preview import Preview, draw_preview
 from scoring.table.models import Game
 from tests.clubs.factories import account, signed_in
 from tests.clubs.league_games import GAME_A, GAME_B, play

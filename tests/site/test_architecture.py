@@ -13,6 +13,7 @@ SCORING = ROOT / "scoring"
 LAYERS = {
     "engine": 0,
     "common": 1,
+    "infra": 1,
     "accounts": 2,
     "table": 2,
     "referee": 3,
@@ -20,8 +21,9 @@ LAYERS = {
     "api": 4,
 }
 """Each context's floor: a context may import those on lower floors, never its own floor's
-neighbours nor anything above. The app's own modules (models.py, urls.py, apps.py,
-management commands) stand above them all."""
+neighbours nor anything above (common, the domain's shared words, and infra, the request
+path's machinery, share a floor: neither imports the other). The app's own modules
+(models.py, urls.py, apps.py, management commands) stand above them all."""
 TOP = 9
 
 
@@ -97,6 +99,18 @@ def test_modules_import_no_circle():
         if state[module] == 0:
             visit(module, [module])
     assert circles == []
+
+
+def test_infra_knows_no_domain():
+    graph = modules()
+    known = {
+        (module, other)
+        for module in graph
+        if module.startswith("scoring.infra")
+        for other in graph[module]
+        if not other.startswith("scoring.infra")
+    }
+    assert known == set()
 
 
 @pytest.mark.parametrize("context", ["table", "referee", "accounts", "clubs"])

@@ -1,4 +1,4 @@
-"""Rows written in bulk (scoring/common/bulk.py), as an import and a rebuild write them."""
+"""Rows written in bulk (scoring/infra/bulk.py), as an import and a rebuild write them."""
 
 import json
 from datetime import UTC, datetime, timedelta
@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from scoring.common.bulk import JsonText, insert_rows, keys_checked_meanwhile
+from scoring.infra.bulk import JsonText, insert_rows, keys_checked_meanwhile
 from scoring.table.models import Change, Game
 
 pytestmark = pytest.mark.django_db

@@ -20,10 +20,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from scoring.accounts import services as account_services
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
-from scoring.common import pagecache
-from scoring.common.fragments import KEPT
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
 from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.infra import pagecache
+from scoring.infra.fragments import KEPT
 from scoring.table import services
 from scoring.table.models import ScorerLink
 from tests.clubs.factories import make_club, signed_in

@@ -10,8 +10,8 @@ from html import unescape
 import pytest
 from PIL import Image, ImageChops
 
-from scoring.common.preview import BACKGROUND, Preview, cached_bytes, draw_preview
 from scoring.engine import Contract, Hand, Trump
+from scoring.infra.preview import BACKGROUND, Preview, cached_bytes, draw_preview
 from scoring.table import services
 from scoring.table.models import Game
 

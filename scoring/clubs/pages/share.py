@@ -1,6 +1,6 @@
 """A night's ranking and a season's standings as they travel (issue 22.3): the Share
 button's text and the Open Graph tags (scoring/common/share.py), and the preview image
-(scoring/common/preview.py), drawn from the same rows as the page."""
+(scoring/infra/preview.py), drawn from the same rows as the page."""
 
 import hashlib
 from collections.abc import Sequence
@@ -10,8 +10,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import ngettext
 
-from ...common.preview import Preview, ranking_rows
 from ...common.share import Ranked, Shared, night_share, points_said, season_share
+from ...infra.preview import Preview, ranking_rows
 from ..models import Club, Night, Season
 from .league import StandingRow, counted_games
 

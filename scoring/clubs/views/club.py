@@ -23,14 +23,14 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from ...common import rights
-from ...common.bulk import collector_paused
-from ...common.deadline import Deadline, DeadlinePassed
 from ...common.http import HtmxHttpRequest
 from ...common.names import name_key, sorted_by_name
 from ...common.once import Made, made_before, make_once
 from ...common.rights import Action
-from ...common.throttles import CLUB_IMPORT, CLUB_JOIN, throttled
 from ...common.words import rules_sentence
+from ...infra.bulk import collector_paused
+from ...infra.deadline import Deadline, DeadlinePassed
+from ...infra.throttles import CLUB_IMPORT, CLUB_JOIN, throttled
 from ...table.models import Summary
 from ...table.pages.home import game_summaries, summary_relations
 from ...table.views.share import qr_code

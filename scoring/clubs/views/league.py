@@ -12,10 +12,10 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest, attachment
-from ...common.preview import preview_response
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
 from ...engine.names import first_name_and_initial
+from ...infra.preview import preview_response
 from ..access import club_may, may_name_in_public, with_club
 from ..edits import moved_season
 from ..embed import allow_frames, allow_origin

@@ -23,9 +23,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.once import made_before, make_once
-from ...common.preview import preview_response
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
+from ...infra.preview import preview_response
 from ...table.models import Summary
 from ...table.views.live import etag, unchanged
 from ...table.views.share import qr_code

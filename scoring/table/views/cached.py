@@ -1,4 +1,4 @@
-"""What a game's cached pages depend on (scoring/common/pagecache.py): the key parts of a
+"""What a game's cached pages depend on (scoring/infra/pagecache.py): the key parts of a
 game as this request sees it, read with the game (its summary comes in the same query)."""
 
 from dataclasses import dataclass
@@ -7,8 +7,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from ...common.http import HtmxHttpRequest
-from ...common.pagecache import account_shown
 from ...common.rights import Action
+from ...infra.pagecache import account_shown
 from .. import waiting
 from ..access import lost_right, may
 from ..hooks import crumb_of, names_for, zone_of

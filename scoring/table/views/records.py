@@ -11,9 +11,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 from ...common import rights
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.once import made_before, make_once
-from ...common.pagecache import cacheable, cached_page, page_key
-from ...common.throttles import GAME_IMPORT, throttled
 from ...engine import record_to_dict
+from ...infra.pagecache import cacheable, cached_page, page_key
+from ...infra.throttles import GAME_IMPORT, throttled
 from .. import services
 from ..access import Access, load_shown, with_game
 from ..forms import ImportForm

@@ -1,6 +1,6 @@
 """Sharing a game: a link to watch it, and links that hand its scoring to another phone; and
 its result (issue 22.3): the Share button's text, the page's Open Graph tags, the preview
-image (scoring/common/share.py, scoring/common/preview.py)."""
+image (scoring/common/share.py, scoring/infra/preview.py)."""
 
 import segno
 from django.http import Http404, HttpResponse
@@ -12,10 +12,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ...common import rights
 from ...common.http import HtmxHttpRequest
-from ...common.preview import Preview, preview_response
 from ...common.rights import Action, Actor
 from ...common.share import Shared, game_share, game_title
-from ...common.throttles import SCORER_LINK_JOIN, throttled
+from ...infra.preview import Preview, preview_response
+from ...infra.throttles import SCORER_LINK_JOIN, throttled
 from .. import services
 from ..access import Access, with_game, writes_game
 from ..forms import JoinForm

@@ -18,17 +18,17 @@ from ...common import rights
 from ...common.forms import rules_error
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.once import made_before, make_once
-from ...common.pagecache import (
+from ...common.rights import FOR_OWNER, STARTED, Action, Actor
+from ...common.words import shown
+from ...engine import Trump, trump_order
+from ...infra.pagecache import (
     CSRF_PLACEHOLDER,
     TOKEN_PLACEHOLDER,
     cacheable,
     cached_page,
     page_key,
 )
-from ...common.rights import FOR_OWNER, STARTED, Action, Actor
-from ...common.throttles import WAITING_HANDS, throttled
-from ...common.words import shown
-from ...engine import Trump, trump_order
+from ...infra.throttles import WAITING_HANDS, throttled
 from .. import services, waiting
 from ..access import (
     Access,

@@ -1,7 +1,7 @@
 """Queries the ORM compiles once per process, then runs for each value of their one
 parameter (issue 21).
 
-The pages kept in the cache (common/pagecache.py) cost, on a hit, little more than the one
+The pages kept in the cache (infra/pagecache.py) cost, on a hit, little more than the one
 query that finds the game and what its rights and key need (its summary, its club):
 making that query's SQL, with its joins, took longer than running it, about 40% of a hit.
 :class:`CompiledQuery` makes it once and then does what the queryset's own iteration does
@@ -11,6 +11,15 @@ what it returns is what the queryset would return.
 The SQL is the default database's, as the queryset would make it; a query whose SQL
 depends on more than its one parameter (an ``IN`` list, a ``LIMIT`` given) is no
 candidate.
+
+It calls the ORM's private parts (the compiler's select and converters, the related
+populators), which Django may change in any release (Django 6 adds a fetch mode to
+``get_related_populators`` and ``Model.from_db``): tests/site/test_compiled.py pins each
+one's signature, and checks that every compiled query's SQL and rows are the queryset's own,
+so an upgrade that changes them fails there, not in production. Kept rather than Django's
+own way because that way costs more than the cache hit it serves (issue 38: the figures in
+docs/architecture.md, tests/bench/bench_compiled.py): server-side binding and prepared
+statements save PostgreSQL's planning, not the ORM's making of the SQL.
 """
 
 from collections.abc import Callable
@@ -52,6 +61,11 @@ class CompiledQuery(Generic[M]):
         # Django 5.2's signature (django-stubs describes 6's, which adds a fetch mode).
         populators = get_related_populators(klass_info, select, DEFAULT_DB_ALIAS)  # type: ignore[call-arg]
         return compiler, sql, converters, init_list, own, populators
+
+    @property
+    def sql(self) -> str:
+        """The SQL it runs, made once: its one parameter a placeholder."""
+        return self._compiled[1]
 
     def all(self, value: Any) -> list[M]:
         compiler, sql, converters, init_list, own, populators = self._compiled
