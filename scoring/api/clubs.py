@@ -1,6 +1,6 @@
 """A club's endpoints: the club, a season's standings, its games, a player, its nights.
 Each reads what the club's pages show, through the same functions (scoring/clubs/pages/,
-scoring/clubs/league.py), with the same rights (:func:`.access.readable_club`) and the
+scoring/clubs/league/), with the same rights (:func:`.access.readable_club`) and the
 players named as those pages name them for this request (scoring/clubs/names.py)."""
 
 from datetime import date
@@ -13,11 +13,11 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from ..clubs.edits import moved_season
-from ..clubs.league import season_standings
+from ..clubs.league.pages import player_stats
+from ..clubs.league.standings import season_standings
 from ..clubs.models import Member, Night, Season
 from ..clubs.names import NAMED_COLUMNS, Named, sees_full_names, shown_names
 from ..clubs.pages.games import dated, filtered, games_page
-from ..clubs.pages.league import player_stats
 from ..clubs.pages.nights import night_rounds
 from ..engine import Trump
 from ..engine.league import standing_values

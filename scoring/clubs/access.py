@@ -30,7 +30,7 @@ from ..table.access import (
     signed_in,
 )
 from ..table.models import Game
-from .league import club_game_of
+from .league.results import club_game_of
 from .models import Club, Member, Night
 
 P = ParamSpec("P")

@@ -10,7 +10,7 @@ other: a game before its club (the table's writes, then the league), a night bef
 club (the check-in), the club before a season.
 
 Nothing here re-sorts games into seasons: a game counts in the season of the day it
-finished (league.py ``season_range``), read at each request, so a season's new days, or
+finished (league/standings.py ``season_range``), read at each request, so a season's new days, or
 its deletion, move its games at once, and the all-time standings never change.
 """
 
@@ -25,8 +25,9 @@ from ..engine import record_to_dict
 from ..table.models import Game, ScorerLink, Summary
 from ..table.services import move_finish, revoke_scorer_link
 from ..table.state import GameState, exported, lock_game
-from . import league
 from .history import as_json, changed, log
+from .league.ratings import forget
+from .league.standings import season_of
 from .models import Club, ClubGame, Member, Night, Round, Season
 from .services import SeasonOverlaps, _lock
 
@@ -229,7 +230,7 @@ def game_record(club: Club, game_state: GameState) -> dict[str, Any]:
     record = exported(game_state)
     about = record.about
     season = (
-        league.season_of(Season.objects.filter(club=club), about.finished_at, club.time_zone)
+        season_of(Season.objects.filter(club=club), about.finished_at, club.time_zone)
         if about.finished_at
         else None
     )
@@ -257,7 +258,7 @@ def delete_club_game(*, club: Club, public_id: str, by: Actor = NOBODY) -> dict[
         if summary
         else ", ".join(state.names)
     )
-    league.forget(club, game)
+    forget(club, game)
     Game.objects.filter(pk=game.pk).delete()
     log(club, by, "game_deleted", subject, before=record)
     return record

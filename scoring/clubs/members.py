@@ -11,8 +11,8 @@ name key for the whole site, whose name every seat of that key shows; the game's
 and the league's rows (:class:`ClubResult` ``key``, ``name``) repeat it. A member renamed is
 seated under his new name in every game of the club, and those copies follow. The league
 rates players by key: renamed, each rating stays what it was; merged, the games of both
-are one player's, rated again from the first of them on (``league.rerate_from``), so the
-stored ratings stay what a full ``league.rebuild`` gives.
+are one player's, rated again from the first of them on (``league.ratings.rerate_from``), so the
+stored ratings stay what a full ``league.ratings.rebuild`` gives.
 """
 
 from collections.abc import Iterable
@@ -25,7 +25,9 @@ from django.utils import timezone
 from ..common.names import look_alike, name_key
 from ..common.rights import Actor
 from ..table.models import Game, Player, Seat, Summary
-from . import history, league, totals
+from . import history
+from .league import totals
+from .league.ratings import rerate_from
 from .models import Attendance, Club, ClubChange, ClubResult, Member, Round
 from .privacy import LastAdmin, _only_admin
 from .services import NameLooksLike, NameTaken, _lock
@@ -134,7 +136,7 @@ def _lock_seated(keys: Iterable[str]) -> None:
     """Every game that seats a player of these name keys, locked in order, before the club
     (as a hand's write takes them: its game, then its club). A hand saved meanwhile is
     written before the change, which then covers it, or after it, and the league then reads
-    the seats as they now are (``league._as_seated``)."""
+    the seats as they now are (``league.results.as_seated``)."""
     ids = Seat.objects.filter(player__key__in=set(keys)).values("game_id")
     list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
 
@@ -305,7 +307,7 @@ def merge_members(*, club: Club, gone_id: int, kept_id: int, by: Actor) -> Merge
     elif kept.user_id is None and kept.claimed_by_id is None:
         kept.claimed_by_id = claimed_by_id
     kept.save()
-    rerated = league.rerate_from(club, start) if start is not None else 0
+    rerated = rerate_from(club, start) if start is not None else 0
     history.log(club, by, "members_merged", gone.name, before=before, after={"into": kept.name})
     return Merged(kept, games, rerated)
 

@@ -24,7 +24,8 @@ from ..engine.league import COUNTED
 from ..engine.names import look_alike, name_key
 from ..table.models import Game, Player, Seat, Summary
 from ..table.state import exported, load_games
-from . import history, totals
+from . import history
+from .league import totals
 from .models import Club, ClubChange, ClubResult, MailChoice, Member
 
 ANONYMOUS = "Player {number}"
@@ -126,7 +127,7 @@ def _lock_games(members: Iterable[Member]) -> None:
     """The club games these members sat in, locked in order, before their clubs (the order
     a hand's write takes them in: its game, then its club): a hand saved meanwhile is
     written before the renaming, which then renames it too, or after it, and then the
-    league reads the seats as they now are (``league._as_seated``)."""
+    league reads the seats as they now are (``league.results.as_seated``)."""
     seated = Q()
     for member in members:
         seated |= Q(game__club_game__club=member.club_id, player__key=member.key)

@@ -28,7 +28,9 @@ from ..table.services import (
     record_ids,
 )
 from ..table.state import GameState, score
-from . import history, league, mail
+from . import history, mail
+from .league.import_rating import league_before, rated_import, write_import
+from .league.ratings import follow
 from .models import Attendance, Club, ClubGame, MailSent, Member, Night, Round, Season
 
 # The club: its members, its seasons, its games and its records.
@@ -383,7 +385,7 @@ def import_club_records(
     caller has them from reading the records, are the engine's already), then the games,
     their seats, hands, history and summaries are inserted in bulk, each row as
     :func:`import_record` writes it, and the league follows once, from those results
-    (:func:`league.league_before` and the steps it names). ``lines`` are the records' line
+    (:func:`league_before` and the steps it names). ``lines`` are the records' line
     numbers in their file, for the refusals (1, 2, 3… unless given). Returns the number of
     games imported. Past ``deadline`` (a request's), it raises
     :class:`~scoring.common.deadline.DeadlinePassed` and nothing is kept."""
@@ -442,10 +444,10 @@ def _import_club_records(
     )
     # The database checks the keys of every row written so far while the league's rows are
     # made and rated, which asks it nothing: the commit is left the league's own.
-    before = league.league_before(club, imported)
+    before = league_before(club, imported)
     with keys_checked_meanwhile():
-        rated = league.rated_import(club, imported, before)
-    league.write_import(club, rated)
+        rated = rated_import(club, imported, before)
+    write_import(club, rated)
     added = Member.objects.filter(club=club).count() - members_before
     history.log(club, by, "records_imported", "", after={"games": len(records), "players": added})
     # The keys are checked beside the league's work, so the commit after it takes little.
@@ -756,6 +758,6 @@ def import_club_game(
         source_id=_source_id(state.game, record),
         fingerprint=print_,
     )
-    league.follow(state)
+    follow(state)
     history.log(club, by, "records_imported", "", after={"games": 1})
     return state

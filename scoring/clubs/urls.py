@@ -1,5 +1,6 @@
 from django.urls import path
 
+from .league import views as league
 from .views import (
     actions,
     calendar,
@@ -7,7 +8,6 @@ from .views import (
     edits,
     games,
     history,
-    league,
     mail,
     members,
     nights,
@@ -99,7 +99,7 @@ urlpatterns = [
         nights.ranking_pdf,
         name="night_ranking_pdf",
     ),
-    # The league (issue 11): standings, players, records, in views/league.py.
+    # The league (issue 11): standings, players, records, in league/views.py.
     path("clubs/<slug:club>/standings/", league.all_time, name="all_time"),
     path("clubs/<slug:club>/seasons/<slug:season>/", league.season, name="season"),
     path(

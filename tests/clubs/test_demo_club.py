@@ -14,8 +14,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from openskill.models import PlackettLuce
 
-from scoring.clubs import league
 from scoring.clubs import services as club_services
+from scoring.clubs.league.ratings import rebuild
+from scoring.clubs.league.standings import season_standings
 from scoring.clubs.models import Club, ClubResult, Member, Season
 from scoring.engine import About, Contract, GameOver, Hand, Record, Rules, Trump, loads
 from scoring.table import services
@@ -64,7 +65,7 @@ def table(club):
                 line.standing.units,
                 line.standing.rating,
             )
-            for line in league.season_standings(club, season)
+            for line in season_standings(club, season)
         ]
         for season in club.seasons.order_by("first_day")
     ]
@@ -227,7 +228,7 @@ def test_demo_club_rebuilt_league_keeps_its_results(db):
     club = Club.objects.get(slug="demo")
     before = results(club)
 
-    league.rebuild(club)
+    rebuild(club)
 
     assert results(club) == before
 
@@ -295,7 +296,7 @@ def test_import_club_records_league_equals_a_rebuild(club):
     club_services.import_club_records(club=club, records=some_records(), owner_id=None)
     imported = results(club)
 
-    league.rebuild(club)
+    rebuild(club)
 
     assert results(club) == imported
 
@@ -318,7 +319,7 @@ def test_rebuild_reads_every_way_a_hand_is_kept(club):
     club_services.import_club_records(club=club, records=[record], owner_id=None)
     imported = results(club)
 
-    league.rebuild(club)
+    rebuild(club)
 
     assert (len(imported), results(club)) == (4, imported)
 

@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import InMemoryUploadedFile, SimpleUploadedFile
 
-from scoring.clubs import league
 from scoring.clubs import services as club_services
 from scoring.clubs.forms import ClubImportForm
+from scoring.clubs.league.ratings import rebuild
 from scoring.clubs.models import ClubResult
 from scoring.common import deadline
 from scoring.common.deadline import Deadline, DeadlinePassed
@@ -339,7 +339,7 @@ def test_import_records_through_the_page_league_equals_a_rebuild(amina, club):
     signed_in(amina).post("/clubs/sfax/import", {"text": text})
     imported = results(club)
 
-    league.rebuild(club)
+    rebuild(club)
 
     assert results(club) == imported
     assert ClubResult.objects.filter(club=club).count() == 4 * 5

@@ -408,7 +408,7 @@ def test_records_jsonl_lines_parse_back_in_finishing_order(admin, client):
 
 
 def test_records_jsonl_read_in_chunks_gives_every_game(admin, client):
-    from scoring.clubs.pages.league import records_lines
+    from scoring.clubs.league.pages import records_lines
 
     club = new_club(admin)
     start = timezone.now() - timedelta(hours=2)

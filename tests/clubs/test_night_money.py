@@ -201,7 +201,7 @@ def test_games_in_another_currency_are_left_out_and_said(club, organiser):
     night = new_night(club)
     play_two_rounds(club, organiser, night)
     won = round_games(night, 1)[0]
-    ClubResult.objects.filter(game=won).update(amount=None)  # as league.py keeps them
+    ClubResult.objects.filter(game=won).update(amount=None)  # as the league keeps them
     abandoned = round_games(night, 2)[1]
     Game.objects.filter(pk=abandoned.pk).update(currency="USD")
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from scoring.clubs import services as club_services
-from scoring.clubs.league import season_standings
+from scoring.clubs.league.standings import season_standings
 from scoring.clubs.models import Attendance, Member, Night, Round
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.engine.draw import MAX_PLAYERS

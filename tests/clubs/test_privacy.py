@@ -16,8 +16,8 @@ from django.test import Client
 from django.utils import timezone
 from pypdf import PdfReader
 
-from scoring.clubs import league
 from scoring.clubs import services as club_services
+from scoring.clubs.league.ratings import rebuild
 from scoring.clubs.models import ClubChange, ClubResult, Member
 from scoring.clubs.names import Named, shown_names
 from scoring.clubs.privacy import anonymous_name, remove_member
@@ -427,7 +427,7 @@ def test_remove_member_anonymises_him_everywhere_ratings_unmoved(cafe, amina, bi
     assert ratings(cafe) == before
     totals = stored_totals(cafe)
     assert set(totals) == {"amina belhaj", "player 1", "chafik daoud", "dalila"}
-    league.rebuild(cafe)
+    rebuild(cafe)
     assert (ratings(cafe), stored_totals(cafe)) == (before, totals)
     assert "Bilal Chebbi" not in signed_in(amina).get("/clubs/cafe/").content.decode()
 
@@ -631,7 +631,7 @@ def test_hand_saved_while_a_member_is_removed_leaves_the_league_as_a_rebuild_giv
         names = set(ClubResult.objects.filter(club=club, seat=1).values_list("name", flat=True))
         summary = Summary.objects.get(game=state.game).names[1]
         totals = stored_totals(club)
-        league.rebuild(club)
+        rebuild(club)
         assert (len(kept), names, summary, ratings(club) == kept) == (
             8,
             {"Player 1"},

@@ -31,7 +31,7 @@ from .. import edits, members, privacy
 from ..access import with_club
 from ..forms import AnonymiseForm
 from ..history import CLUB_ACTIONS, details, label, subject
-from ..league import season_games
+from ..league.standings import season_games
 from ..models import Club, ClubChange, ClubGame, ClubResult, Member, Night, Round, Season
 from .club import _members_page
 

@@ -24,7 +24,7 @@ from ..forms import (
     address_taken_message,
     rounds_drawn_message,
 )
-from ..league import season_games, season_of
+from ..league.standings import season_games, season_of
 from ..models import Club, ClubGame, ClubResult, Member, Night, Round, Season
 
 

@@ -32,10 +32,10 @@ from ...table.views.share import qr_code
 from .. import services
 from ..access import club_may, with_club
 from ..forms import CheckInForm, NewNightForm, look_alike_message
-from ..league import night_standings
+from ..league.pages import counted_games, standing_rows
+from ..league.standings import night_standings
 from ..models import Attendance, Club, Member, Night, Round
 from ..names import sees_full_names
-from ..pages.league import counted_games, standing_rows
 from ..pages.nights import (
     NightState,
     club_names,

@@ -31,10 +31,10 @@ from ...engine.league import (
 )
 from ...table.models import Game
 from ...table.state import exported, load_games
-from ..league import Line, season_of
 from ..models import Club, ClubResult, Member, PlayerTotals, Season
 from ..names import NAMED_COLUMNS, Named, club_names, shown_names
-from ..totals import Sums, figure
+from .standings import Line, season_of
+from .totals import Sums, figure
 
 CHUNK = 200
 """Games read at a time for records.jsonl (three queries each): memory stays flat."""

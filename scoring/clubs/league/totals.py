@@ -16,9 +16,9 @@ from decimal import Decimal
 from itertools import chain
 from typing import Any
 
-from ..common.bulk import keys_checked_meanwhile
-from ..engine.league import COUNTED, Source, Statistic
-from .models import Club, ClubResult, PlayerTotals
+from ...common.bulk import keys_checked_meanwhile
+from ...engine.league import COUNTED, Source, Statistic
+from ..models import Club, ClubResult, PlayerTotals
 
 COLUMNS = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]
 """A league row's columns, as a bulk insert writes them and :func:`count` reads them."""
