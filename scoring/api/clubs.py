@@ -17,8 +17,8 @@ from ..clubs.league.pages import player_stats
 from ..clubs.league.standings import season_standings
 from ..clubs.models import Member, Night, Season
 from ..clubs.names import NAMED_COLUMNS, Named, sees_full_names, shown_names
+from ..clubs.nights.pages import night_rounds
 from ..clubs.pages.games import dated, filtered, games_page
-from ..clubs.pages.nights import night_rounds
 from ..engine import Trump
 from ..engine.league import standing_values
 from . import errors

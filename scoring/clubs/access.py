@@ -43,6 +43,12 @@ ROLE_OF_MEMBER = {
 }
 
 
+def user_id_of(request: HttpRequest) -> int | None:
+    """The account making the request, if any."""
+    user = getattr(request, "user", None)
+    return user.pk if user is not None and user.is_authenticated else None
+
+
 def club_member(request: HttpRequest, club: Club) -> Member | None:
     """The member this request's account is in the club, if any (one query)."""
     user_id = signed_in(request)

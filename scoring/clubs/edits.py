@@ -29,7 +29,7 @@ from .history import as_json, changed, log
 from .league.ratings import forget
 from .league.standings import season_of
 from .models import Club, ClubGame, Member, Night, Round, Season
-from .services import SeasonOverlaps, _lock
+from .services import SeasonOverlaps, lock_club
 
 
 class AddressTaken(Exception):
@@ -77,7 +77,7 @@ def edit_season(
     """A season's name, address, days and league points. Its days may not overlap another
     season's (:class:`SeasonOverlaps`), nor its address be another's
     (:class:`AddressTaken`): then nothing changes. Games follow its days at once."""
-    club = _lock(club)
+    club = lock_club(club)
     season = Season.objects.select_for_update().get(club=club, pk=season_id)
     others = Season.objects.filter(club=club).exclude(pk=season.pk)
     other = (
@@ -103,7 +103,7 @@ def edit_season(
 def delete_season(*, club: Club, season_id: int, by: Actor = NOBODY) -> Season:
     """The season, and so its standings page, is gone; its games stay in the club and in
     the all-time standings. The history keeps the season as it was."""
-    club = _lock(club)
+    club = lock_club(club)
     season = Season.objects.select_for_update().get(club=club, pk=season_id)
     before = season_facts(season)
     season.delete()
@@ -140,7 +140,7 @@ def night_facts(night: Night) -> dict[str, Any]:
 def _lock_night(club: Club, night_id: int) -> tuple[Night, Club]:
     """The night locked, then its club (the order of the check-in)."""
     night = Night.objects.select_for_update().get(club=club, pk=night_id)
-    return night, _lock(club)
+    return night, lock_club(club)
 
 
 @transaction.atomic
@@ -246,7 +246,7 @@ def delete_club_game(*, club: Club, public_id: str, by: Actor = NOBODY) -> dict[
     them. Returns its record, which the club's history keeps. Game.DoesNotExist for a game
     that is not, or no longer, the club's."""
     rows = lock_game(public_id)
-    club = _lock(club)
+    club = lock_club(club)
     game = rows.game
     if not ClubGame.objects.filter(game=game, club=club).exists():
         raise Game.DoesNotExist(public_id)

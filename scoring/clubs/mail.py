@@ -33,7 +33,7 @@ from ..common.words import elide
 from .league.pages import counted_games, standing_rows
 from .league.standings import night_standings, season_standings
 from .models import Club, MailChoice, MailSent, Member, Night, Season
-from .pages.nights import night_money
+from .nights.pages import night_money
 
 logger = logging.getLogger(__name__)
 

@@ -82,7 +82,7 @@ class Member(models.Model):
     retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
     """When an admin retired him: he stays in his games and past standings, and leaves the
     club's lists of players, the names offered for a new game and a night's check-in,
-    until he is brought back (scoring/clubs/members.py)."""
+    until he is brought back (scoring/clubs/members/care.py)."""
 
     class Meta:
         ordering = ["name", "id"]

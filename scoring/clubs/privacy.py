@@ -27,6 +27,7 @@ from ..table.state import exported, load_games
 from . import history
 from .league import totals
 from .models import Club, ClubChange, ClubResult, MailChoice, Member
+from .services import only_admin
 
 ANONYMOUS = "Player {number}"
 """An anonymous name, as stored. Names are data, not words of the page: the game records,
@@ -137,13 +138,6 @@ def _lock_games(members: Iterable[Member]) -> None:
     list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
 
 
-def _only_admin(club: Club, member: Member) -> bool:
-    if member.role != Member.Role.ADMIN or member.user_id is None:
-        return False
-    others = Member.objects.filter(club=club, role=Member.Role.ADMIN, user__isnull=False)
-    return not others.exclude(pk=member.pk).exists()
-
-
 def _detach(club: Club, member: Member, *, anonymous: bool) -> None:
     """The member no longer anyone's account; renamed anonymously if asked (shown so to
     everyone, so his choice of a short public name goes with it)."""
@@ -167,7 +161,7 @@ def remove_member(*, club: Club, member_id: int, by: Actor = NOBODY) -> Member:
     _lock_games(Member.objects.filter(club=club, pk=member_id))
     club = Club.objects.select_for_update().get(pk=club.pk)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
-    if _only_admin(club, member):
+    if only_admin(club, member):
         raise LastAdmin(member.name)
     member.role = Member.Role.GUEST
     _detach(club, member, anonymous=True)
@@ -185,7 +179,7 @@ def leave_clubs(user_id: int, anonymous: bool) -> None:
     club_ids = sorted(set(Member.objects.filter(user_id=user_id).values_list("club", flat=True)))
     clubs = list(Club.objects.select_for_update().filter(pk__in=club_ids).order_by("pk"))
     members = {member.club_id: member for member in Member.objects.filter(user_id=user_id)}
-    needed = [club.name for club in clubs if _only_admin(club, members[club.pk])]
+    needed = [club.name for club in clubs if only_admin(club, members[club.pk])]
     if needed:
         raise AccountNeeded(needed)
     for club in clubs:

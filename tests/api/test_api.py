@@ -14,7 +14,9 @@ from openapi_spec_validator import validate
 from scoring.accounts.models import ApiToken
 from scoring.accounts.tokens import create_token
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, Member, Season
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.factories import NAMES
@@ -38,7 +40,7 @@ def make_club(public=False, slug="sfax"):
         admin_name=NAMES[0],
     )
     for name in NAMES[1:]:
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club, admin
 
 
@@ -154,7 +156,7 @@ def test_bad_token_is_a_401_even_for_a_public_club(header):
 @pytest.mark.smoke
 def test_public_club_is_read_by_anyone_with_public_names():
     club, admin = make_club(public=True)
-    member = club_services.add_member(club=club, name="Karim Mansour")
+    member = member_services.add_member(club=club, name="Karim Mansour")
     member.short_in_public = True
     member.save()
     game = win(club, admin, (NAMES[0], "Karim Mansour", NAMES[2], NAMES[3]))
@@ -234,10 +236,10 @@ def test_game_is_its_record_and_the_engines_report(private):
 
 def test_night_with_its_rounds_and_tables(private):
     club, admin, _ = private
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=2)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=2)
     members = list(Member.objects.filter(club=club).values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=members, guests=["Zied"])
-    club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    night_services.check_in(night_id=night.pk, member_ids=members, guests=["Zied"])
+    night_services.draw_round(night_id=night.pk, owner_id=admin.pk)
     browser = Client()
     browser.force_login(admin)
 
@@ -387,7 +389,7 @@ def busy():
         points=(3, 2, 1, 0),
     )
     for day in (1, 2):
-        club_services.create_night(club=club, date=date(2025, 3, day), place="", rounds=2)
+        night_services.create_night(club=club, date=date(2025, 3, day), place="", rounds=2)
     return club, admin
 
 

@@ -297,7 +297,8 @@ def in_process(admin, path: Path) -> tuple[dict[str, float], float, float]:
     from django.db.models.query import QuerySet
 
     from scoring.clubs import services as club_services
-    from scoring.clubs.forms import ClubImportForm
+    from scoring.clubs.imports import services as import_services
+    from scoring.clubs.imports.forms import ClubImportForm
     from scoring.clubs.league import import_rating
     from scoring.table import forms as table_forms
     from scoring.table import services as table_services
@@ -320,7 +321,7 @@ def in_process(admin, path: Path) -> tuple[dict[str, float], float, float]:
         assert form.is_valid(), form.errors
         read = time.perf_counter()
         with transaction.atomic():
-            club_services.import_club_records(
+            import_services.import_club_records(
                 club=club,
                 records=form.cleaned_data["records"],
                 owner_id=admin.pk,

@@ -205,14 +205,14 @@ def split_player(club):
     """The club's first player's last MERGED_GAMES games given to a new member, "<name> 2",
     as if a guest had been typed so; the league rated again from the first of them. The
     two members (kept, gone)."""
-    from scoring.clubs import services
     from scoring.clubs.league.ratings import rerate_from
+    from scoring.clubs.members import services as member_services
     from scoring.clubs.models import ClubResult
     from scoring.common.names import name_key
     from scoring.table.models import Player, Seat, Summary
 
     kept = club.members.order_by("pk").first()
-    gone = services.add_member(club=club, name=f"{kept.name} 2")
+    gone = member_services.add_member(club=club, name=f"{kept.name} 2")
     player = Player.objects.create(name=gone.name, key=gone.key)
     seats = list(
         Seat.objects.filter(game__club_game__club=club, player__key=kept.key, game__results__seat=0)
@@ -235,14 +235,14 @@ def split_player(club):
 def merge_figures(club) -> bool:
     """A merge of a member with MERGED_GAMES games: its seconds, and whether the stored
     league then equals a full rebuild. Whether the aim is missed."""
-    from scoring.clubs import members
     from scoring.clubs.league.ratings import rebuild
+    from scoring.clubs.members import care as member_care
     from scoring.clubs.models import ClubResult
     from scoring.common.rights import NOBODY
 
     kept, gone = split_player(club)
     started = time.perf_counter()
-    merged = members.merge_members(club=club, gone_id=gone.pk, kept_id=kept.pk, by=NOBODY)
+    merged = member_care.merge_members(club=club, gone_id=gone.pk, kept_id=kept.pk, by=NOBODY)
     seconds = time.perf_counter() - started
     columns = ("game_id", "seat", "position", "key", "name", "mu", "sigma")
     stored = list(ClubResult.objects.filter(club=club).order_by("pk").values_list(*columns))

@@ -28,6 +28,7 @@ from scoring.clubs.models import (
     Round,
     Season,
 )
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Rules
 from scoring.table.models import Game, ScorerLink
 from tests.clubs.factories import signed_in, with_role
@@ -246,10 +247,10 @@ def test_season_renamed_then_deleted_old_address_is_404(club, admin):
 @pytest.fixture
 def night(club):
     """A night of eight, its first round drawn: two tables."""
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=3)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=3)
     members = list(Member.objects.filter(club=club).values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=members, guests=["Ines", "Jamel"])
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.check_in(night_id=night.pk, member_ids=members, guests=["Ines", "Jamel"])
+    night_services.draw_round(night_id=night.pk, owner_id=None)
     return night
 
 
@@ -273,8 +274,8 @@ def test_night_edit_saves_date_place_rounds_and_logs_them(club, admin, night):
 
 
 def test_night_edit_fewer_rounds_than_drawn_refused(club, admin, night):
-    club_services.close_round(night_id=night.pk)
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.close_round(night_id=night.pk)
+    night_services.draw_round(night_id=night.pk, owner_id=None)
 
     response = admin.post(f"/clubs/sfax/nights/{night.pk}/edit", night_form(rounds="1"))
 
@@ -302,7 +303,7 @@ def test_night_delete_page_says_its_rounds_in_french_as_the_glossary_does(admin,
 
 
 def test_night_delete_page_of_a_night_not_drawn_lists_no_round_and_no_check_in(club, admin):
-    empty = club_services.create_night(club=club, date=date(2025, 3, 14), place="", rounds=3)
+    empty = night_services.create_night(club=club, date=date(2025, 3, 14), place="", rounds=3)
 
     page = admin.get(f"/clubs/sfax/nights/{empty.pk}/delete", HTTP_ACCEPT_LANGUAGE="fr")
 

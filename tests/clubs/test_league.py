@@ -21,9 +21,11 @@ from openskill.models import PlackettLuce
 
 from scoring.clubs import edits
 from scoring.clubs import services as club_services
+from scoring.clubs.imports import services as import_services
 from scoring.clubs.league.pages import money as pages_money
 from scoring.clubs.league.ratings import _HandRow, rebuild
 from scoring.clubs.league.standings import season_of, season_standings
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubResult, Member, PlayerTotals
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump
 from scoring.engine import score as score_record
@@ -348,7 +350,7 @@ def make_club(slug="sfax", time_zone="Europe/Paris", target=10, members=MEMBERS)
         admin_name=members[0],
     )
     for name in members[1:]:
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club
 
 
@@ -411,7 +413,7 @@ def imported(club, names, hands, finished_at, record_id, currency="EUR"):
             id=record_id, started_at=finished_at - timedelta(hours=1), finished_at=finished_at
         ),
     )
-    return club_services.import_club_game(record=record, club=club).game
+    return import_services.import_club_game(record=record, club=club).game
 
 
 def ratings_of(game):

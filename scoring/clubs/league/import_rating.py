@@ -9,9 +9,7 @@ from typing import Any
 
 from ...common.bulk import insert_rows, keys_checked_meanwhile
 from ...common.names import name_key
-from ...engine.league import (
-    Rating,
-)
+from ...engine.league import Rating
 from ...table.services import Imported
 from ..models import Club, ClubResult
 from .ratings import (
@@ -142,7 +140,7 @@ def write_import(club: Club, rated: RatedImport) -> int:
     if not rated.games:
         return 0
     insert_rows(ClubResult, _COLUMNS, rated.rows)
-    # As for the games' rows (scoring/clubs/services.py): these rows' keys are checked while
+    # As for the games' rows (scoring/clubs/imports/services.py): these rows' keys are checked while
     # the totals' change is added up.
     with keys_checked_meanwhile():
         change = change_of(added=rated.rows)

@@ -13,29 +13,14 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import (
-    Max,
-    OuterRef,
-    Subquery,
-)
+from django.db.models import Max, OuterRef, Subquery
 
 from ...common.bulk import collector_paused, insert_rows
 from ...engine import OPTION_NAMES, dealer_of
 from ...engine import Hand as EngineHand
-from ...engine.league import (
-    COUNTED,
-    Rating,
-    first_rating,
-    rate,
-)
+from ...engine.league import COUNTED, Rating, first_rating, rate
 from ...table.models import Game, Hand, Seat, Summary
-from ...table.state import (
-    HAND_JSON_COLUMNS,
-    GameState,
-    engine_hand,
-    record_from,
-    score,
-)
+from ...table.state import HAND_JSON_COLUMNS, GameState, engine_hand, record_from, score
 from ..models import Club, ClubResult
 from .results import as_seated, club_game_of, result_values, results_of, same_outcome
 from .totals import COLUMNS as _COLUMNS

@@ -9,14 +9,9 @@ from typing import Any
 
 from ...common.names import name_key
 from ...engine import GameResult, amount
-from ...engine.league import (
-    placings,
-)
+from ...engine.league import placings
 from ...table.models import Game, Seat, Summary
-from ...table.state import (
-    GameState,
-    finish_of,
-)
+from ...table.state import GameState, finish_of
 from ..models import Club, ClubGame, ClubResult
 
 

@@ -8,27 +8,10 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import (
-    Aggregate,
-    Count,
-    IntegerField,
-    Max,
-    Q,
-    Sum,
-    Value,
-    When,
-)
+from django.db.models import Aggregate, Count, IntegerField, Max, Q, Sum, Value, When
 from django.db.models.expressions import Case
 
-from ...engine.league import (
-    COUNTS,
-    STATISTICS,
-    Rating,
-    Source,
-    Standing,
-    Statistic,
-    ranked,
-)
+from ...engine.league import COUNTS, STATISTICS, Rating, Source, Standing, Statistic, ranked
 from ..models import Club, ClubResult, Member, Night, Season
 from ..names import NAMED_COLUMNS, Named, shown_names
 
