@@ -244,7 +244,7 @@ def rekey(club: Club, old: str, new: str) -> None:
 
 
 def figure(statistic: Statistic, figures: dict[str, int], points: Sequence[int]) -> int:
-    """The statistic's value from a player's totals, as ``league.sum_of`` adds it up over
+    """The statistic's value from a player's totals, as ``standings.sum_of`` adds it up over
     his rows."""
     match statistic.source:
         case Source.GAMES:
