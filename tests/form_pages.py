@@ -11,8 +11,8 @@ from html.parser import HTMLParser
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
-from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Night
+from scoring.clubs.nights import services as night_services
 from scoring.table.models import Game
 from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
 
@@ -37,7 +37,7 @@ def club_with_a_night(admin) -> Club:
     played), with a night planned in its season: a place and 3 rounds."""
     club = new_club(admin)
     play(club, WON_BY_BILAL, owner=admin)
-    club_services.create_night(
+    night_services.create_night(
         club=club,
         date=timezone.localdate() + timedelta(days=3),
         place="Salle Ibn Khaldoun",

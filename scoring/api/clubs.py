@@ -1,6 +1,6 @@
 """A club's endpoints: the club, a season's standings, its games, a player, its nights,
 and for its admins its history. Each reads what the club's pages show, through the same
-functions (scoring/clubs/pages/, scoring/clubs/league.py, scoring/clubs/history.py), with
+functions (scoring/clubs/pages/, scoring/clubs/league/, scoring/clubs/history.py), with
 the same rights (:func:`.access.readable_club`, :func:`.access.run_club`) and the players
 named as those pages name them for this request (scoring/clubs/names.py)."""
 
@@ -16,12 +16,12 @@ from pydantic import Field
 
 from ..clubs.edits import moved_season
 from ..clubs.history import CLUB_ACTIONS, details, label, subject
-from ..clubs.league import season_standings
+from ..clubs.league.pages import player_stats
+from ..clubs.league.standings import season_standings
 from ..clubs.models import Member, Night, Season
 from ..clubs.names import NAMED_COLUMNS, Named, sees_full_names, shown_names
+from ..clubs.nights.pages import night_rounds
 from ..clubs.pages.games import dated, filtered, games_page
-from ..clubs.pages.league import player_stats
-from ..clubs.pages.nights import night_rounds
 from ..clubs.views.history import PER_PAGE
 from ..engine import Trump
 from ..engine.league import standing_values

@@ -30,7 +30,7 @@ from ..table.access import (
     signed_in,
 )
 from ..table.models import Game
-from .league import club_game_of
+from .league.results import club_game_of
 from .models import Club, Member, Night
 
 P = ParamSpec("P")
@@ -41,6 +41,12 @@ ROLE_OF_MEMBER = {
     Member.Role.MEMBER: Role.CLUB_MEMBER,
     Member.Role.GUEST: Role.CLUB_GUEST,
 }
+
+
+def user_id_of(request: HttpRequest) -> int | None:
+    """The account making the request, if any."""
+    user = getattr(request, "user", None)
+    return user.pk if user is not None and user.is_authenticated else None
 
 
 def club_member(request: HttpRequest, club: Club) -> Member | None:

@@ -10,7 +10,7 @@ other: a game before its club (the table's writes, then the league), a night bef
 club (the check-in), the club before a season.
 
 Nothing here re-sorts games into seasons: a game counts in the season of the day it
-finished (league.py ``season_range``), read at each request, so a season's new days, or
+finished (league/standings.py ``season_range``), read at each request, so a season's new days, or
 its deletion, move its games at once, and the all-time standings never change.
 """
 
@@ -25,10 +25,11 @@ from ..engine import record_to_dict
 from ..table.models import Game, ScorerLink, Summary
 from ..table.services import move_finish, revoke_scorer_link
 from ..table.state import GameState, exported, lock_game
-from . import league
 from .history import as_json, changed, log
+from .league.ratings import forget
+from .league.standings import season_of
 from .models import Club, ClubGame, Member, Night, Round, Season
-from .services import SeasonOverlaps, _lock
+from .services import SeasonOverlaps, lock_club
 
 
 class AddressTaken(Exception):
@@ -76,7 +77,7 @@ def edit_season(
     """A season's name, address, days and league points. Its days may not overlap another
     season's (:class:`SeasonOverlaps`), nor its address be another's
     (:class:`AddressTaken`): then nothing changes. Games follow its days at once."""
-    club = _lock(club)
+    club = lock_club(club)
     season = Season.objects.select_for_update().get(club=club, pk=season_id)
     others = Season.objects.filter(club=club).exclude(pk=season.pk)
     other = (
@@ -102,7 +103,7 @@ def edit_season(
 def delete_season(*, club: Club, season_id: int, by: Actor = NOBODY) -> Season:
     """The season, and so its standings page, is gone; its games stay in the club and in
     the all-time standings. The history keeps the season as it was."""
-    club = _lock(club)
+    club = lock_club(club)
     season = Season.objects.select_for_update().get(club=club, pk=season_id)
     before = season_facts(season)
     season.delete()
@@ -139,7 +140,7 @@ def night_facts(night: Night) -> dict[str, Any]:
 def _lock_night(club: Club, night_id: int) -> tuple[Night, Club]:
     """The night locked, then its club (the order of the check-in)."""
     night = Night.objects.select_for_update().get(club=club, pk=night_id)
-    return night, _lock(club)
+    return night, lock_club(club)
 
 
 @transaction.atomic
@@ -229,7 +230,7 @@ def game_record(club: Club, game_state: GameState) -> dict[str, Any]:
     record = exported(game_state)
     about = record.about
     season = (
-        league.season_of(Season.objects.filter(club=club), about.finished_at, club.time_zone)
+        season_of(Season.objects.filter(club=club), about.finished_at, club.time_zone)
         if about.finished_at
         else None
     )
@@ -245,7 +246,7 @@ def delete_club_game(*, club: Club, public_id: str, by: Actor = NOBODY) -> dict[
     them. Returns its record, which the club's history keeps. Game.DoesNotExist for a game
     that is not, or no longer, the club's."""
     rows = lock_game(public_id)
-    club = _lock(club)
+    club = lock_club(club)
     game = rows.game
     if not ClubGame.objects.filter(game=game, club=club).exists():
         raise Game.DoesNotExist(public_id)
@@ -257,7 +258,7 @@ def delete_club_game(*, club: Club, public_id: str, by: Actor = NOBODY) -> dict[
         if summary
         else ", ".join(state.names)
     )
-    league.forget(club, game)
+    forget(club, game)
     Game.objects.filter(pk=game.pk).delete()
     log(club, by, "game_deleted", subject, before=record)
     return record

@@ -30,10 +30,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from ..common.words import elide
-from .league import night_standings, season_standings
+from .league.pages import counted_games, standing_rows
+from .league.standings import night_standings, season_standings
 from .models import Club, MailChoice, MailSent, Member, Night, Season
-from .pages.league import counted_games, standing_rows
-from .pages.nights import night_money
+from .nights.pages import night_money
 
 logger = logging.getLogger(__name__)
 

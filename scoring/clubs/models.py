@@ -82,7 +82,7 @@ class Member(models.Model):
     retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
     """When an admin retired him: he stays in his games and past standings, and leaves the
     club's lists of players, the names offered for a new game and a night's check-in,
-    until he is brought back (scoring/clubs/members.py)."""
+    until he is brought back (scoring/clubs/members/care.py)."""
 
     class Meta:
         ordering = ["name", "id"]
@@ -269,7 +269,7 @@ class PlayerTotals(models.Model):
     thousands of :class:`ClubResult` rows at each visit.
 
     Derived like them: changed by every write of the league in its transaction, each by
-    the rows it adds and removes (scoring/clubs/totals.py), counted again by
+    the rows it adds and removes (scoring/clubs/league/totals.py), counted again by
     ``manage.py rebuild_league``, and tested equal to his rows added up."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="totals", db_index=False)

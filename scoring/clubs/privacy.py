@@ -24,8 +24,10 @@ from ..engine.league import COUNTED
 from ..engine.names import look_alike, name_key
 from ..table.models import Game, Player, Seat, Summary
 from ..table.state import exported, load_games
-from . import history, totals
+from . import history
+from .league import totals
 from .models import Club, ClubChange, ClubResult, MailChoice, Member
+from .services import only_admin
 
 ANONYMOUS = "Player {number}"
 """An anonymous name, as stored. Names are data, not words of the page: the game records,
@@ -126,7 +128,7 @@ def _lock_games(members: Iterable[Member]) -> None:
     """The club games these members sat in, locked in order, before their clubs (the order
     a hand's write takes them in: its game, then its club): a hand saved meanwhile is
     written before the renaming, which then renames it too, or after it, and then the
-    league reads the seats as they now are (``league._as_seated``)."""
+    league reads the seats as they now are (``league.results.as_seated``)."""
     seated = Q()
     for member in members:
         seated |= Q(game__club_game__club=member.club_id, player__key=member.key)
@@ -134,13 +136,6 @@ def _lock_games(members: Iterable[Member]) -> None:
         return
     ids = Seat.objects.filter(seated).values("game_id")
     list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
-
-
-def _only_admin(club: Club, member: Member) -> bool:
-    if member.role != Member.Role.ADMIN or member.user_id is None:
-        return False
-    others = Member.objects.filter(club=club, role=Member.Role.ADMIN, user__isnull=False)
-    return not others.exclude(pk=member.pk).exists()
 
 
 def _detach(club: Club, member: Member, *, anonymous: bool) -> None:
@@ -166,7 +161,7 @@ def remove_member(*, club: Club, member_id: int, by: Actor = NOBODY) -> Member:
     _lock_games(Member.objects.filter(club=club, pk=member_id))
     club = Club.objects.select_for_update().get(pk=club.pk)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
-    if _only_admin(club, member):
+    if only_admin(club, member):
         raise LastAdmin(member.name)
     member.role = Member.Role.GUEST
     _detach(club, member, anonymous=True)
@@ -184,7 +179,7 @@ def leave_clubs(user_id: int, anonymous: bool) -> None:
     club_ids = sorted(set(Member.objects.filter(user_id=user_id).values_list("club", flat=True)))
     clubs = list(Club.objects.select_for_update().filter(pk__in=club_ids).order_by("pk"))
     members = {member.club_id: member for member in Member.objects.filter(user_id=user_id)}
-    needed = [club.name for club in clubs if _only_admin(club, members[club.pk])]
+    needed = [club.name for club in clubs if only_admin(club, members[club.pk])]
     if needed:
         raise AccountNeeded(needed)
     for club in clubs:

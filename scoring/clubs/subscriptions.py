@@ -11,8 +11,10 @@ from ..engine.names import name_key
 from ..table import hooks
 from ..table.models import Change, Game
 from ..table.state import GameState
-from . import access, league, privacy
+from . import access, privacy
 from .access import club_member
+from .league.ratings import follow
+from .league.results import club_game_of
 from .models import ClubGame
 from .names import club_names, sees_full_names
 
@@ -28,12 +30,12 @@ def follow_game(sender: type[Game], *, state: GameState, action: str, **kwargs: 
             if original is not None:
                 ClubGame.objects.create(game=state.game, club_id=original.club_id)
         return
-    league.follow(state)
+    follow(state)
 
 
 def club_crumb(game: Game) -> hooks.Crumb | None:
     """A club game's page leads back to its club."""
-    club_game = league.club_game_of(game)
+    club_game = club_game_of(game)
     if club_game is None:
         return None
     club = club_game.club
@@ -42,7 +44,7 @@ def club_crumb(game: Game) -> hooks.Crumb | None:
 
 def club_zone(game: Game) -> str | None:
     """A club game's times are its club's."""
-    club_game = league.club_game_of(game)
+    club_game = club_game_of(game)
     return None if club_game is None else club_game.club.time_zone
 
 
@@ -51,7 +53,7 @@ def public_names(
 ) -> tuple[str, ...] | None:
     """A club game's players as the request sees them: as the club shows them to the
     public (scoring/clubs/names.py) unless the request is of the club."""
-    club_game = league.club_game_of(game)
+    club_game = club_game_of(game)
     if club_game is None or sees_full_names(club_member(request, club_game.club)):
         return None
     shown = club_names(club_game.club_id, public=True)

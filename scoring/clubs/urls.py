@@ -1,33 +1,28 @@
 from django.urls import path
 
-from .views import (
-    actions,
-    calendar,
-    club,
-    edits,
-    games,
-    history,
-    league,
-    mail,
-    members,
-    nights,
-    privacy,
-)
+from .imports import views as imports
+from .league import views as league
+from .members import views as members
+from .nights import calendar_views as calendar
+from .nights import views as nights
+from .views import actions, club, edits, games, history, mail, privacy
 
 urlpatterns = [
     # The admin actions that ask, then do: retired and back, deleted, anonymised, a season, a
     # night or a game deleted, declared in views/actions.py.
     *actions.urlpatterns,
-    # Clubs (issue 11): running a club, in views/club.py.
+    # Clubs (issue 11): running a club, in views/club.py; its players in members/views.py.
     path("clubs/", club.clubs, name="clubs"),
     path("clubs/new", club.new_club, name="new_club"),
     path("clubs/<slug:club>/", club.club_page, name="club"),
     path("clubs/<slug:club>/settings", club.club_settings, name="club_settings"),
     path("clubs/<slug:club>/history", history.club_history, name="club_history"),
-    path("clubs/<slug:club>/members", club.members, name="club_members"),
-    path("clubs/<slug:club>/members/<int:member_id>/role", club.member_role, name="member_role"),
-    path("clubs/<slug:club>/members/<int:member_id>/claim", club.member_claim, name="member_claim"),
-    # Members (issue 19): renamed and merged, in views/members.py.
+    path("clubs/<slug:club>/members", members.members, name="club_members"),
+    path("clubs/<slug:club>/members/<int:member_id>/role", members.member_role, name="member_role"),
+    path(
+        "clubs/<slug:club>/members/<int:member_id>/claim", members.member_claim, name="member_claim"
+    ),
+    # Members (issue 19): renamed and merged, in members/views.py.
     path(
         "clubs/<slug:club>/members/<int:member_id>/rename",
         members.member_rename,
@@ -50,9 +45,9 @@ urlpatterns = [
     # Mail (issue 22.6): a member's choice, and the link that stops it, in views/mail.py.
     path("clubs/<slug:club>/mail", mail.club_mail, name="club_mail"),
     path("mail/unsubscribe/<slug:what>/<str:token>", mail.unsubscribe, name="mail_unsubscribe"),
-    path("clubs/<slug:club>/invite/new", club.new_invite, name="club_new_invite"),
-    path("clubs/<slug:club>/invite.svg", club.invite_qr, name="club_invite_qr"),
-    path("clubs/<slug:club>/join/<slug:secret>", club.join_club, name="join_club"),
+    path("clubs/<slug:club>/invite/new", members.new_invite, name="club_new_invite"),
+    path("clubs/<slug:club>/invite.svg", members.invite_qr, name="club_invite_qr"),
+    path("clubs/<slug:club>/join/<slug:secret>", members.join_club, name="join_club"),
     path("clubs/<slug:club>/seasons/new", club.new_season, name="new_season"),
     path("clubs/<slug:club>/games/", games.club_games, name="club_games"),
     path("clubs/<slug:club>/games/new", club.new_club_game, name="new_club_game"),
@@ -60,8 +55,8 @@ urlpatterns = [
     path("clubs/<slug:club>/games/<slug:gid>/date", edits.game_date, name="club_game_date"),
     path("clubs/<slug:club>/seasons/<slug:season>/edit", edits.edit_season, name="season_edit"),
     path("clubs/<slug:club>/nights/<int:night>/edit", edits.edit_night, name="night_edit"),
-    path("clubs/<slug:club>/import", club.import_records, name="club_import"),
-    # Club nights (issue 12): check-in, rounds, table sheets and cards, in views/nights.py.
+    path("clubs/<slug:club>/import", imports.import_records, name="club_import"),
+    # Club nights (issue 12): check-in, rounds, table sheets and cards, in nights/views.py.
     path("clubs/<slug:club>/nights/new", nights.new_night, name="new_night"),
     path("clubs/<slug:club>/nights/<int:night>/", nights.night, name="night"),
     # The nights in the calendar (issue 22.5): the club's feed, each night's file.
@@ -99,7 +94,7 @@ urlpatterns = [
         nights.ranking_pdf,
         name="night_ranking_pdf",
     ),
-    # The league (issue 11): standings, players, records, in views/league.py.
+    # The league (issue 11): standings, players, records, in league/views.py.
     path("clubs/<slug:club>/standings/", league.all_time, name="all_time"),
     path("clubs/<slug:club>/seasons/<slug:season>/", league.season, name="season"),
     path(

@@ -1,13 +1,13 @@
 """Each player's sums over his club's counted games, kept in one row (PlayerTotals), so that
 his page reads it rather than adding up his thousands of league rows; counted here for the
-clubs there are, from their league rows (scoring/clubs/totals.py ``tally``)."""
+clubs there are, from their league rows (scoring/clubs/league/totals.py ``tally``)."""
 
 import django.db.models.deletion
 from django.db import migrations, models
 
 
 def count_all(apps, schema_editor):
-    from scoring.clubs.totals import tally
+    from scoring.clubs.league.totals import tally
 
     # The rows and totals as they are at this migration, whatever columns later ones add.
     results = apps.get_model("scoring", "ClubResult")

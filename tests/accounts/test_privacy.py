@@ -10,8 +10,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring.accounts.services import account_data
-from scoring.clubs import league
-from scoring.clubs import services as club_services
+from scoring.clubs.league.ratings import rebuild
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubResult, Member
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
@@ -234,7 +234,7 @@ def test_delete_account_anonymous_renames_him_in_the_club_ratings_identical(cafe
         record = Client().get(f"/games/{game.public_id}/record.json").json()
         assert record["players"][0] == "Player 1"
     assert ratings(cafe) == before
-    league.rebuild(cafe)
+    rebuild(cafe)
     assert ratings(cafe) == before
     assert member(cafe, PLAYERS[1]) == bilal_before
     assert member(cafe, PLAYERS[1]).name == bilal_before.name
@@ -243,9 +243,9 @@ def test_delete_account_anonymous_renames_him_in_the_club_ratings_identical(cafe
 
 
 def test_delete_account_anonymous_name_is_unique_in_each_club(cafe, amina, bilal):
-    club_services.add_member(club=cafe, name="Player 1")
+    member_services.add_member(club=cafe, name="Player 1")
     other = new_club(bilal, slug="trefle", admin_name="Bilal Chebbi")
-    club_services.add_member(club=other, name="Amina Belhaj", role=Member.Role.MEMBER)
+    member_services.add_member(club=other, name="Amina Belhaj", role=Member.Role.MEMBER)
     Member.objects.filter(club=other, name="Amina Belhaj").update(user=amina)
 
     delete(signed_in(amina), names="anonymous")

@@ -16,7 +16,9 @@ from scoring.accounts.models import ApiToken
 from scoring.accounts.tokens import create_token
 from scoring.clubs import edits
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, Member, Season
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.factories import NAMES
@@ -40,7 +42,7 @@ def make_club(public=False, slug="sfax"):
         admin_name=NAMES[0],
     )
     for name in NAMES[1:]:
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club, admin
 
 
@@ -156,7 +158,7 @@ def test_bad_token_is_a_401_even_for_a_public_club(header):
 @pytest.mark.smoke
 def test_public_club_is_read_by_anyone_with_public_names():
     club, admin = make_club(public=True)
-    member = club_services.add_member(club=club, name="Karim Mansour")
+    member = member_services.add_member(club=club, name="Karim Mansour")
     member.short_in_public = True
     member.save()
     game = win(club, admin, (NAMES[0], "Karim Mansour", NAMES[2], NAMES[3]))
@@ -238,10 +240,10 @@ def test_game_is_its_record_and_the_engines_report(private):
 
 def test_night_with_its_rounds_and_tables(private):
     club, admin, _ = private
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=2)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=2)
     members = list(Member.objects.filter(club=club).values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=members, guests=["Zied"])
-    club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    night_services.check_in(night_id=night.pk, member_ids=members, guests=["Zied"])
+    night_services.draw_round(night_id=night.pk, owner_id=admin.pk)
     browser = Client()
     browser.force_login(admin)
 
@@ -357,7 +359,7 @@ def test_changes_for_the_clubs_admins_alone(private, public):
     club.public = public
     club.save()
     scorer = User.objects.create_user("scorer")
-    club_services.set_role(
+    member_services.set_role(
         club=club, member_id=Member.objects.get(club=club, name=NAMES[1]).pk, role="scorer"
     )
     Member.objects.filter(club=club, name=NAMES[1]).update(user=scorer)
@@ -459,7 +461,7 @@ def test_changes_say_each_line_in_the_language_asked(private, language, words, d
 def test_changes_of_one_kind_50_a_page_and_past_the_last_a_404(private):
     club, admin, _ = private
     for number in range(60):
-        club_services.add_member(club=club, name=f"Joueur {number}")
+        member_services.add_member(club=club, name=f"Joueur {number}")
     secret = create_token(user=admin, name="site").secret
 
     first = Client().get("/api/v1/clubs/sfax/changes?kind=member_added", **bearer(secret))
@@ -527,7 +529,7 @@ def busy():
         points=(3, 2, 1, 0),
     )
     for day in (1, 2):
-        club_services.create_night(club=club, date=date(2025, 3, day), place="", rounds=2)
+        night_services.create_night(club=club, date=date(2025, 3, day), place="", rounds=2)
     return club, admin
 
 
@@ -574,7 +576,7 @@ def test_changes_cost_the_same_queries_whatever_the_history(busy, django_assert_
     with django_assert_num_queries(1 + 2 + 2):
         first = Client().get(url, **bearer(secret))
     for number in range(10):
-        club_services.add_member(club=club, name=f"Joueur {number}")
+        member_services.add_member(club=club, name=f"Joueur {number}")
     with django_assert_num_queries(1 + 2 + 2):
         second = Client().get(url, **bearer(secret))
 

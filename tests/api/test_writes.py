@@ -15,6 +15,7 @@ from django.test import Client
 from scoring.accounts.tokens import create_token, revoke_token
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
+from scoring.clubs.nights import services as night_services
 from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
@@ -399,15 +400,15 @@ def test_private_club_game_scored_by_its_admins_token_not_by_a_members_or_a_stra
 
 def test_game_of_a_night_that_ended_is_a_403_closed_for_its_link_and_its_admin():
     club, admin = make_club()
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=None)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=None)
     members = list(club.members.values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=members, guests=[])
-    club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    night_services.check_in(night_id=night.pk, member_ids=members, guests=[])
+    night_services.draw_round(night_id=night.pk, owner_id=admin.pk)
     game = Game.objects.get(club_game__round__night=night)
     link = bearer(game.scorer_links.get().secret)
     admins = bearer(create_token(user=admin, name="x").secret)
     record(Client(), game, 1, link)
-    club_services.end_night(night_id=night.pk)
+    night_services.end_night(night_id=night.pk)
 
     answers = [record(Client(), game, 2, link), record(Client(), game, 2, admins)]
     undone = Client().delete(hands_url(game, 1), **admins)

@@ -296,9 +296,10 @@ def in_process(admin, path: Path) -> tuple[dict[str, float], float, float]:
     from django.db import transaction
     from django.db.models.query import QuerySet
 
-    from scoring.clubs import league
     from scoring.clubs import services as club_services
-    from scoring.clubs.forms import ClubImportForm
+    from scoring.clubs.imports import services as import_services
+    from scoring.clubs.imports.forms import ClubImportForm
+    from scoring.clubs.league import import_rating
     from scoring.table import forms as table_forms
     from scoring.table import services as table_services
 
@@ -307,12 +308,12 @@ def in_process(admin, path: Path) -> tuple[dict[str, float], float, float]:
     phases.wrap(table_forms, "loads_scored", lambda *args: "engine: read and score")
     phases.wrap(club_services, "_club_names", lambda *args: "names to members")
     phases.wrap(QuerySet, "bulk_create", lambda query, *args: f"insert {query.model.__name__}")
-    for module in (table_services, club_services, league):
+    for module in (table_services, club_services, import_rating):
         phases.wrap(module, "insert_rows", lambda model, *args: f"insert {model.__name__}")
     phases.wrap(table_services, "insert_objects", lambda rows: f"insert {type(rows[0]).__name__}")
-    phases.wrap(league, "_result_values", lambda *args: "league: results")
-    phases.wrap(league, "_rate_rows", lambda *args: "league: ratings")
-    phases.wrap(league, "_move", lambda *args: "league: rows moved")
+    phases.wrap(import_rating, "result_values", lambda *args: "league: results")
+    phases.wrap(import_rating, "rate_rows", lambda *args: "league: ratings")
+    phases.wrap(import_rating, "move_rows", lambda *args: "league: rows moved")
     try:
         cpu = time.process_time()
         started = time.perf_counter()
@@ -320,7 +321,7 @@ def in_process(admin, path: Path) -> tuple[dict[str, float], float, float]:
         assert form.is_valid(), form.errors
         read = time.perf_counter()
         with transaction.atomic():
-            club_services.import_club_records(
+            import_services.import_club_records(
                 club=club,
                 records=form.cleaned_data["records"],
                 owner_id=admin.pk,

@@ -158,7 +158,7 @@ def correction_figures(club) -> bool:
     """The first of the club's counted games corrected CORRECTIONS times (and back), so that
     its ranks change: every later game re-rated. Each correction's seconds (wall and this
     process's CPU); the stored rows then equal a full rebuild. Whether the aim is missed."""
-    from scoring.clubs import league
+    from scoring.clubs.league.ratings import rebuild
     from scoring.clubs.models import ClubResult
     from scoring.table import services
 
@@ -173,7 +173,7 @@ def correction_figures(club) -> bool:
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     stored = stored_rows(club)
-    league.rebuild(club)
+    rebuild(club)
     same = stored == stored_rows(club)
     print(
         f"  correction of the first of {ClubResult.objects.filter(club=club, seat=0).count()} "
@@ -205,12 +205,14 @@ def split_player(club):
     """The club's first player's last MERGED_GAMES games given to a new member, "<name> 2",
     as if a guest had been typed so; the league rated again from the first of them. The
     two members (kept, gone)."""
-    from scoring.clubs import league, services
+    from scoring.clubs.league.ratings import rerate_from
+    from scoring.clubs.members import services as member_services
+    from scoring.clubs.models import ClubResult
     from scoring.common.names import name_key
     from scoring.table.models import Player, Seat, Summary
 
     kept = club.members.order_by("pk").first()
-    gone = services.add_member(club=club, name=f"{kept.name} 2")
+    gone = member_services.add_member(club=club, name=f"{kept.name} 2")
     player = Player.objects.create(name=gone.name, key=gone.key)
     seats = list(
         Seat.objects.filter(game__club_game__club=club, player__key=kept.key, game__results__seat=0)
@@ -223,27 +225,29 @@ def split_player(club):
     for summary in summaries:
         summary.names[positions[summary.game_id]] = gone.name
     Summary.objects.bulk_update(summaries, ["names"], batch_size=500)
-    rows = league.ClubResult.objects.filter(club=club, game_id__in=positions, key=kept.key)
+    rows = ClubResult.objects.filter(club=club, game_id__in=positions, key=kept.key)
     first = min(rows.values_list("position", flat=True))
     rows.update(key=name_key(gone.name), name=gone.name)
-    league.rerate_from(club, first)
+    rerate_from(club, first)
     return kept, gone
 
 
 def merge_figures(club) -> bool:
     """A merge of a member with MERGED_GAMES games: its seconds, and whether the stored
     league then equals a full rebuild. Whether the aim is missed."""
-    from scoring.clubs import league, members
+    from scoring.clubs.league.ratings import rebuild
+    from scoring.clubs.members import care as member_care
+    from scoring.clubs.models import ClubResult
     from scoring.common.rights import NOBODY
 
     kept, gone = split_player(club)
     started = time.perf_counter()
-    merged = members.merge_members(club=club, gone_id=gone.pk, kept_id=kept.pk, by=NOBODY)
+    merged = member_care.merge_members(club=club, gone_id=gone.pk, kept_id=kept.pk, by=NOBODY)
     seconds = time.perf_counter() - started
     columns = ("game_id", "seat", "position", "key", "name", "mu", "sigma")
-    stored = list(league.ClubResult.objects.filter(club=club).order_by("pk").values_list(*columns))
-    league.rebuild(club)
-    rebuilt = list(league.ClubResult.objects.filter(club=club).order_by("game_id", "seat"))
+    stored = list(ClubResult.objects.filter(club=club).order_by("pk").values_list(*columns))
+    rebuild(club)
+    rebuilt = list(ClubResult.objects.filter(club=club).order_by("game_id", "seat"))
     same = sorted(stored) == sorted(
         (row.game_id, row.seat, row.position, row.key, row.name, row.mu, row.sigma)
         for row in rebuilt

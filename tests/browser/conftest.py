@@ -18,7 +18,9 @@ from django.utils import timezone
 
 from scoring.accounts.tokens import create_token
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
+from scoring.clubs.nights import services as night_services
 from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
@@ -175,20 +177,20 @@ def long_club(transactional_db):
         last_day=today + timedelta(days=30),
         points=(3, 2, 1, 0),
     )
-    members = [club_services.add_member(club=club, name=name) for name in LONG_MEMBERS]
+    members = [member_services.add_member(club=club, name=name) for name in LONG_MEMBERS]
     Member.objects.filter(pk=members[2].pk).update(user=yasmina)
-    night = club_services.create_night(
+    night = night_services.create_night(
         club=club, date=today, place="Café Central 2, La Marsa", rounds=2
     )
-    club_services.check_in(night_id=night.pk, member_ids=[m.pk for m in members], guests=[])
-    club_services.draw_round(night_id=night.pk, owner_id=amina.pk)
+    night_services.check_in(night_id=night.pk, member_ids=[m.pk for m in members], guests=[])
+    night_services.draw_round(night_id=night.pk, owner_id=amina.pk)
     won = Hand(Contract(0, 6, Trump.HEARTS), (6, 0, 0, 0))
     games = Game.objects.filter(club_game__round__night=night).order_by("club_game__table")
     for game in games:
         for number in range(1, 5):
             services.record_hand(public_id=game.public_id, number=number, hand=won, token=None)
     finished = games[0]
-    club_services.draw_round(night_id=night.pk, owner_id=amina.pk)
+    night_services.draw_round(night_id=night.pk, owner_id=amina.pk)
     playing = Game.objects.get(
         club_game__round__night=night, club_game__round__number=2, club_game__table=1
     )

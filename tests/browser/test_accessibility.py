@@ -17,6 +17,8 @@ from django.test.signals import template_rendered
 from scoring.clubs import history as club_history
 from scoring.clubs import services as club_services
 from scoring.clubs.mail import unsubscribe_token
+from scoring.clubs.members import services as member_services
+from scoring.clubs.nights import services as night_services
 from scoring.common.rights import Actor
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
@@ -158,17 +160,17 @@ def club_pages(transactional_db):
     for number in range(1, 5):
         hand = Hand(Contract(1, 6, Trump.HEARTS), tricks=(0, 6, 0, 0))
         services.record_hand(public_id=state.game.public_id, number=number, hand=hand, token=None)
-    night = club_services.create_night(club=club, date=today, place="", rounds=2)
+    night = night_services.create_night(club=club, date=today, place="", rounds=2)
     ids = list(club.members.values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=ids, guests=["Élodie"])
-    club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    night_services.check_in(night_id=night.pk, member_ids=ids, guests=["Élodie"])
+    night_services.draw_round(night_id=night.pk, owner_id=admin.pk)
     member = club.members.get(name="Bilal")
     other = club.members.get(name=NAMES[2])  # sat with Bilal: a merge refused
-    guest = club_services.add_member(club=club, name="Bilall")
-    idle = club_services.add_member(club=club, name="Zied")
+    guest = member_services.add_member(club=club, name="Bilall")
+    idle = member_services.add_member(club=club, name="Zied")
     # A join waiting for an admin: on the club page and the members page.
     newcomer = User.objects.create_user("nour")
-    club_services.join_club(club=club, user_id=newcomer.pk, member_id=None, name="Nour")
+    member_services.join_club(club=club, user_id=newcomer.pk, member_id=None, name="Nour")
     club_history.log(club, Actor(user_id=admin.pk), "member_renamed", "Omarr")
     base = "/clubs/port"
     nights = f"{base}/nights/{night.pk}"

@@ -12,7 +12,9 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scoring.clubs import services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member, Round
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Rules
 from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
 from tests.browser.test_table import TEXT, Deal, enter, save_button, status
@@ -41,7 +43,7 @@ def club(transactional_db):
         admin_name="Amina",
     )
     for name in NAMES[1:]:
-        services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club
 
 
@@ -149,7 +151,7 @@ def test_night_of_nine_players_over_two_rounds_on_three_phones(phone, club):
 
 
 def test_check_in_count_follows_the_ticks_before_saving(phone, club):
-    night = services.create_night(club=club, date=date(2026, 12, 4), place="", rounds=None)
+    night = night_services.create_night(club=club, date=date(2026, 12, 4), place="", rounds=None)
     organiser = phone("fr")
     organiser.goto("/accounts/login/")
     organiser.fill("#id_username", "amina")

@@ -12,6 +12,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Rules
 from tests.browser.phone import PHONE_WIDTH, scroll_width
 from tests.clubs.test_night_money import PLAYERS, play_two_rounds
@@ -28,7 +30,7 @@ class Poster:
         self.night = night
 
     def post(self, url):
-        club_services.draw_round(night_id=self.night.pk, owner_id=None)
+        night_services.draw_round(night_id=self.night.pk, owner_id=None)
 
 
 @pytest.fixture
@@ -46,10 +48,10 @@ def night(transactional_db):
         admin_name="Amina",
     )
     for name in PLAYERS:
-        club_services.add_member(club=club, name=name)
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=2)
+        member_services.add_member(club=club, name=name)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=2)
     member_ids = list(club.members.values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=member_ids, guests=[])
+    night_services.check_in(night_id=night.pk, member_ids=member_ids, guests=[])
     play_two_rounds(club, Poster(night), night)
     return night
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.utils import timezone
 
 from scoring.clubs import services as club_services
+from scoring.clubs.imports import services as import_services
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump
 from scoring.table import services
 
@@ -90,4 +91,4 @@ def won_by(seat, players, finished_at, record_id):
 
 
 def imported(club, admin, records):
-    club_services.import_club_records(club=club, records=records, owner_id=admin.pk)
+    import_services.import_club_records(club=club, records=records, owner_id=admin.pk)

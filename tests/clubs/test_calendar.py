@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 from icalendar import Calendar
 
-from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
+from scoring.clubs.nights import services as night_services
 from tests.clubs.factories import account, make_club, signed_in, with_role
 
 pytestmark = pytest.mark.django_db
@@ -34,8 +34,8 @@ def private_club(amina):
 
 
 def add_nights(club):
-    first = club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=2)
-    second = club_services.create_night(club=club, date=date(2025, 4, 4), place=PLACE, rounds=None)
+    first = night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=2)
+    second = night_services.create_night(club=club, date=date(2025, 4, 4), place=PLACE, rounds=None)
     return first, second
 
 
@@ -99,8 +99,8 @@ def test_feed_calendar_is_named_and_stamped(public_club):
 
 def test_feed_text_escaped_folded_with_crlf(public_club):
     long_place = "Salle des fêtes de la Médina, au bout de la rue des Forgerons; entrée"
-    club_services.create_night(club=public_club, date=date(2025, 3, 7), place=PLACE, rounds=2)
-    club_services.create_night(club=public_club, date=date(2025, 5, 2), place=long_place, rounds=2)
+    night_services.create_night(club=public_club, date=date(2025, 3, 7), place=PLACE, rounds=2)
+    night_services.create_night(club=public_club, date=date(2025, 5, 2), place=long_place, rounds=2)
     raw = Client().get(FEED).content
     lines = raw.split(b"\r\n")
     assert (
@@ -182,7 +182,7 @@ def test_night_file_private_club_needs_a_member(private_club, amina):
 
 def test_night_file_of_another_club_not_found(public_club, amina):
     other = make_club(amina, slug="gabes")
-    night = club_services.create_night(club=other, date=date(2025, 3, 7), place="", rounds=1)
+    night = night_services.create_night(club=other, date=date(2025, 3, 7), place="", rounds=1)
     assert Client().get(f"/clubs/sfax/nights/{night.pk}/night.ics").status_code == 404
 
 

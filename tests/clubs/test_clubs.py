@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, Member, Season
 from scoring.common.rights import COOKIE
 from scoring.common.words import format_money
@@ -199,7 +200,7 @@ def test_club_settings_form_shows_the_club_as_it_is(amina, club):
 
 
 def test_member_role_change_by_admin(amina, club):
-    bilal = club_services.add_member(club=club, name="Bilal")
+    bilal = member_services.add_member(club=club, name="Bilal")
 
     response = signed_in(amina).post(f"/clubs/sfax/members/{bilal.pk}/role", {"role": "scorer"})
 
@@ -318,7 +319,7 @@ def test_join_claim_refused_by_an_admin_leaves_the_player_free(amina, club):
 def test_join_waiting_shows_on_the_club_page_for_admins_only_and_is_decided_there(amina, club):
     bilal, chafik = account("bilal"), account("chafik")
     signed_in(bilal).post(join_url(club), {"name": "Bilal"})
-    Member.objects.filter(pk=club_services.add_member(club=club, name="Chafik").pk).update(
+    Member.objects.filter(pk=member_services.add_member(club=club, name="Chafik").pk).update(
         user=chafik
     )
     claim = club.members.get(name="Bilal")
@@ -369,7 +370,7 @@ def test_admin_action_says_what_it_did_on_the_next_page(amina, club, address, da
 
 
 def test_role_change_says_the_new_role(amina, club):
-    nour = club_services.add_member(club=club, name="Nour")
+    nour = member_services.add_member(club=club, name="Nour")
 
     response = signed_in(amina).post(
         f"/clubs/sfax/members/{nour.pk}/role", {"role": "scorer"}, follow=True
@@ -380,7 +381,7 @@ def test_role_change_says_the_new_role(amina, club):
 
 def test_join_claims_an_existing_name(amina):
     club = make_club(amina, invite_admits=True)
-    guest = club_services.add_member(club=club, name="Bilal", role=Member.Role.GUEST)
+    guest = member_services.add_member(club=club, name="Bilal", role=Member.Role.GUEST)
     bilal = account("bilal")
     browser = signed_in(bilal)
     choices = browser.get(join_url(club)).context["form"].fields["member"].choices
@@ -396,7 +397,7 @@ def test_join_claims_an_existing_name(amina):
 @pytest.mark.parametrize("role", [Member.Role.ADMIN, Member.Role.SCORER])
 def test_join_link_that_admits_at_once_leaves_a_claim_on_an_admin_or_scorer_waiting(amina, role):
     club = make_club(amina, invite_admits=True)
-    placeholder = club_services.add_member(club=club, name="Bilal", role=role)
+    placeholder = member_services.add_member(club=club, name="Bilal", role=role)
     browser = signed_in(account("bilal"))
 
     response = browser.post(join_url(club), {"member": str(placeholder.pk), "name": ""})
@@ -415,7 +416,7 @@ def test_join_link_that_admits_at_once_leaves_a_claim_on_an_admin_or_scorer_wait
 
 def test_join_claim_on_a_scorer_confirmed_by_an_admin_gives_the_role(amina):
     club = make_club(amina, invite_admits=True)
-    placeholder = club_services.add_member(club=club, name="Bilal", role=Member.Role.SCORER)
+    placeholder = member_services.add_member(club=club, name="Bilal", role=Member.Role.SCORER)
     bilal = account("bilal")
     browser = signed_in(bilal)
     browser.post(join_url(club), {"member": str(placeholder.pk), "name": ""})
@@ -435,8 +436,8 @@ def test_join_club_twice_by_one_account_is_one_join(amina, admits):
     club = make_club(amina, invite_admits=admits)
     bilal = account("bilal")
 
-    first = club_services.join_club(club=club, user_id=bilal.pk, member_id=None, name="Bilal")
-    second = club_services.join_club(club=club, user_id=bilal.pk, member_id=None, name="Bilal B")
+    first = member_services.join_club(club=club, user_id=bilal.pk, member_id=None, name="Bilal")
+    second = member_services.join_club(club=club, user_id=bilal.pk, member_id=None, name="Bilal B")
 
     assert second == first
     assert list(club.members.values_list("name", "user", "claimed_by")) == [

@@ -14,8 +14,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from openskill.models import PlackettLuce
 
-from scoring.clubs import league
-from scoring.clubs import services as club_services
+from scoring.clubs.imports import services as import_services
+from scoring.clubs.league.ratings import rebuild
+from scoring.clubs.league.standings import season_standings
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, ClubResult, Member, Season
 from scoring.engine import About, Contract, GameOver, Hand, Record, Rules, Trump, loads
 from scoring.table import services
@@ -64,7 +66,7 @@ def table(club):
                 line.standing.units,
                 line.standing.rating,
             )
-            for line in league.season_standings(club, season)
+            for line in season_standings(club, season)
         ]
         for season in club.seasons.order_by("first_day")
     ]
@@ -120,7 +122,7 @@ def some_records():
 def club(db):
     club = Club.objects.create(name="Le Cercle", slug="cercle", stake=Decimal("0.50"))
     for name in MEMBERS[:4]:
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club
 
 
@@ -227,7 +229,7 @@ def test_demo_club_rebuilt_league_keeps_its_results(db):
     club = Club.objects.get(slug="demo")
     before = results(club)
 
-    league.rebuild(club)
+    rebuild(club)
 
     assert results(club) == before
 
@@ -245,7 +247,7 @@ def test_demo_club_negative_games_is_refused(db):
 def test_import_club_records_valid_records_keep_their_ids_and_finish_times(club):
     records = some_records()
 
-    imported = club_services.import_club_records(club=club, records=records, owner_id=None)
+    imported = import_services.import_club_records(club=club, records=records, owner_id=None)
 
     assert imported == 6
     games = {game.record_id: game for game in Game.objects.filter(club_game__club=club)}
@@ -268,7 +270,7 @@ def test_import_club_records_valid_records_keep_their_ids_and_finish_times(club)
 
 
 def test_import_club_records_unknown_players_become_members_named_as_the_club_writes(club):
-    club_services.import_club_records(club=club, records=some_records(), owner_id=None)
+    import_services.import_club_records(club=club, records=some_records(), owner_id=None)
 
     members = dict(Member.objects.filter(club=club).values_list("name", "role"))
     assert set(members) == set(MEMBERS)
@@ -280,7 +282,7 @@ def test_import_club_records_unknown_players_become_members_named_as_the_club_wr
 def test_import_club_records_league_equals_an_independent_computation(club):
     records = some_records()
 
-    club_services.import_club_records(club=club, records=records, owner_id=None)
+    import_services.import_club_records(club=club, records=records, owner_id=None)
 
     expected = expected_ratings(records)
     rows = results(club)
@@ -292,10 +294,10 @@ def test_import_club_records_league_equals_an_independent_computation(club):
 
 
 def test_import_club_records_league_equals_a_rebuild(club):
-    club_services.import_club_records(club=club, records=some_records(), owner_id=None)
+    import_services.import_club_records(club=club, records=some_records(), owner_id=None)
     imported = results(club)
 
-    league.rebuild(club)
+    rebuild(club)
 
     assert results(club) == imported
 
@@ -315,17 +317,17 @@ def every_way_record():
 def test_rebuild_reads_every_way_a_hand_is_kept(club):
     record = every_way_record()
     assert record.score().finished
-    club_services.import_club_records(club=club, records=[record], owner_id=None)
+    import_services.import_club_records(club=club, records=[record], owner_id=None)
     imported = results(club)
 
-    league.rebuild(club)
+    rebuild(club)
 
     assert (len(imported), results(club)) == (4, imported)
 
 
 def test_import_club_records_stores_each_hand_as_given_repeated_or_not(club):
     records = [every_way_record(), *some_records()]
-    club_services.import_club_records(club=club, records=records, owner_id=None)
+    import_services.import_club_records(club=club, records=records, owner_id=None)
 
     stored = {
         game.record_id: load_game(game).record.hands
@@ -352,9 +354,9 @@ def rated_in_order(club, records, order):
 
 def test_import_club_records_after_earlier_games_rates_them_all_in_order(club):
     records = some_records()
-    club_services.import_club_records(club=club, records=records[3:], owner_id=None)
+    import_services.import_club_records(club=club, records=records[3:], owner_id=None)
 
-    club_services.import_club_records(club=club, records=records[:3], owner_id=None)
+    import_services.import_club_records(club=club, records=records[:3], owner_id=None)
 
     seen, rated, expected = rated_in_order(club, records, ORDER)
     assert seen == ORDER
@@ -364,9 +366,9 @@ def test_import_club_records_after_earlier_games_rates_them_all_in_order(club):
 def test_import_club_records_between_earlier_and_later_games_rates_from_its_first(club):
     # rec-1 stays first, its rating kept; the games imported come after it, before rec-b.
     records = some_records()
-    club_services.import_club_records(club=club, records=[records[0], records[3]], owner_id=None)
+    import_services.import_club_records(club=club, records=[records[0], records[3]], owner_id=None)
 
-    club_services.import_club_records(
+    import_services.import_club_records(
         club=club, records=[records[1], records[2], records[4], records[5]], owner_id=None
     )
 
@@ -377,11 +379,11 @@ def test_import_club_records_between_earlier_and_later_games_rates_from_its_firs
 
 def test_import_club_records_one_already_in_the_club_is_refused_and_nothing_stored(club):
     records = some_records()
-    club_services.import_club_records(club=club, records=records[:1], owner_id=None)
+    import_services.import_club_records(club=club, records=records[:1], owner_id=None)
     before = (Game.objects.count(), HandRow.objects.count(), ClubResult.objects.count())
 
-    with pytest.raises(club_services.AlreadyInClub) as refused:
-        club_services.import_club_records(
+    with pytest.raises(import_services.AlreadyInClub) as refused:
+        import_services.import_club_records(
             club=club, records=records[1:3] + records[:1], owner_id=None
         )
 
@@ -396,7 +398,7 @@ def test_import_club_records_hand_after_the_win_is_refused_and_nothing_stored(cl
     bad = Record(bad.players, bad.first_dealer, bad.rules, (*bad.hands, Hand()), bad.about)
 
     with pytest.raises(GameOver):
-        club_services.import_club_records(club=club, records=[good, bad], owner_id=None)
+        import_services.import_club_records(club=club, records=[good, bad], owner_id=None)
 
     assert not Game.objects.exists()
     assert not Member.objects.filter(club=club, name="Emna").exists()
@@ -406,7 +408,7 @@ def test_import_club_records_id_taken_outside_the_club_gets_a_new_one(club):
     elsewhere = won_record(1, ("Amina", "Bilal", "Chafik", "Dalila"), taker=0)
     services.import_record(record=elsewhere)
 
-    club_services.import_club_records(club=club, records=[elsewhere], owner_id=None)
+    import_services.import_club_records(club=club, records=[elsewhere], owner_id=None)
 
     game = Game.objects.get(club_game__club=club)
     assert game.record_id != "rec-1"
@@ -417,7 +419,7 @@ def test_import_club_records_id_taken_outside_the_club_gets_a_new_one(club):
 
 
 def test_rebuild_league_one_club_prints_its_counts(club):
-    club_services.import_club_records(club=club, records=some_records(), owner_id=None)
+    import_services.import_club_records(club=club, records=some_records(), owner_id=None)
     before = results(club)
     ClubResult.objects.filter(club=club).delete()
 
@@ -430,7 +432,7 @@ def test_rebuild_league_one_club_prints_its_counts(club):
 
 
 def test_rebuild_league_every_club_prints_each(club):
-    club_services.import_club_records(club=club, records=some_records()[:1], owner_id=None)
+    import_services.import_club_records(club=club, records=some_records()[:1], owner_id=None)
     Club.objects.create(name="Vide", slug="vide")
 
     printed = rebuild_league()

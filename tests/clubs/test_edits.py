@@ -14,8 +14,10 @@ from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.clubs import edits, league
+from scoring.clubs import edits
 from scoring.clubs import services as club_services
+from scoring.clubs.league.ratings import rebuild
+from scoring.clubs.league.standings import all_time_standings, season_games
 from scoring.clubs.models import (
     Attendance,
     ClubChange,
@@ -26,6 +28,7 @@ from scoring.clubs.models import (
     Round,
     Season,
 )
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Rules
 from scoring.table.models import Game, ScorerLink
 from tests.clubs.factories import signed_in, with_role
@@ -120,7 +123,7 @@ def changes(club, action):
 
 
 def test_season_edit_new_days_move_games_between_seasons(club, admin):
-    winter_before = league.season_games(club, season("winter"))
+    winter_before = season_games(club, season("winter"))
 
     response = admin.post(
         "/clubs/sfax/seasons/spring/edit",
@@ -133,7 +136,7 @@ def test_season_edit_new_days_move_games_between_seasons(club, admin):
 
     assert (response.status_code, response["Location"]) == (302, "/clubs/sfax/seasons/spring/")
     assert said(response) == ["The season Spring is saved: 2 games count in it."]
-    assert (winter_before, league.season_games(club, season("winter"))) == (1, 2)
+    assert (winter_before, season_games(club, season("winter"))) == (1, 2)
     assert check_league(club, [season("winter"), season("spring")])
     assert changes(club, "season_edited") == [
         {
@@ -203,7 +206,7 @@ def test_season_delete_page_says_what_goes_and_what_stays(club, admin):
 
 
 def test_season_delete_keeps_games_and_all_time_standings(club, admin):
-    all_time = league.all_time_standings(club)
+    all_time = all_time_standings(club)
     spring = season("spring")
 
     response = admin.post("/clubs/sfax/seasons/spring/delete")
@@ -212,7 +215,7 @@ def test_season_delete_keeps_games_and_all_time_standings(club, admin):
     assert said(response) == [
         "The season Spring is deleted. Its games stay in the club and in the all-time standings."
     ]
-    assert league.all_time_standings(club) == all_time
+    assert all_time_standings(club) == all_time
     assert ClubGame.objects.filter(club=club).count() == 4
     assert admin.get("/clubs/sfax/seasons/spring/").status_code == 404
     assert changes(club, "season_deleted") == [
@@ -244,10 +247,10 @@ def test_season_renamed_then_deleted_old_address_is_404(club, admin):
 @pytest.fixture
 def night(club):
     """A night of eight, its first round drawn: two tables."""
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=3)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=3)
     members = list(Member.objects.filter(club=club).values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=members, guests=["Ines", "Jamel"])
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.check_in(night_id=night.pk, member_ids=members, guests=["Ines", "Jamel"])
+    night_services.draw_round(night_id=night.pk, owner_id=None)
     return night
 
 
@@ -271,8 +274,8 @@ def test_night_edit_saves_date_place_rounds_and_logs_them(club, admin, night):
 
 
 def test_night_edit_fewer_rounds_than_drawn_refused(club, admin, night):
-    club_services.close_round(night_id=night.pk)
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.close_round(night_id=night.pk)
+    night_services.draw_round(night_id=night.pk, owner_id=None)
 
     response = admin.post(f"/clubs/sfax/nights/{night.pk}/edit", night_form(rounds="1"))
 
@@ -300,7 +303,7 @@ def test_night_delete_page_says_its_rounds_in_french_as_the_glossary_does(admin,
 
 
 def test_night_delete_page_of_a_night_not_drawn_lists_no_round_and_no_check_in(club, admin):
-    empty = club_services.create_night(club=club, date=date(2025, 3, 14), place="", rounds=3)
+    empty = night_services.create_night(club=club, date=date(2025, 3, 14), place="", rounds=3)
 
     page = admin.get(f"/clubs/sfax/nights/{empty.pk}/delete", HTTP_ACCEPT_LANGUAGE="fr")
 
@@ -363,7 +366,7 @@ def test_game_delete_rerates_the_league_as_a_full_rebuild(club, admin):
     ]
     assert Game.objects.filter(public_id=public_id).exists() is False
     stored = stored_league(club)
-    league.rebuild(club)
+    rebuild(club)
     assert stored == stored_league(club)
     assert [row["position"] for row in stored if row["seat"] == 0] == [0, 1, 2]
     check_league(club, [season("winter"), season("spring")])
@@ -579,8 +582,7 @@ def test_club_settings_new_league_points_and_rules_leave_standings_right(club, a
     club.refresh_from_db()
 
     points = {
-        line.standing.player: line.standing.league_points
-        for line in league.all_time_standings(club)
+        line.standing.player: line.standing.league_points for line in all_time_standings(club)
     }
     expected = {}
     for row in ClubResult.objects.filter(club=club):
@@ -640,7 +642,7 @@ def test_game_deleted_while_another_or_itself_is_won_leaves_the_league_as_a_rebu
         statuses = tuple(response.status_code for response in responses)
         outcomes[statuses] += 1
         stored = stored_league(club)
-        league.rebuild(club)
+        rebuild(club)
         assert (statuses[0], stored) == (302, stored_league(club))
         assert Game.objects.filter(pk=gone.pk).exists() is False
     report(outcomes)

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
+from scoring.clubs.nights import services as night_services
 from scoring.clubs.pages.games import PER_PAGE
 from scoring.table import services
 from tests.clubs.league_games import GAME_A, imported, new_club, play, won_by
@@ -123,10 +124,10 @@ def test_club_games_status_and_days_filters(club, client):
 
 
 def test_club_games_night_filter(club, client):
-    night = club_services.create_night(club=club, date=timezone.localdate(), place="", rounds=1)
+    night = night_services.create_night(club=club, date=timezone.localdate(), place="", rounds=1)
     members = list(club.members.values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=members[:4], guests=[])
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.check_in(night_id=night.pk, member_ids=members[:4], guests=[])
+    night_services.draw_round(night_id=night.pk, owner_id=None)
 
     response = client.get("/clubs/cafe/games/", {"night": night.pk})
 

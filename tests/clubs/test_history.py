@@ -15,9 +15,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from scoring.clubs import edits, history, members, privacy, services
+from scoring.clubs import edits, history, privacy, services
 from scoring.clubs import urls as club_urls
+from scoring.clubs.imports import services as import_services
+from scoring.clubs.members import care as member_care
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubChange, Member, Night
+from scoring.clubs.nights import services as night_services
 from scoring.common.rights import NOBODY, Actor
 from scoring.engine import Contract, Hand, Rules, Trump, loads
 from scoring.table import services as table_services
@@ -99,10 +103,10 @@ def sfax(db):
         admin_name="Amina",
     )
     added = {
-        name: services.add_member(club=club, name=name)
+        name: member_services.add_member(club=club, name=name)
         for name in ("Bilal", "Chafik", "Dalila", "Emna", "Farid")
     }
-    services.join_club(
+    member_services.join_club(
         club=club,
         user_id=User.objects.create(username="chafik").pk,
         member_id=added["Chafik"].pk,
@@ -125,8 +129,8 @@ def sfax(db):
         hand=Hand(Contract(0, 3, Trump.HEARTS), tricks=(3, 1, 1, 1)),
         token=None,
     )
-    night = services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
-    services.check_in(
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
+    night_services.check_in(
         night_id=night.pk,
         member_ids=[one.pk for one in Member.objects.filter(club=club)],
         guests=[],
@@ -153,15 +157,15 @@ SEASON = {
 
 
 def drawn(world):
-    services.draw_round(night_id=world.night.pk, owner_id=None)
+    night_services.draw_round(night_id=world.night.pk, owner_id=None)
 
 
 def retired(world):
-    members.retire_member(club=world.club, member_id=world.farid.pk, by=NOBODY)
+    member_care.retire_member(club=world.club, member_id=world.farid.pk, by=NOBODY)
 
 
 def ended(world):
-    services.end_night(night_id=world.night.pk, by=NOBODY)
+    night_services.end_night(night_id=world.night.pk, by=NOBODY)
 
 
 @dataclass(frozen=True)
@@ -343,7 +347,15 @@ def test_club_write_leaves_one_history_line_naming_who_made_it(sfax, name):
     ]
 
 
-WRITE_SERVICES = (services, members, edits, privacy)
+WRITE_SERVICES = (
+    services,
+    member_services,
+    member_care,
+    import_services,
+    night_services,
+    edits,
+    privacy,
+)
 """The modules of the club's writes."""
 
 NO_ACTOR = {
@@ -389,7 +401,7 @@ def test_docs_list_every_kind_of_the_history_with_its_words():
     ],
 )
 def test_history_page_says_what_changed_before_and_after(sfax, language, said):
-    services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
+    member_services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
     client = Client()
     client.force_login(sfax.amina)
 
@@ -414,7 +426,7 @@ def test_history_page_shows_one_kind_when_asked(sfax):
 def test_one_game_imported_into_the_club_leaves_its_line(sfax):
     record = loads(record_line("x2", players=("Amina", "Dalila", "Emna", "Farid")))
 
-    services.import_club_game(club=sfax.club, record=record, by=Actor(user_id=sfax.amina.pk))
+    import_services.import_club_game(club=sfax.club, record=record, by=Actor(user_id=sfax.amina.pk))
 
     line = ClubChange.objects.order_by("-pk").first()
     assert (line.action, line.after, line.by_user_id) == (
@@ -454,7 +466,7 @@ def undo(sfax, method="post"):
 
 
 def test_undo_puts_a_rename_back_in_every_game_and_says_so(sfax):
-    members.rename_member(club=sfax.club, member_id=sfax.dalila.pk, name="Dalia", by=NOBODY)
+    member_care.rename_member(club=sfax.club, member_id=sfax.dalila.pk, name="Dalia", by=NOBODY)
 
     response = undo(sfax)
 
@@ -471,7 +483,7 @@ def test_undo_puts_a_rename_back_in_every_game_and_says_so(sfax):
 
 
 def test_undo_gives_a_role_back(sfax):
-    services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
+    member_services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
 
     undo(sfax)
 
@@ -487,7 +499,7 @@ def test_undo_of_a_retirement_brings_the_player_back(sfax):
 
 
 def test_undo_page_names_the_change_and_what_it_changed(sfax):
-    members.rename_member(club=sfax.club, member_id=sfax.dalila.pk, name="Dalia", by=NOBODY)
+    member_care.rename_member(club=sfax.club, member_id=sfax.dalila.pk, name="Dalia", by=NOBODY)
 
     html = undo(sfax, "get").content.decode()
 
@@ -524,22 +536,22 @@ def test_undo_is_not_undone_in_turn(sfax):
 
 def test_undo_of_a_change_no_longer_the_last_is_refused(sfax):
     retired(sfax)
-    change = members.last_change(sfax.club)
-    services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
+    change = member_care.last_change(sfax.club)
+    member_services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
 
-    with pytest.raises(members.NotUndoable):
-        members.undo_last_change(club=sfax.club, change_id=change.pk, by=NOBODY)
+    with pytest.raises(member_care.NotUndoable):
+        member_care.undo_last_change(club=sfax.club, change_id=change.pk, by=NOBODY)
 
 
 def test_undo_that_leaves_the_club_no_admin_is_refused(sfax):
     chafik = sfax.chafik.pk
     account = get_user_model().objects.get(username="chafik")
     Member.objects.filter(pk=chafik).update(user=account, claimed_by=None)
-    services.set_role(club=sfax.club, member_id=chafik, role="admin", by=NOBODY)
-    members.retire_member(club=sfax.club, member_id=chafik, by=NOBODY)
+    member_services.set_role(club=sfax.club, member_id=chafik, role="admin", by=NOBODY)
+    member_care.retire_member(club=sfax.club, member_id=chafik, by=NOBODY)
     amina = Member.objects.get(club=sfax.club, name="Amina").pk
-    services.set_role(club=sfax.club, member_id=amina, role="member", by=NOBODY)
-    members.bring_back(club=sfax.club, member_id=chafik, by=NOBODY)
+    member_services.set_role(club=sfax.club, member_id=amina, role="member", by=NOBODY)
+    member_care.bring_back(club=sfax.club, member_id=chafik, by=NOBODY)
     lines = ClubChange.objects.count()
     client = Client()
     client.force_login(account)

@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import InMemoryUploadedFile, SimpleUploadedFile
 
-from scoring.clubs import league
-from scoring.clubs import services as club_services
-from scoring.clubs.forms import ClubImportForm
+from scoring.clubs.imports import services as import_services
+from scoring.clubs.imports.forms import ClubImportForm
+from scoring.clubs.league.ratings import rebuild
 from scoring.clubs.models import ClubResult
 from scoring.engine import Record, record_to_dict
 from scoring.infra import deadline
@@ -288,7 +288,7 @@ def test_text_boxes_a_program_reads_run_left_to_right_on_an_arabic_page(amina, c
 def test_import_records_rows_are_those_a_single_import_writes(club):
     records = some_records()
 
-    club_services.import_club_records(club=club, records=records, owner_id=None)
+    import_services.import_club_records(club=club, records=records, owner_id=None)
     shown = dict(club.members.values_list("key", "name"))
     for record in records:  # the same games, one by one, outside the club, named as in it
         named = tuple(shown[name.casefold()] for name in record.players)
@@ -339,7 +339,7 @@ def test_import_records_through_the_page_league_equals_a_rebuild(amina, club):
     signed_in(amina).post("/clubs/sfax/import", {"text": text})
     imported = results(club)
 
-    league.rebuild(club)
+    rebuild(club)
 
     assert results(club) == imported
     assert ClubResult.objects.filter(club=club).count() == 4 * 5
@@ -381,10 +381,10 @@ def test_import_records_through_the_page_leaves_no_record_for_the_collector(amin
 
 def test_import_service_refusal_leaves_the_collector_running(club):
     records = some_records()
-    club_services.import_club_records(club=club, records=records[:1], owner_id=None)
+    import_services.import_club_records(club=club, records=records[:1], owner_id=None)
 
-    with pytest.raises(club_services.AlreadyInClub):
-        club_services.import_club_records(club=club, records=records[:1], owner_id=None)
+    with pytest.raises(import_services.AlreadyInClub):
+        import_services.import_club_records(club=club, records=records[:1], owner_id=None)
 
     assert gc.isenabled()
 
@@ -455,11 +455,11 @@ def test_import_records_same_id_twice_in_a_file_is_refused_by_its_second_line(am
 def test_import_club_game_refuses_what_a_bulk_import_brought(amina, club):
     other = make_club(amina, slug="tunis")
     records = some_records()[:2]
-    club_services.import_club_records(club=club, records=records, owner_id=None)
-    club_services.import_club_records(club=other, records=records, owner_id=None)
+    import_services.import_club_records(club=club, records=records, owner_id=None)
+    import_services.import_club_records(club=other, records=records, owner_id=None)
 
-    with pytest.raises(club_services.AlreadyInClub) as refused:
-        club_services.import_club_game(club=other, record=records[1])
+    with pytest.raises(import_services.AlreadyInClub) as refused:
+        import_services.import_club_game(club=other, record=records[1])
 
     assert (refused.value.line, refused.value.record_id) == (1, records[1].about.id)
     kept = other.club_games.values_list("source_id", flat=True)
@@ -624,7 +624,7 @@ def test_import_records_writing_past_the_deadline_is_refused_in_french_and_rolle
 
 def test_import_service_past_its_deadline_keeps_nothing(club):
     with pytest.raises(DeadlinePassed) as passed:
-        club_services.import_club_records(
+        import_services.import_club_records(
             club=club, records=some_records(), owner_id=None, deadline=Deadline(0)
         )
 

@@ -19,10 +19,14 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from scoring.clubs import edits, league
+from scoring.clubs import edits
 from scoring.clubs import services as club_services
+from scoring.clubs.imports import services as import_services
+from scoring.clubs.league.pages import money as pages_money
+from scoring.clubs.league.ratings import _HandRow, rebuild
+from scoring.clubs.league.standings import season_of, season_standings
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubResult, Member, PlayerTotals
-from scoring.clubs.pages.league import money as pages_money
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump
 from scoring.engine import score as score_record
 from scoring.engine.league import standings_csv
@@ -206,7 +210,7 @@ def stored_standings(club, season):
             line.standing.rating.mu,
             line.standing.rating.sigma,
         )
-        for line in league.season_standings(club, season)
+        for line in season_standings(club, season)
     ]
 
 
@@ -225,7 +229,7 @@ def expected_csv(standings):
 
 
 def stored_csv(club, season):
-    text = standings_csv(line.standing for line in league.season_standings(club, season))
+    text = standings_csv(line.standing for line in season_standings(club, season))
     return list(csv.reader(io.StringIO(text, newline="")))
 
 
@@ -269,7 +273,7 @@ def expected_player(club, key, rows):
 
 
 def stored_player(club, member):
-    from scoring.clubs.pages.league import player_stats
+    from scoring.clubs.league.pages import player_stats
 
     stats = player_stats(club, member)
     game_ids = dict(Game.objects.filter(club_game__club=club).values_list("public_id", "pk"))
@@ -311,7 +315,7 @@ def check_league(club, seasons=()):
     # and a rebuild, which counts them all again, leaves them as they were.
     check_players(club, expected)
     totals = stored_totals(club)
-    league.rebuild(club)
+    rebuild(club)
     assert (stored, stored_league(club)) == (expected, expected)
     assert stored_totals(club) == totals
     for season in seasons:
@@ -346,7 +350,7 @@ def make_club(slug="sfax", time_zone="Europe/Paris", target=10, members=MEMBERS)
         admin_name=members[0],
     )
     for name in members[1:]:
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club
 
 
@@ -409,7 +413,7 @@ def imported(club, names, hands, finished_at, record_id, currency="EUR"):
             id=record_id, started_at=finished_at - timedelta(hours=1), finished_at=finished_at
         ),
     )
-    return club_services.import_club_game(record=record, club=club).game
+    return import_services.import_club_game(record=record, club=club).game
 
 
 def ratings_of(game):
@@ -649,7 +653,7 @@ def test_league_finish_times_set_equal_then_rebuilt_and_edited_keep_record_id_or
     moment = timezone.now() - timedelta(hours=1)
     HandRow.objects.filter(game__in=games, number=3).update(recorded_at=moment)
     Game.objects.filter(pk__in=[game.pk for game in games]).update(finished_at=moment)
-    league.rebuild(club)
+    rebuild(club)
     rebuilt = positions(club)
 
     # Seat 2 now second alone at the first game: its ratings change, its place does not.
@@ -697,12 +701,12 @@ def test_league_season_counts_games_by_their_day_in_the_club_time_zone(time_zone
     lines = {
         season.slug: [
             (line.standing.rank, line.standing.player, line.standing.games, line.standing.wins)
-            for line in league.season_standings(club, season)
+            for line in season_standings(club, season)
         ]
         for season in (spring, summer)
     }
 
-    assert [league.season_of([spring, summer], moment, time_zone) for moment in finishes] == [
+    assert [season_of([spring, summer], moment, time_zone) for moment in finishes] == [
         None,
         spring,
         spring,
@@ -727,7 +731,7 @@ def test_league_guest_counts_in_the_standings():
     won_game(club, ("Amina", "Bilal", "Chafik", "Xavier"), seat=3)
 
     guest = Member.objects.get(club=club, name="Xavier")
-    first = league.season_standings(club, season)[0]
+    first = season_standings(club, season)[0]
     assert (guest.role, first.standing.player, first.member_id, first.standing.wins) == (
         Member.Role.GUEST,
         "Xavier",
@@ -841,13 +845,13 @@ def test_league_random_writes_keep_results_equal_to_a_full_recomputation(seed):
 
 
 def test_rebuild_reads_a_hands_columns_as_the_table_keeps_them():
-    assert league._HandRow._fields == HAND_COLUMNS
+    assert _HandRow._fields == HAND_COLUMNS
 
 
 def test_tally_of_the_columns_a_migration_had_counts_what_they_hold():
     """A migration's rows lack the columns added after it (0023 counts the totals with the
     columns it knew): the statistics they hold are counted, the others are not."""
-    from scoring.clubs.totals import COLUMNS, tally
+    from scoring.clubs.league.totals import COLUMNS, tally
 
     def row(game, key, rank, **figures):
         values = dict.fromkeys(COLUMNS, 0) | {"contracts": [], "amount": None}

@@ -14,6 +14,7 @@ from openskill.models import PlackettLuce
 from pypdf import PdfReader
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, Member
 from scoring.engine import Rules, loads
 from scoring.engine.league import CSV_HEADER
@@ -354,7 +355,7 @@ def test_player_page_of_another_club_is_not_found(two_games, client):
 
 
 def test_player_page_without_games_answers(two_games, client):
-    newcomer = club_services.add_member(club=two_games, name="Ezzedine")
+    newcomer = member_services.add_member(club=two_games, name="Ezzedine")
 
     response = client.get(f"/clubs/cafe/players/{newcomer.pk}/")
 
@@ -408,7 +409,7 @@ def test_records_jsonl_lines_parse_back_in_finishing_order(admin, client):
 
 
 def test_records_jsonl_read_in_chunks_gives_every_game(admin, client):
-    from scoring.clubs.pages.league import records_lines
+    from scoring.clubs.league.pages import records_lines
 
     club = new_club(admin)
     start = timezone.now() - timedelta(hours=2)

@@ -21,7 +21,8 @@ from scoring.accounts import services as account_services
 from scoring.clubs import mail, privacy
 from scoring.clubs import services as club_services
 from scoring.clubs.models import ClubResult, MailChoice, MailSent, Member
-from scoring.clubs.pages.nights import night_money
+from scoring.clubs.nights import services as night_services
+from scoring.clubs.nights.pages import night_money
 from scoring.common.words import say_day
 from tests.clubs.factories import account, signed_in
 from tests.clubs.test_night_money import (
@@ -218,7 +219,7 @@ def test_night_reopened_then_ended_again_is_mailed_again_as_a_correction(readers
     first = mail.send_night(night.pk)
     organiser.post(url(night, "reopen"))
     while_open = mail.send_night(night.pk)
-    club_services.end_night(night_id=night.pk)
+    night_services.end_night(night_id=night.pk)
     again = mail.send_night(night.pk)
 
     english, french = sent_to("amina@example.org"), sent_to("bilal@example.org")
@@ -343,7 +344,7 @@ def test_unsubscribe_one_click_post(readers, organiser):
     assert MailChoice.objects.get(member__name="Bilal").nights is False
     night_two = new_night(readers)
     play_a_round(organiser, night_two)
-    club_services.end_night(night_id=night_two.pk)
+    night_services.end_night(night_id=night_two.pk)
     mail.send_night(night_two.pk)
     assert len(sent_to("bilal@example.org")) == 1
 
@@ -397,7 +398,7 @@ def test_mail_choice_goes_with_the_account_detached(readers, organiser):
     privacy.remove_member(club=readers, member_id=bilal.pk)
     night = new_night(readers, ("Amina", "Chafik", "Dalila", "Emna"))
     play_a_round(organiser, night)
-    club_services.end_night(night_id=night.pk)
+    night_services.end_night(night_id=night.pk)
     mail.send_night(night.pk)
     assert [message.to for message in django_mail.outbox] == [["amina@example.org"]]
     assert MailChoice.objects.filter(member=bilal).count() == 0

@@ -9,9 +9,12 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring.clubs import members
 from scoring.clubs import services as club_services
+from scoring.clubs.imports import services as import_services
+from scoring.clubs.members import care as member_care
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubChange, ClubResult, Member, Round
+from scoring.clubs.nights import services as night_services
 from scoring.common.rights import NOBODY
 from scoring.table.models import Player, Summary
 from tests.clubs.league_games import new_club, won_by
@@ -43,7 +46,7 @@ def games(club, *tables, first="g"):
         won_by(0, players, JUNE + timedelta(days=day), f"{first}{day}")
         for day, players in enumerate(tables)
     ]
-    club_services.import_club_records(club=club, records=records, owner_id=None)
+    import_services.import_club_records(club=club, records=records, owner_id=None)
 
 
 def member(club, name):
@@ -97,7 +100,7 @@ def test_rename_member_renames_his_games_results_and_standings(club, browser):
 
 
 def test_rename_member_says_so_on_the_members_page(club, browser):
-    bilal = club_services.add_member(club=club, name="Bilal")
+    bilal = member_services.add_member(club=club, name="Bilal")
 
     response = browser.post(
         f"/clubs/cafe/members/{bilal.pk}/rename", {"name": "Bilel"}, follow=True
@@ -187,7 +190,7 @@ def test_merge_members_moves_games_and_ratings_as_a_rebuild(club, browser):
 
 def test_merge_page_names_what_follows(club, browser):
     games(club, ("Amina", "Omarr", "Chafik", "Dalila"), ("Omarr", "Amina", "Chafik", "Dalila"))
-    omar = club_services.add_member(club=club, name="Omar")
+    omar = member_services.add_member(club=club, name="Omar")
     omarr = member(club, "Omarr")
 
     page = browser.get(f"/clubs/cafe/members/{omarr.pk}/merge?into={omar.pk}")
@@ -199,7 +202,7 @@ def test_merge_page_names_what_follows(club, browser):
 
 def test_merge_says_so_on_the_members_page(club, browser):
     games(club, ("Amina", "Omarr", "Chafik", "Dalila"))
-    omar = club_services.add_member(club=club, name="Omar")
+    omar = member_services.add_member(club=club, name="Omar")
 
     response = browser.post(
         f"/clubs/cafe/members/{member(club, 'Omarr').pk}/merge", {"into": omar.pk}, follow=True
@@ -223,8 +226,8 @@ def test_merge_members_who_sat_together_is_refused(club, browser):
 
 
 def test_merge_members_both_with_accounts_is_refused(club, browser):
-    omar = club_services.add_member(club=club, name="Omar")
-    omarr = club_services.add_member(club=club, name="Omarr")
+    omar = member_services.add_member(club=club, name="Omar")
+    omarr = member_services.add_member(club=club, name="Omarr")
     Member.objects.filter(pk=omar.pk).update(user=User.objects.create(username="omar"))
     Member.objects.filter(pk=omarr.pk).update(user=User.objects.create(username="omarr"))
 
@@ -237,27 +240,27 @@ def test_merge_members_both_with_accounts_is_refused(club, browser):
 
 def test_merge_members_drawn_in_one_round_is_refused(club):
     for name in ("Bilal", "Chafik", "Omar", "Omarr"):
-        club_services.add_member(club=club, name=name)
-    night = club_services.create_night(club=club, date=date(2025, 6, 1), place="", rounds=1)
+        member_services.add_member(club=club, name=name)
+    night = night_services.create_night(club=club, date=date(2025, 6, 1), place="", rounds=1)
     omarr, omar = member(club, "Omarr"), member(club, "Omar")
     table = [member(club, name).pk for name in ("Amina", "Bilal", "Chafik", "Omar")]
     # Omar at a table while Omarr sat out: two players.
     Round.objects.create(night=night, number=1, tables=[table], sitting_out=[omarr.pk])
 
-    with pytest.raises(members.DrawnTogether):
-        members.merge_members(club=club, gone_id=omarr.pk, kept_id=omar.pk, by=NOBODY)
+    with pytest.raises(member_care.DrawnTogether):
+        member_care.merge_members(club=club, gone_id=omarr.pk, kept_id=omar.pk, by=NOBODY)
     assert Member.objects.filter(pk=omarr.pk).exists()
 
 
 def test_merge_moves_the_account_nights_and_the_higher_role(club):
-    omar = club_services.add_member(club=club, name="Omar")
-    omarr = club_services.add_member(club=club, name="Omarr", role=Member.Role.SCORER)
+    omar = member_services.add_member(club=club, name="Omar")
+    omarr = member_services.add_member(club=club, name="Omarr", role=Member.Role.SCORER)
     user = User.objects.create(username="omar")
     Member.objects.filter(pk=omarr.pk).update(user=user)
-    night = club_services.create_night(club=club, date=date(2025, 6, 1), place="", rounds=None)
-    club_services.check_in(night_id=night.pk, member_ids=[omarr.pk], guests=[])
+    night = night_services.create_night(club=club, date=date(2025, 6, 1), place="", rounds=None)
+    night_services.check_in(night_id=night.pk, member_ids=[omarr.pk], guests=[])
 
-    merged = members.merge_members(club=club, gone_id=omarr.pk, kept_id=omar.pk, by=NOBODY)
+    merged = member_care.merge_members(club=club, gone_id=omarr.pk, kept_id=omar.pk, by=NOBODY)
 
     kept = Member.objects.get(pk=omar.pk)
     assert (merged.kept.pk, kept.user_id, kept.role) == (omar.pk, user.pk, Member.Role.SCORER)
@@ -266,16 +269,16 @@ def test_merge_moves_the_account_nights_and_the_higher_role(club):
 
 def test_merge_rewrites_the_rounds_drawn(club):
     for name in ("Bilal", "Chafik", "Omarr"):
-        club_services.add_member(club=club, name=name)
-    omar = club_services.add_member(club=club, name="Omar")
-    night = club_services.create_night(club=club, date=date(2025, 6, 1), place="", rounds=2)
+        member_services.add_member(club=club, name=name)
+    omar = member_services.add_member(club=club, name="Omar")
+    night = night_services.create_night(club=club, date=date(2025, 6, 1), place="", rounds=2)
     drawn = list(Member.objects.filter(club=club).values_list("pk", flat=True))
     drawn.remove(omar.pk)
-    club_services.check_in(night_id=night.pk, member_ids=drawn, guests=[])
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.check_in(night_id=night.pk, member_ids=drawn, guests=[])
+    night_services.draw_round(night_id=night.pk, owner_id=None)
     omarr = member(club, "Omarr")
 
-    members.merge_members(club=club, gone_id=omarr.pk, kept_id=omar.pk, by=NOBODY)
+    member_care.merge_members(club=club, gone_id=omarr.pk, kept_id=omar.pk, by=NOBODY)
 
     row = Round.objects.get(night=night)
     assert (omar.pk in row.tables[0], omarr.pk in row.tables[0]) == (True, False)
@@ -284,7 +287,7 @@ def test_merge_rewrites_the_rounds_drawn(club):
 
 @pytest.mark.parametrize("into", ["", "nonsense", "999999"])
 def test_merge_into_nobody_is_a_form_error(club, browser, into):
-    omarr = club_services.add_member(club=club, name="Omarr")
+    omarr = member_services.add_member(club=club, name="Omarr")
 
     response = browser.post(f"/clubs/cafe/members/{omarr.pk}/merge", {"into": into})
 
@@ -293,7 +296,7 @@ def test_merge_into_nobody_is_a_form_error(club, browser, into):
 
 
 def test_merge_into_himself_is_a_form_error(club, browser):
-    omarr = club_services.add_member(club=club, name="Omarr")
+    omarr = member_services.add_member(club=club, name="Omarr")
 
     response = browser.post(f"/clubs/cafe/members/{omarr.pk}/merge", {"into": omarr.pk})
 
@@ -304,7 +307,7 @@ def test_merge_into_himself_is_a_form_error(club, browser):
 
 
 def test_delete_member_without_games(club, browser):
-    emna = club_services.add_member(club=club, name="Emna")
+    emna = member_services.add_member(club=club, name="Emna")
 
     response = browser.post(f"/clubs/cafe/members/{emna.pk}/delete", follow=True)
 
@@ -338,7 +341,7 @@ def test_delete_the_only_admin_is_refused(club, browser):
 def test_retired_member_leaves_the_lists_and_stays_in_standings(club, browser):
     games(club, ("Amina", "Bilal", "Chafik", "Dalila"))
     bilal = member(club, "Bilal")
-    night = club_services.create_night(club=club, date=date(2025, 6, 1), place="", rounds=None)
+    night = night_services.create_night(club=club, date=date(2025, 6, 1), place="", rounds=None)
 
     response = browser.post(f"/clubs/cafe/members/{bilal.pk}/retire", follow=True)
 
@@ -379,7 +382,7 @@ def test_retire_the_only_admin_is_refused(club, browser):
 def test_members_page_lists_the_retired_apart_with_a_way_back(club, browser):
     games(club, ("Amina", "Bilal", "Chafik", "Dalila"))
     bilal = member(club, "Bilal")
-    members.retire_member(club=club, member_id=bilal.pk, by=NOBODY)
+    member_care.retire_member(club=club, member_id=bilal.pk, by=NOBODY)
 
     page = browser.get("/clubs/cafe/members").content.decode()
 
@@ -398,7 +401,7 @@ def test_member_actions_refused_to_a_scorer(club, client, action):
     Member.objects.filter(club=club, name="Bilal").update(user=scorer, role=Member.Role.SCORER)
     client.force_login(scorer)
     chafik = member(club, "Chafik")
-    omar = club_services.add_member(club=club, name="Omar")
+    omar = member_services.add_member(club=club, name="Omar")
 
     response = client.post(
         f"/clubs/cafe/members/{chafik.pk}/{action}", {"name": "Chafiq", "into": omar.pk}
@@ -413,7 +416,7 @@ def test_members_page_queries_do_not_grow_with_players(club, browser):
     with CaptureQueriesContext(connection) as few:
         browser.get("/clubs/cafe/members")
     games(club, *[(f"P{n}a", f"P{n}b", f"P{n}c", f"P{n}d") for n in range(5)], first="more")
-    members.retire_member(club=club, member_id=member(club, "P0a").pk, by=NOBODY)
+    member_care.retire_member(club=club, member_id=member(club, "P0a").pk, by=NOBODY)
     with CaptureQueriesContext(connection) as more:
         browser.get("/clubs/cafe/members")
 

@@ -8,7 +8,9 @@ import pytest
 from django.test import Client
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.clubs.factories import account, signed_in
@@ -43,7 +45,7 @@ def club(amina):
         admin_name="Amina",
     )
     for name in reversed((*ORDERED, *ARABIC)):
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club
 
 
@@ -54,7 +56,7 @@ def in_order(page, names):
 
 
 def night_with_everyone(club):
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=None)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=None)
     return night
 
 

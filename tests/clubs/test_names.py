@@ -8,8 +8,9 @@ from datetime import date
 
 import pytest
 
-from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Attendance, Club, Member, Night, Season
+from scoring.clubs.nights import services as night_services
 from scoring.table.models import Game
 from tests.clubs.factories import (
     account,
@@ -44,7 +45,7 @@ def amina():
 def club(amina):
     """Sfax: Amina, its admin, and Ali."""
     club = make_club(amina)
-    club_services.add_member(club=club, name="Ali")
+    member_services.add_member(club=club, name="Ali")
     return club
 
 
@@ -159,7 +160,7 @@ def test_club_game_four_players_two_alike_are_refused_by_the_games_rule(club, ad
 def test_check_in_guest_who_looks_like_a_player_or_another_guest_is_refused(
     club, admin, guests, name, like
 ):
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=None)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=None)
 
     response = admin.post(f"/clubs/sfax/nights/{night.pk}/checkin", {"guests": guests})
 

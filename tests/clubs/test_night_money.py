@@ -14,8 +14,10 @@ from django.utils import translation
 from pypdf import PdfReader
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubResult, Member
-from scoring.clubs.pages.nights import night_money
+from scoring.clubs.nights import services as night_services
+from scoring.clubs.nights.pages import night_money
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game
@@ -48,7 +50,7 @@ def club(amina):
         admin_name="Amina",
     )
     for name in PLAYERS:
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club
 
 
@@ -58,9 +60,9 @@ def organiser(amina):
 
 
 def new_night(club, names=("Amina", *PLAYERS)):
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=2)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=2)
     member_ids = [club.members.get(name=name).pk for name in names]
-    club_services.check_in(night_id=night.pk, member_ids=member_ids, guests=[])
+    night_services.check_in(night_id=night.pk, member_ids=member_ids, guests=[])
     return night
 
 
@@ -114,7 +116,7 @@ def play_two_rounds(club, organiser, night):
     record(second, (3, 6, (0, 0, 0, 6)), (1, 6, (0, 5, 1, 0)))
     for seat, name in enumerate(seated(second)):
         units[name] += (0, -4, 0, 4)[seat]
-    club_services.end_night(night_id=night.pk)
+    night_services.end_night(night_id=night.pk)
     for name in ("Amina", *PLAYERS):
         units.setdefault(name, 0)  # who sat out both rounds owes nothing
     return units
@@ -201,7 +203,7 @@ def test_games_in_another_currency_are_left_out_and_said(club, organiser):
     night = new_night(club)
     play_two_rounds(club, organiser, night)
     won = round_games(night, 1)[0]
-    ClubResult.objects.filter(game=won).update(amount=None)  # as league.py keeps them
+    ClubResult.objects.filter(game=won).update(amount=None)  # as the league keeps them
     abandoned = round_games(night, 2)[1]
     Game.objects.filter(pk=abandoned.pk).update(currency="USD")
 
@@ -235,7 +237,7 @@ def test_the_night_is_read_in_the_same_queries_whatever_its_games(
 def test_a_public_club_names_players_as_the_public_sees_them(club, organiser):
     club.public = True
     club.save()
-    nour = club_services.add_member(club=club, name="Nour Haddad")
+    nour = member_services.add_member(club=club, name="Nour Haddad")
     Member.objects.filter(pk=nour.pk).update(short_in_public=True)
     night = new_night(club, ("Amina", "Bilal", "Chafik", "Nour Haddad"))
     organiser.post(url(night, "draw"))
@@ -268,7 +270,7 @@ def test_the_pdf_of_a_night_where_nobody_owes_says_so(club, organiser):
     game = round_games(night, 1)[0]
     # A boulmous made, then one missed by the same player: even, and the game abandoned.
     record(game, BOULMOUS_MADE, (0, 6, (5, 1, 0, 0)))
-    club_services.end_night(night_id=night.pk)
+    night_services.end_night(night_id=night.pk)
 
     printed = organiser.get(url(night, "ranking.pdf"))
     shown = organiser.get(url(night))

@@ -15,8 +15,10 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from scoring.clubs import services as club_services
-from scoring.clubs.league import season_standings
+from scoring.clubs.league.standings import season_standings
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Attendance, Member, Night, Round
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.engine.draw import MAX_PLAYERS
 from scoring.engine.league import CSV_HEADER
@@ -52,7 +54,7 @@ def club(amina):
         admin_name="Amina",
     )
     for name in PLAYERS:
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club
 
 
@@ -63,7 +65,7 @@ def organiser(amina):
 
 @pytest.fixture
 def night(club):
-    return club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
+    return night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
 
 
 def ids(club, *names):
@@ -71,7 +73,7 @@ def ids(club, *names):
 
 
 def present(club, night, names, guests=()):
-    club_services.check_in(night_id=night.pk, member_ids=ids(club, *names), guests=list(guests))
+    night_services.check_in(night_id=night.pk, member_ids=ids(club, *names), guests=list(guests))
 
 
 def night_url(night, tail=""):
@@ -188,7 +190,7 @@ def test_club_page_lists_its_nights_and_offers_a_new_one(club, night, organiser)
 
 def test_night_page_member_watches_without_the_organiser_forms(club, night):
     nine_present(club, night)
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.draw_round(night_id=night.pk, owner_id=None)
     member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
 
     response = member.get(night_url(night))
@@ -422,7 +424,7 @@ def test_draw_over_the_limit_answers_409_with_a_notice(club, night, organiser):
 
 
 def test_draw_past_the_rounds_planned_is_refused(club, organiser):
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=1)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=1)
     nine_present(club, night)
     organiser.post(night_url(night, "draw"))
     for game in Game.objects.all():
@@ -699,7 +701,7 @@ def test_night_page_queries_do_not_grow_with_its_tables(
     club, night, organiser, players, django_assert_max_num_queries
 ):
     for name in ("Jalel", "Karim", "Lina"):
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     present(club, night, list(club.members.values_list("name", flat=True))[:players])
     organiser.post(night_url(night, "draw"))
 
@@ -714,7 +716,7 @@ def test_night_page_queries_do_not_grow_with_its_tables(
 
 def test_table_sheet_lists_each_table_by_seat_and_who_sits_out(club, night):
     nine_present(club, night)
-    drawn = club_services.draw_round(night_id=night.pk, owner_id=None)
+    drawn = night_services.draw_round(night_id=night.pk, owner_id=None)
     member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
 
     response = member.get(night_url(night, "rounds/1/sheet"))
@@ -733,7 +735,7 @@ def test_table_sheet_lists_each_table_by_seat_and_who_sits_out(club, night):
 
 def test_table_cards_plain_member_is_forbidden(club, night):
     nine_present(club, night)
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.draw_round(night_id=night.pk, owner_id=None)
     member = signed_in(with_role(club, "Mona", Member.Role.MEMBER))
 
     response = member.get(night_url(night, "rounds/1/cards"))
@@ -799,7 +801,7 @@ def test_ranking_after_the_games_finish_gives_league_points_by_the_club_scheme(c
         last_day=today + timedelta(days=1),
         points=(5, 3, 1, 0),
     )
-    night = club_services.create_night(club=club, date=today, place="", rounds=2)
+    night = night_services.create_night(club=club, date=today, place="", rounds=2)
     nine_present(club, night)
     organiser.post(night_url(night, "draw"))
     games = list(Game.objects.order_by("club_game__table"))
@@ -826,7 +828,7 @@ def test_ranking_after_the_games_finish_gives_league_points_by_the_club_scheme(c
 
 
 def test_check_in_after_the_night_ended_is_refused(club, night, organiser):
-    club_services.end_night(night_id=night.pk)
+    night_services.end_night(night_id=night.pk)
 
     response = organiser.post(night_url(night, "checkin"), {"present": ids(club, "Amina")})
 

@@ -16,10 +16,12 @@ from django.test import Client
 from django.utils import timezone
 from pypdf import PdfReader
 
-from scoring.clubs import league
 from scoring.clubs import services as club_services
+from scoring.clubs.league.ratings import rebuild
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubChange, ClubResult, Member
 from scoring.clubs.names import Named, shown_names
+from scoring.clubs.nights import services as night_services
 from scoring.clubs.privacy import anonymous_name, remove_member
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
@@ -268,10 +270,10 @@ def test_standings_pdf_short_choice_names_him_short_for_the_public(short_amina, 
 
 def test_night_pages_short_choice_names_him_short_for_the_public(short_amina, amina, bilal):
     club = short_amina
-    night = club_services.create_night(club=club, date=timezone.localdate(), place="", rounds=1)
+    night = night_services.create_night(club=club, date=timezone.localdate(), place="", rounds=1)
     ids = list(Member.objects.filter(club=club).values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=ids, guests=[])
-    club_services.draw_round(night_id=night.pk, owner_id=amina.pk)
+    night_services.check_in(night_id=night.pk, member_ids=ids, guests=[])
+    night_services.draw_round(night_id=night.pk, owner_id=amina.pk)
     table = Game.objects.get(club_game__round__night=night)
     for number, hand in enumerate(WON_BY_BILAL, start=1):
         services.record_hand(public_id=table.public_id, number=number, hand=hand, token=None)
@@ -427,7 +429,7 @@ def test_remove_member_anonymises_him_everywhere_ratings_unmoved(cafe, amina, bi
     assert ratings(cafe) == before
     totals = stored_totals(cafe)
     assert set(totals) == {"amina belhaj", "player 1", "chafik daoud", "dalila"}
-    league.rebuild(cafe)
+    rebuild(cafe)
     assert (ratings(cafe), stored_totals(cafe)) == (before, totals)
     assert "Bilal Chebbi" not in signed_in(amina).get("/clubs/cafe/").content.decode()
 
@@ -469,7 +471,7 @@ def test_remove_member_wrong_name_typed_is_refused_and_nothing_changes(cafe, ami
 def test_remove_member_typed_name_with_accents_anonymises_says_so_and_writes_history(
     cafe, amina, language, message
 ):
-    elodie = club_services.add_member(club=cafe, name="Élodie Bénard")
+    elodie = member_services.add_member(club=cafe, name="Élodie Bénard")
     typed = unicodedata.normalize("NFD", "  élodie BÉNARD ")  # accents typed apart, any case
 
     response = signed_in(amina).post(
@@ -499,8 +501,8 @@ def test_members_page_sets_anonymising_apart_from_retiring(cafe, amina):
 
 
 def test_anonymous_name_is_the_smallest_free_in_the_club(cafe):
-    club_services.add_member(club=cafe, name="Player 1")
-    club_services.add_member(club=cafe, name="player 3")
+    member_services.add_member(club=cafe, name="Player 1")
+    member_services.add_member(club=cafe, name="player 3")
 
     first = remove_member(club=cafe, member_id=member(cafe, PLAYERS[1]).pk)
     second = remove_member(club=cafe, member_id=member(cafe, PLAYERS[2]).pk)
@@ -542,7 +544,7 @@ def test_remove_member_in_one_club_leaves_his_other_club_alone(cafe, amina, bila
 def test_member_privacy_actions_refused_to_all_but_admins(cafe, bilal, method, path):
     shown = member(cafe, PLAYERS[2])
     scorer = user("scorer")
-    club_services.add_member(club=cafe, name="Sami", role=Member.Role.SCORER)
+    member_services.add_member(club=cafe, name="Sami", role=Member.Role.SCORER)
     Member.objects.filter(club=cafe, name="Sami").update(user=scorer)
     address = path.format(id=shown.pk)
 
@@ -584,7 +586,7 @@ def test_two_admins_deleting_their_accounts_at_once_leave_the_club_an_admin():
     for round_ in range(RACE_ROUNDS):
         first, second = user(f"amina{round_}"), user(f"bilal{round_}")
         club = new_club(first, slug=f"cafe-{round_}")
-        club_services.add_member(club=club, name=PLAYERS[1], role=Member.Role.ADMIN)
+        member_services.add_member(club=club, name=PLAYERS[1], role=Member.Role.ADMIN)
         Member.objects.filter(club=club, name=PLAYERS[1]).update(user=second)
         phones = [signed_in(first), signed_in(second)]
         forms = [
@@ -631,7 +633,7 @@ def test_hand_saved_while_a_member_is_removed_leaves_the_league_as_a_rebuild_giv
         names = set(ClubResult.objects.filter(club=club, seat=1).values_list("name", flat=True))
         summary = Summary.objects.get(game=state.game).names[1]
         totals = stored_totals(club)
-        league.rebuild(club)
+        rebuild(club)
         assert (len(kept), names, summary, ratings(club) == kept) == (
             8,
             {"Player 1"},

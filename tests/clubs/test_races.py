@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, Member
 from tests.clubs.races import ROUNDS, at_once, new_club, racing, report, signed_in
 
@@ -64,7 +65,7 @@ def test_one_account_joining_twice_at_once_joins_once(admits, forms):
     outcomes = Counter()
     for round_ in range(ROUNDS):
         club, _ = new_club(round_, invite_admits=admits)
-        guest = club_services.add_member(club=club, name="Bilou", role=Member.Role.GUEST)
+        guest = member_services.add_member(club=club, name="Bilou", role=Member.Role.GUEST)
         bilal = User.objects.create(username=f"bilal{round_}")
         browsers = [signed_in(bilal), signed_in(bilal)]
         path = f"/clubs/{club.slug}/join/{club.invite_secret}"
@@ -127,7 +128,7 @@ def test_two_players_who_look_alike_added_at_once_are_not_both_members():
 def test_a_merge_and_the_winning_hand_of_his_game_at_once_leave_the_league_as_a_rebuild():
     """Issue 19: Omarr merged into Omar while the hand that wins Omarr's game is saved: the
     game is Omar's, whichever comes first, and the stored league is a full rebuild's."""
-    from scoring.clubs import members
+    from scoring.clubs.members import care as member_care
     from scoring.common.rights import NOBODY
     from scoring.table import services
     from scoring.table.models import Summary
@@ -147,7 +148,7 @@ def test_a_merge_and_the_winning_hand_of_his_game_at_once_leave_the_league_as_a_
         omarr, omar = (club.members.get(name=name).pk for name in ("Omarr", "Omar"))
 
         def merge(omarr=omarr, omar=omar, club=club):
-            return members.merge_members(club=club, gone_id=omarr, kept_id=omar, by=NOBODY)
+            return member_care.merge_members(club=club, gone_id=omarr, kept_id=omar, by=NOBODY)
 
         def win(gid=gid):
             return services.record_hand(public_id=gid, number=6, hand=GAME_A[-1], token=None)

@@ -15,6 +15,8 @@ from django.utils.translation import override
 from PIL import Image
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
+from scoring.clubs.nights import services as night_services
 from scoring.common.share import Ranked, game_share, night_share, season_share
 from scoring.engine import Rules
 from scoring.infra.preview import Preview, draw_preview
@@ -209,10 +211,10 @@ def test_private_club_member_has_the_share_button_but_no_card_tags(admin):
 
 def night_played(club):
     """A night of one table of four, its game won by its first seat (24 to 0)."""
-    night = club_services.create_night(club=club, date=date(2026, 12, 4), place="", rounds=1)
+    night = night_services.create_night(club=club, date=date(2026, 12, 4), place="", rounds=1)
     members = list(club.members.values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=members, guests=[])
-    club_services.draw_round(night_id=night.pk, owner_id=None)
+    night_services.check_in(night_id=night.pk, member_ids=members, guests=[])
+    night_services.draw_round(night_id=night.pk, owner_id=None)
     game = Game.objects.get(club_game__round__night=night)
     win(game)
     seats = [seat.player.name for seat in game.seats.select_related("player").order_by("position")]
@@ -223,7 +225,7 @@ def night_played(club):
 def test_night_ranking_public_club_shares_its_top_lines(admin, language):
     club = new_club(admin, public=True)
     for name in ("Bilal", "Chafik", "Dalila"):
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     night, winner, others = night_played(club)
     with override(language):
         expected = night_share(

@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from pypdf import PdfReader
 
-from scoring.clubs.league import rebuild
+from scoring.clubs.league.ratings import rebuild
 from scoring.clubs.models import ClubResult, Member
 from scoring.engine.league import COUNTED, CSV_HEADER
 from tests.clubs.league_games import GAME_A, GAME_B, new_club, play

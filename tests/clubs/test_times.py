@@ -9,9 +9,9 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from scoring.clubs import services as club_services
 from scoring.clubs.history import log
 from scoring.clubs.models import Member
+from scoring.clubs.nights import services as night_services
 from scoring.common.clock import ZONE_COOKIE
 from scoring.common.rights import NOBODY
 from scoring.table.models import Change, Game
@@ -97,7 +97,7 @@ def test_club_history_is_in_the_clubs_zone(club, client):
 
 @pytest.mark.parametrize("language", ["en", "fr", "ar"])
 def test_night_day_is_said_alike_on_the_club_and_night_pages(club, client, language):
-    night = club_services.create_night(club=club, date=date(2021, 1, 1), place="", rounds=None)
+    night = night_services.create_night(club=club, date=date(2021, 1, 1), place="", rounds=None)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     words = {"en": "Night of {}", "fr": "Soirée du {}", "ar": "أمسية {}"}
 

@@ -43,7 +43,10 @@ from scoring.accounts.tokens import create_token
 from scoring.clubs import history as club_history
 from scoring.clubs import mail as club_mail
 from scoring.clubs import services as club_services
+from scoring.clubs.imports import services as import_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, MailSent, Member, Night
+from scoring.clubs.nights import services as night_services
 from scoring.common import once
 from scoring.common.rights import Actor
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump, dealer_of, hand_from_dict
@@ -215,11 +218,11 @@ def populate() -> dict[str, Any]:
         admin_user_id=amina.pk,
         admin_name="Amina",
     )
-    members = {name: club_services.add_member(club=club, name=name) for name in PLAYERS}
-    club_services.set_role(club=club, member_id=members["Emna"].pk, role=Member.Role.SCORER)
-    club_services.join_club(club=club, user_id=bilal.pk, member_id=members["Bilal"].pk, name="")
-    club_services.confirm_claim(club=club, member_id=members["Bilal"].pk, accept=True)
-    club_services.join_club(club=club, user_id=chafik.pk, member_id=members["Chafik"].pk, name="")
+    members = {name: member_services.add_member(club=club, name=name) for name in PLAYERS}
+    member_services.set_role(club=club, member_id=members["Emna"].pk, role=Member.Role.SCORER)
+    member_services.join_club(club=club, user_id=bilal.pk, member_id=members["Bilal"].pk, name="")
+    member_services.confirm_claim(club=club, member_id=members["Bilal"].pk, accept=True)
+    member_services.join_club(club=club, user_id=chafik.pk, member_id=members["Chafik"].pk, name="")
     today = timezone.now().astimezone(ZoneInfo(ZONE)).date()
     club_services.create_season(
         club=club,
@@ -231,10 +234,10 @@ def populate() -> dict[str, Any]:
     )
 
     organiser = Actor(user_id=amina.pk)
-    night = club_services.create_night(club=club, date=today, place="Café", rounds=2)
+    night = night_services.create_night(club=club, date=today, place="Café", rounds=2)
     everyone = [member.pk for member in Member.objects.filter(club=club)]
-    club_services.check_in(night_id=night.pk, member_ids=everyone, guests=["Zied"])
-    first = club_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
+    night_services.check_in(night_id=night.pk, member_ids=everyone, guests=["Zied"])
+    first = night_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
     one, two = Game.objects.filter(club_game__round=first).order_by("club_game__table")
     play(one, [BOULMOUS] * 4, Actor(device="Table 1"))
     # Table 2 corrects a hand, undoes one and redoes it: a long history.
@@ -246,8 +249,8 @@ def populate() -> dict[str, Any]:
     services.undo_hand(public_id=two.public_id, number=2, by=table_two)
     services.redo_hand(public_id=two.public_id, number=2, by=table_two)
     play(two, [BOULMOUS] * 2, table_two)
-    club_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
-    club_services.end_night(night_id=night.pk, by=organiser)  # round 2's tables abandoned
+    night_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
+    night_services.end_night(night_id=night.pk, by=organiser)  # round 2's tables abandoned
     # Bilal has the night's ranking mailed, in French.
     club_mail.choose(
         member_id=members["Bilal"].pk,
@@ -263,7 +266,7 @@ def populate() -> dict[str, Any]:
         club, organiser, "club_edited", "Sfax", before={"place": ""}, after={"place": "Café"}
     )
     finished = timezone.now() - timedelta(days=2)
-    club_services.import_club_game(
+    import_services.import_club_game(
         club=club,
         record=Record(
             players=("Amina", "Dalila", "Emna", "Yasmine"),

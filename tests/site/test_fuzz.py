@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from scoring.accounts.models import AccountEmail
 from scoring.accounts.verification import make_token
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, Member
 from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
@@ -739,7 +740,7 @@ def privacy_setup() -> tuple[Client, Member, Member]:
     phone = Client()
     phone.force_login(amina)
     admin = Member.objects.get(club=club)
-    return phone, admin, club_services.add_member(club=club, name="Bilal Chebbi")
+    return phone, admin, member_services.add_member(club=club, name="Bilal Chebbi")
 
 
 def people() -> dict[str, list[dict]]:

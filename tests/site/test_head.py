@@ -11,7 +11,9 @@ from django.db import transaction
 from django.urls import get_resolver
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game
@@ -79,11 +81,11 @@ def build_site():
         points=(3, 2, 1, 0),
     )
     for name in NAMES[1:]:
-        club_services.add_member(club=club, name=name)
-    night = club_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=2)
+        member_services.add_member(club=club, name=name)
+    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=2)
     members = list(Member.objects.filter(club=club).values_list("pk", flat=True))
-    club_services.check_in(night_id=night.pk, member_ids=members, guests=[])
-    club_services.draw_round(night_id=night.pk, owner_id=admin.pk)
+    night_services.check_in(night_id=night.pk, member_ids=members, guests=[])
+    night_services.draw_round(night_id=night.pk, owner_id=admin.pk)
     game = club_services.start_club_game(
         club=club, names=NAMES, first_dealer=0, owner_id=admin.pk
     ).game

@@ -380,7 +380,7 @@ def test_legacy_rows_migrated_take_new_games_and_hands(migrated):
 
 
 def test_legacy_rows_migrated_count_each_players_totals_from_the_league_rows(migrated):
-    from scoring.clubs import totals
+    from scoring.clubs.league import totals
     from scoring.clubs.models import Club, ClubResult, PlayerTotals
 
     def stored():

@@ -15,6 +15,8 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
+from scoring.clubs.nights import services as night_services
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game, Summary
@@ -55,13 +57,13 @@ def club(amina):
         admin_name="Amina",
     )
     for name in PLAYERS:
-        club_services.add_member(club=club, name=name)
+        member_services.add_member(club=club, name=name)
     return club
 
 
 @pytest.fixture
 def night(club):
-    return club_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
+    return night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
 
 
 def live_url(game):

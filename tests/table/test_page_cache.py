@@ -19,6 +19,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from scoring.accounts import services as account_services
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
 from scoring.engine import Contract, Hand, Rules, Trump
@@ -316,7 +317,7 @@ def test_a_cache_that_does_not_answer_costs_the_drawing_not_the_page(client, mon
 def test_the_public_name_of_a_club_member_changes_what_the_public_sees(uncached):
     amina = account("amina")
     club = make_club(amina, public=True)
-    club_services.add_member(club=club, name="Nour Haddad")
+    member_services.add_member(club=club, name="Nour Haddad")
     state = club_services.start_club_game(
         club=club, names=("Nour Haddad", "Amina", "Ali", "Omar"), first_dealer=0, owner_id=None
     )
@@ -339,7 +340,7 @@ def test_a_club_game_renamed_in_the_club_shows_the_new_name(uncached):
     amina = account("amina")
     club = make_club(amina, public=True)
     bilal = account("bilal")
-    club_services.add_member(club=club, name="Bilal")
+    member_services.add_member(club=club, name="Bilal")
     Member.objects.filter(club=club, name="Bilal").update(user=bilal)
     state = club_services.start_club_game(
         club=club, names=("Bilal", "Amina", "Ali", "Omar"), first_dealer=0, owner_id=None

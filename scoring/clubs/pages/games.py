@@ -18,7 +18,7 @@ from django.db.models.functions import Coalesce
 
 from ...engine.names import name_key
 from ...table.models import Seat
-from ..league import day_start, season_range
+from ..league.standings import day_start, season_range
 from ..models import Club, ClubGame, ClubResult, Member, Season
 
 PER_PAGE = 50

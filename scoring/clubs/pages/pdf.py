@@ -19,9 +19,9 @@ from ...table.pages.pdf import (
     minus,
     number,
 )
+from ..league.pages import StandingRow, headings, rating_explained
 from ..models import Club, Night, Season
-from .league import StandingRow, headings, rating_explained
-from .nights import NightMoney
+from ..nights.pages import NightMoney
 
 # A club season's standings: one A4 page for up to 40 players, more pages after that.
 

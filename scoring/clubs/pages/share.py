@@ -12,8 +12,8 @@ from django.utils.translation import ngettext
 
 from ...common.share import Ranked, Shared, night_share, points_said, season_share
 from ...infra.preview import Preview, ranking_rows
+from ..league.pages import StandingRow, counted_games
 from ..models import Club, Night, Season
-from .league import StandingRow, counted_games
 
 
 def ranked(rows: Sequence[StandingRow]) -> list[Ranked]:

@@ -27,13 +27,14 @@ from ...common.http import HtmxHttpRequest
 from ...common.rights import Actor
 from ...common.words import elide, number
 from ...table.models import Summary
-from .. import edits, members, privacy
+from .. import edits, privacy
 from ..access import with_club
-from ..forms import AnonymiseForm
 from ..history import CLUB_ACTIONS, details, label, subject
-from ..league import season_games
+from ..league.standings import season_games
+from ..members import care
+from ..members.forms import AnonymiseForm
+from ..members.views import members_page
 from ..models import Club, ClubChange, ClubGame, ClubResult, Member, Night, Round, Season
-from .club import _members_page
 
 
 def said(text: str, **names: str | int) -> SafeString:
@@ -124,7 +125,7 @@ def last_admin(
     notice = gettext(
         "%(name)s is the club's only admin with an account: make another member an admin first."
     )
-    return _members_page(request, club, notice=notice % {"name": error.args[0]}, status=409)
+    return members_page(request, club, notice=notice % {"name": error.args[0]}, status=409)
 
 
 def ask_then_do(action: AdminAction) -> Callable[..., Any]:
@@ -156,7 +157,7 @@ def ask_then_do(action: AdminAction) -> Callable[..., Any]:
     return require_http_methods(methods)(with_club(need)(view))
 
 
-# The members (scoring/clubs/members.py, privacy.py): retired and back, deleted, anonymised.
+# The members (scoring/clubs/members/care.py, privacy.py): retired and back, deleted, anonymised.
 
 
 def _player(club: Club, member_id: int) -> Member:
@@ -172,7 +173,7 @@ def _members_crumb(club: Club) -> tuple[str, str]:
 
 
 def _retire_asked(club: Club, player: Member) -> Asked:
-    games = members.games_of(club, player)
+    games = care.games_of(club, player)
     kept = ngettext(
         "<bdi>%(name)s</bdi>'s %(counter)s game stays his, with its results, in the past "
         "standings and on his page.",
@@ -201,7 +202,7 @@ def _retire_asked(club: Club, player: Member) -> Asked:
 
 
 def _delete_member_asked(club: Club, player: Member) -> Asked:
-    games, rounds = members.games_of(club, player), members.drawn_in(club, player)
+    games, rounds = care.games_of(club, player), care.drawn_in(club, player)
     refusal = ""
     if games:
         refusal = ngettext(
@@ -524,11 +525,11 @@ def _night_label(night: Night) -> str:
     return date_format(night.date, "DATE_FORMAT")
 
 
-# The club's last change undone (scoring/clubs/members.py).
+# The club's last change undone (scoring/clubs/members/care.py).
 
 
 def _last_change(club: Club) -> ClubChange:
-    last = members.last_change(club)
+    last = care.last_change(club)
     if last is None:
         raise Http404
     return last
@@ -556,7 +557,7 @@ def _undo_asked(club: Club, change: ClubChange) -> Asked:
         for one in details(change)
     ]
     refusal = ""
-    if change.action not in members.UNDOABLE:
+    if change.action not in care.UNDOABLE:
         refusal = gettext(
             "This change cannot be undone here: only a player's rename, role change, "
             "retirement or return can be, while it is the club's last change."
@@ -586,20 +587,20 @@ DECLARED: Sequence[AdminAction] = (
         route="members/<int:member_id>/retire",
         kind="member_retired",
         find=_player,
-        do=lambda club, player, by: members.retire_member(club=club, member_id=player.pk, by=by),
+        do=lambda club, player, by: care.retire_member(club=club, member_id=player.pk, by=by),
         done=lambda player, retired: (
             gettext("%(name)s is retired: his games and results stay his.") % {"name": retired.name}
         ),
         leads=_members,
         ask=_retire_asked,
-        refused={members.LastAdmin: last_admin},
+        refused={care.LastAdmin: last_admin},
     ),
     AdminAction(
         name="member_return",
         route="members/<int:member_id>/return",
         kind="member_returned",
         find=_player,
-        do=lambda club, player, by: members.bring_back(club=club, member_id=player.pk, by=by),
+        do=lambda club, player, by: care.bring_back(club=club, member_id=player.pk, by=by),
         done=lambda player, back: (
             gettext("%(name)s is back among the club's players.") % {"name": back.name}
         ),
@@ -611,13 +612,13 @@ DECLARED: Sequence[AdminAction] = (
         route="members/<int:member_id>/delete",
         kind="member_removed",
         find=_player,
-        do=lambda club, player, by: members.delete_member(club=club, member_id=player.pk, by=by),
+        do=lambda club, player, by: care.delete_member(club=club, member_id=player.pk, by=by),
         done=lambda player, gone: (
             gettext("%(name)s is deleted from the club.") % {"name": player.name}
         ),
         leads=_members,
         ask=_delete_member_asked,
-        refused={members.HasGames: asked_again, members.LastAdmin: last_admin},
+        refused={care.HasGames: asked_again, care.LastAdmin: last_admin},
     ),
     AdminAction(
         name="member_remove",
@@ -680,14 +681,14 @@ DECLARED: Sequence[AdminAction] = (
         route="history/undo",
         kind="change_undone",
         find=_last_change,
-        do=lambda club, change, by: members.undo_last_change(club=club, change_id=change.pk, by=by),
+        do=lambda club, change, by: care.undo_last_change(club=club, change_id=change.pk, by=by),
         done=lambda change, member: (
             gettext("The last change is undone (%(what)s): %(name)s is as he was before it.")
             % {"what": label(change.action), "name": member.name}
         ),
         leads=_history,
         ask=_undo_asked,
-        refused={members.NotUndoable: asked_again, members.LastAdmin: last_admin},
+        refused={care.NotUndoable: asked_again, care.LastAdmin: last_admin},
     ),
 )
 """Every admin action that asks, then does."""

@@ -17,15 +17,10 @@ from ...table.models import Game, Summary
 from ...table.services import NotWon
 from .. import edits, services
 from ..access import with_club
-from ..forms import (
-    GameDateForm,
-    NightEditForm,
-    SeasonEditForm,
-    address_taken_message,
-    rounds_drawn_message,
-)
-from ..league import season_games, season_of
+from ..forms import GameDateForm, SeasonEditForm, address_taken_message
+from ..league.standings import season_games, season_of
 from ..models import Club, ClubGame, ClubResult, Member, Night, Round, Season
+from ..nights.forms import NightEditForm, rounds_drawn_message
 
 
 def _season(club: Club, slug: str) -> Season:

@@ -14,8 +14,8 @@ from ...common.rights import Action
 from .. import privacy
 from ..access import may_name_in_public, with_club
 from ..forms import PublicNameForm
+from ..league.views import player_page
 from ..models import Club, Member
-from .league import player_page
 
 MEMBER_DATA_FORMAT = "boulmous-member-data/1"
 

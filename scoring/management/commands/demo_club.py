@@ -35,6 +35,8 @@ from django.utils.text import slugify
 from scoring.management.commands.seed_games import auction
 
 from ...clubs import services
+from ...clubs.imports import services as import_services
+from ...clubs.members import services as member_services
 from ...clubs.models import Club, ClubResult, Member, Season
 from ...engine import (
     BOULMOUS,
@@ -263,7 +265,7 @@ class Command(BaseCommand):
                 admin_name=MEMBERS[0],
             )
             for name in MEMBERS[1:]:
-                services.add_member(club=club, name=name)
+                member_services.add_member(club=club, name=name)
             seasons = [
                 services.create_season(
                     club=club,
@@ -278,7 +280,7 @@ class Command(BaseCommand):
             first_day = seasons[0].first_day
             records = demo_records(games, seed, first_day, (today - first_day).days, zone, seasons)
             dealt = time.perf_counter()
-            services.import_club_records(club=club, records=records, owner_id=None)
+            import_services.import_club_records(club=club, records=records, owner_id=None)
         if games:
             analyze()
         done = time.perf_counter()

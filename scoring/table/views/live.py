@@ -39,7 +39,7 @@ from .live_middleware import (
 )
 from .table import game_context
 
-# etag and unchanged are also the night view's (views/nights.py).
+# etag and unchanged are also the night view's (clubs/nights/views.py).
 __all__ = ["etag", "game_live", "unchanged"]
 
 

@@ -11,8 +11,8 @@ name key for the whole site, whose name every seat of that key shows; the game's
 and the league's rows (:class:`ClubResult` ``key``, ``name``) repeat it. A member renamed is
 seated under his new name in every game of the club, and those copies follow. The league
 rates players by key: renamed, each rating stays what it was; merged, the games of both
-are one player's, rated again from the first of them on (``league.rerate_from``), so the
-stored ratings stay what a full ``league.rebuild`` gives.
+are one player's, rated again from the first of them on (``league.ratings.rerate_from``), so the
+stored ratings stay what a full ``league.ratings.rebuild`` gives.
 """
 
 from collections.abc import Iterable
@@ -22,13 +22,15 @@ from django.db import connection, transaction
 from django.db.models import Count, Min, QuerySet
 from django.utils import timezone
 
-from ..common.names import look_alike, name_key
-from ..common.rights import Actor
-from ..table.models import Game, Player, Seat, Summary
-from . import history, league, totals
-from .models import Attendance, Club, ClubChange, ClubResult, Member, Round
-from .privacy import LastAdmin, _only_admin
-from .services import NameLooksLike, NameTaken, _lock
+from ...common.names import look_alike, name_key
+from ...common.rights import Actor
+from ...table.models import Game, Player, Seat, Summary
+from .. import history
+from ..league import totals
+from ..league.ratings import rerate_from
+from ..models import Attendance, Club, ClubChange, ClubResult, Member, Round
+from ..privacy import LastAdmin
+from ..services import NameLooksLike, NameTaken, lock_club, only_admin
 
 __all__ = [
     "BothHaveAccounts",
@@ -134,7 +136,7 @@ def _lock_seated(keys: Iterable[str]) -> None:
     """Every game that seats a player of these name keys, locked in order, before the club
     (as a hand's write takes them: its game, then its club). A hand saved meanwhile is
     written before the change, which then covers it, or after it, and the league then reads
-    the seats as they now are (``league._as_seated``)."""
+    the seats as they now are (``league.results.as_seated``)."""
     ids = Seat.objects.filter(player__key__in=set(keys)).values("game_id")
     list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk"))
 
@@ -211,7 +213,7 @@ def rename_member(*, club: Club, member_id: int, name: str, by: Actor) -> Member
     and then nothing changes. Member.DoesNotExist for another club's player."""
     found = Member.objects.get(club=club, pk=member_id)
     _lock_seated({found.key, name_key(name)})
-    club = _lock(club)
+    club = lock_club(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if name == member.name:
         return member
@@ -275,7 +277,7 @@ def merge_members(*, club: Club, gone_id: int, kept_id: int, by: Actor) -> Merge
     if len(pair) != 2:
         raise Member.DoesNotExist
     _lock_seated({member.key for member in pair})
-    club = _lock(club)
+    club = lock_club(club)
     locked = {
         member.pk: member
         for member in Member.objects.select_for_update().filter(
@@ -305,7 +307,7 @@ def merge_members(*, club: Club, gone_id: int, kept_id: int, by: Actor) -> Merge
     elif kept.user_id is None and kept.claimed_by_id is None:
         kept.claimed_by_id = claimed_by_id
     kept.save()
-    rerated = league.rerate_from(club, start) if start is not None else 0
+    rerated = rerate_from(club, start) if start is not None else 0
     history.log(club, by, "members_merged", gone.name, before=before, after={"into": kept.name})
     return Merged(kept, games, rerated)
 
@@ -345,7 +347,7 @@ def _same(member_id: int, gone: Member, kept: Member) -> int:
 
 
 def _one_admin_left(club: Club, member: Member) -> None:
-    if _only_admin(club, member):
+    if only_admin(club, member):
         raise LastAdmin(member.name)
 
 
@@ -354,7 +356,7 @@ def delete_member(*, club: Club, member_id: int, by: Actor) -> Member:
     """A member who never sat in a game of the club, nor was drawn at a night, deleted
     (HasGames else: he is retired instead). LastAdmin for the club's only admin with an
     account. Returns him as he was."""
-    club = _lock(club)
+    club = lock_club(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     games, rounds = games_of(club, member), drawn_in(club, member)
     if games or rounds:
@@ -376,7 +378,7 @@ def retire_member(*, club: Club, member_id: int, by: Actor) -> Member:
     """The member retired: kept in his games and past standings, gone from the club's lists
     of players, the names offered for a new game and a night's check-in. His account, if
     he has one, stays his. LastAdmin for the club's only admin with an account."""
-    club = _lock(club)
+    club = lock_club(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if member.retired_at is not None:
         return member
@@ -390,7 +392,7 @@ def retire_member(*, club: Club, member_id: int, by: Actor) -> Member:
 @transaction.atomic
 def bring_back(*, club: Club, member_id: int, by: Actor) -> Member:
     """A retired member back in the club's lists."""
-    club = _lock(club)
+    club = lock_club(club)
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
     if member.retired_at is None:
         return member
@@ -432,7 +434,7 @@ def undo_last_change(*, club: Club, change_id: int, by: Actor) -> Member:
     member = Member.objects.get(club=club, key=name_key(name))
     if renamed:
         _lock_seated({member.key, name_key(was["name"])})
-    club = _lock(club)
+    club = lock_club(club)
     if last_change(club) != change:
         raise NotUndoable(change.action)
     member = Member.objects.select_for_update().get(pk=member.pk)

@@ -13,7 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.db.models import Count, Max, QuerySet, Subquery, Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -29,28 +29,18 @@ from ...infra.preview import preview_response
 from ...table.models import Summary
 from ...table.views.live import etag, unchanged
 from ...table.views.share import qr_code
-from .. import services
-from ..access import club_may, with_club
-from ..forms import CheckInForm, NewNightForm, look_alike_message
-from ..league import night_standings
+from ..access import club_may, user_id_of, with_club
+from ..forms import look_alike_message
+from ..league.pages import counted_games, standing_rows
+from ..league.standings import night_standings
 from ..models import Attendance, Club, Member, Night, Round
 from ..names import sees_full_names
-from ..pages.league import counted_games, standing_rows
-from ..pages.nights import (
-    NightState,
-    club_names,
-    night_money,
-    night_state,
-    round_state,
-    season_of_night,
-)
 from ..pages.pdf import night_pdf
 from ..pages.share import night_shared, share_context
-
-
-def _user_id(request: HttpRequest) -> int | None:
-    user = getattr(request, "user", None)
-    return user.pk if user is not None and user.is_authenticated else None
+from ..services import NameLooksLike, NameTaken
+from . import services
+from .forms import CheckInForm, NewNightForm
+from .pages import NightState, club_names, night_money, night_state, round_state, season_of_night
 
 
 def _organiser(club: Club, member: Member | None) -> bool:
@@ -227,13 +217,13 @@ def check_in(
         )
     except services.NightOver:  # ended meanwhile
         return over()
-    except services.NameTaken:  # a player of this name was added meanwhile: once more
+    except NameTaken:  # a player of this name was added meanwhile: once more
         notice = gettext("A player was just added under one of these names: check in again.")
         return _night_page(request, club, member, found, notice=notice, status=409)
     except services.TooManyPlayers as many:  # said where they were typed, or ticked
         form.add_error("guests" if form.cleaned_data["guests"] else "present", _too_many(many))
         return _night_page(request, club, member, found, form=form, status=422)
-    except services.NameLooksLike as alike:
+    except NameLooksLike as alike:
         form.add_error("guests", look_alike_message(alike.name, alike.like))
         return _night_page(request, club, member, found, form=form, status=422)
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#check-in")
@@ -276,7 +266,7 @@ def draw(request: HtmxHttpRequest, club: Club, member: Member | None, night: int
     try:
         services.draw_round(
             night_id=found.pk,
-            owner_id=_user_id(request),
+            owner_id=user_id_of(request),
             by=request.actor,
         )
     except (

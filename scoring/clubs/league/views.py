@@ -20,10 +20,11 @@ from ..access import club_may, may_name_in_public, with_club
 from ..edits import moved_season
 from ..embed import allow_frames, allow_origin
 from ..forms import PublicNameForm
-from ..league import all_time_standings, season_standings, season_winners
 from ..models import Club, Member, Season
 from ..names import sees_full_names
-from ..pages.league import (
+from ..pages.pdf import standings_pdf as pdf_of_standings
+from ..pages.share import season_shared, share_context
+from .pages import (
     counted_games,
     headings,
     player_stats,
@@ -31,8 +32,7 @@ from ..pages.league import (
     records_lines,
     standing_rows,
 )
-from ..pages.pdf import standings_pdf as pdf_of_standings
-from ..pages.share import season_shared, share_context
+from .standings import all_time_standings, season_standings, season_winners
 
 
 class SeasonMoved(Exception):

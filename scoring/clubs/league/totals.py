@@ -16,9 +16,9 @@ from decimal import Decimal
 from itertools import chain
 from typing import Any
 
-from ..engine.league import COUNTED, Source, Statistic
-from ..infra.bulk import keys_checked_meanwhile
-from .models import Club, ClubResult, PlayerTotals
+from ...engine.league import COUNTED, Source, Statistic
+from ...infra.bulk import keys_checked_meanwhile
+from ..models import Club, ClubResult, PlayerTotals
 
 COLUMNS = [field.attname for field in ClubResult._meta.concrete_fields if not field.primary_key]
 """A league row's columns, as a bulk insert writes them and :func:`count` reads them."""
@@ -244,7 +244,7 @@ def rekey(club: Club, old: str, new: str) -> None:
 
 
 def figure(statistic: Statistic, figures: dict[str, int], points: Sequence[int]) -> int:
-    """The statistic's value from a player's totals, as ``league.sum_of`` adds it up over
+    """The statistic's value from a player's totals, as ``standings.sum_of`` adds it up over
     his rows."""
     match statistic.source:
         case Source.GAMES:

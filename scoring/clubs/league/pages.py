@@ -2,7 +2,7 @@
 a season's standings, a player's statistics, and the club's records as JSON lines.
 
 Nothing here scores a game or rates a player: the standings are added up by
-``league.season_standings``, the ratings were stored when each game finished. A player's
+``standings.season_standings``, the ratings were stored when each game finished. A player's
 page is added up in the database too.
 """
 
@@ -31,10 +31,10 @@ from ...engine.league import (
 )
 from ...table.models import Game
 from ...table.state import exported, load_games
-from ..league import Line, season_of
 from ..models import Club, ClubResult, Member, PlayerTotals, Season
 from ..names import NAMED_COLUMNS, Named, club_names, shown_names
-from ..totals import Sums, figure
+from .standings import Line, season_of
+from .totals import Sums, figure
 
 CHUNK = 200
 """Games read at a time for records.jsonl (three queries each): memory stays flat."""
@@ -150,7 +150,7 @@ class StandingRow(Counts):
 
 
 def standing_rows(club: Club, lines: Iterable[Line]) -> list[StandingRow]:
-    """The season's standings (``league.season_standings``) as the pages show them."""
+    """The season's standings (``standings.season_standings``) as the pages show them."""
     rows = []
     for line in lines:
         standing = line.standing

@@ -1,10 +1,10 @@
 """A club's nights in the calendar (issue 22.5): the club's feed, ``nights.ics``, to
-subscribe to, and each night's file, ``night.ics``, to add (pages/calendar.py writes them).
+subscribe to, and each night's file, ``night.ics``, to add (nights/calendar.py writes them).
 
 Both have the rights of the club's pages (Action.SEE_CLUB): anyone for a public club; for a
 private one, its members, signed in. A calendar app cannot sign in: a private club's page
 gives each member a feed address of his own, whose signed ``key`` stands for him
-(pages/calendar.py) while he is in the club. The feed's address carries the language of
+(nights/calendar.py) while he is in the club. The feed's address carries the language of
 the page it was taken from (``lang``): a calendar app asks in its own, or in none.
 The feed answers a 304 while its nights are as the calendar read them (their ETag).
 """
@@ -25,7 +25,7 @@ from ...common.rights import Action
 from ...table.views.live import etag, unchanged
 from ..access import club_may, club_member, with_club
 from ..models import Club, Member, Night
-from ..pages.calendar import feed_key, member_of_key, nights_calendar, nights_version
+from .calendar import feed_key, member_of_key, nights_calendar, nights_version
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 
