@@ -37,10 +37,12 @@ serve: $(VENV)/.installed
 
 test: lint engine pytest jstest
 
+# lint-imports: the house by context (pyproject.toml's import-linter contracts).
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 # The rules engine's tests, which alone must cover it all (100% of its branches): coverage
 # traces them only, not the site's.

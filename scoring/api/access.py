@@ -15,12 +15,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
-from ..accounts.tokens import PREFIX, user_of
-from ..clubs.access import club_may, club_member
-from ..clubs.models import Club, Member
+from ..accounts.face import PREFIX, user_of
+from ..clubs.face import Club, Member, club_may, club_member
 from ..common.rights import Action, Actor, PhoneRights
 from ..infra.throttles import API_REQUESTS, client_address, refused_for
-from ..table.models import ScorerLink
+from ..table.face import ScorerLink
 from . import errors
 
 ANYONE = "anyone"

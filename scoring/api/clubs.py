@@ -14,15 +14,27 @@ from django.urls import reverse
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from ..clubs.edits import moved_season
-from ..clubs.history import CLUB_ACTIONS, details, label, subject
-from ..clubs.league.pages import player_stats
-from ..clubs.league.standings import season_standings
-from ..clubs.models import Member, Night, Season
-from ..clubs.names import NAMED_COLUMNS, Named, sees_full_names, shown_names
-from ..clubs.nights.pages import night_rounds
-from ..clubs.pages.games import dated, filtered, games_page
-from ..clubs.views.history import PER_PAGE
+from ..clubs.face import (
+    CLUB_ACTIONS,
+    HISTORY_PER_PAGE,
+    NAMED_COLUMNS,
+    Member,
+    Named,
+    Night,
+    Season,
+    dated,
+    details,
+    filtered,
+    games_page,
+    label,
+    moved_season,
+    night_rounds,
+    player_stats,
+    season_standings,
+    sees_full_names,
+    shown_names,
+    subject,
+)
 from ..engine import Trump
 from ..engine.league import standing_values
 from . import errors
@@ -326,7 +338,7 @@ def changes(request: HttpRequest, club: str, filters: Query[ChangesFilter]) -> d
     lines = found.changes.select_related("by_user")
     if filters.kind is not None:
         lines = lines.filter(action=filters.kind)
-    pages = Paginator(lines, PER_PAGE)
+    pages = Paginator(lines, HISTORY_PER_PAGE)
     try:
         page = pages.page(filters.page)
     except EmptyPage:

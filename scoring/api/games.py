@@ -9,10 +9,7 @@ from ninja import Router
 
 from ..common.rights import Action
 from ..engine import record_to_dict, result_to_dict
-from ..table import hooks
-from ..table.access import load_shown, may
-from ..table.models import Game
-from ..table.state import exported
+from ..table.face import Game, exported, hooks, load_shown, may
 from . import errors
 from .schemas import ERRORS, GameOut
 

@@ -12,8 +12,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern, URLResolver, include, path, re_path, reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from ..clubs.embed import allow_origin
-from ..clubs.models import Club
+from ..clubs.face import Club, allow_origin
 from . import docs, errors
 from .api import api
 

@@ -1,7 +1,7 @@
 """What a table does, through the API (issue 22): record a hand, edit one, undo the last.
-Each goes through the table's own form (scoring/table/forms.py ``HandForm``: the same
-fields, the same checks, the same words) and its one service (scoring/table/services.py:
-the same lock, the same idempotency token, the same engine), with the same right
+Each is the table's own write of a hand (scoring/table/writes.py, which the game page's
+form answers with too: its form, the same fields, checks and words; its one service, the
+same lock, idempotency token and engine; the same status words), with the same right
 (Action.SCORE_GAME, by the table's policy), and answers the game as it now stands, as
 ``GET /api/v1/games/{id}`` does.
 
@@ -14,23 +14,16 @@ by itself.
 from typing import Any
 
 from django.http import HttpRequest
-from django.http.request import QueryDict
 from django.utils.translation import gettext_lazy as _
 from ninja import Router, Schema, Status
 from ninja.utils import check_csrf
 
-from ..common.forms import rules_error
 from ..common.rights import Action, Actor
 from ..engine import record_to_dict, result_to_dict
-from ..table import services
-from ..table.access import may, refusal
-from ..table.forms import HandForm
-from ..table.models import Game
-from ..table.state import GameState, exported, load_game
-from ..table.views.table import ends_early_message, refused_notice
+from ..table import face as table
 from . import errors
 from .access import ANYONE
-from .schemas import ERRORS, EditIn, ErrorOut, GameWritten, HandFacts, HandIn
+from .schemas import ERRORS, EditIn, ErrorOut, GameWritten, HandIn
 
 router = Router(tags=["writes"])
 
@@ -49,36 +42,24 @@ BAD_CSRF = _(
 
 WRITE_ERRORS: dict[int, type[Schema]] = {**ERRORS, 400: ErrorOut, 409: ErrorOut}
 
-REFUSED = {
-    services.HandTaken: "conflict",
-    services.GameWon: "won",
-    services.GameClosed: "closed",
-}
-"""The error's code for a write the game no longer allows (a 409), by the service's refusal:
-the words the table's JSON answers use (scoring/table/views/table.py ``REFUSED``)."""
 
-
-def _game(state: GameState) -> dict[str, Any]:
+def _game(state: table.GameState) -> dict[str, Any]:
     return {
         "id": state.game.public_id,
-        "record": record_to_dict(exported(state)),
+        "record": record_to_dict(table.exported(state)),
         "report": result_to_dict(state.result),
     }
 
 
-def _written(state: GameState, status: str, hand: int) -> dict[str, Any]:
-    return {
-        **_game(state),
-        "status": status,
-        "hand": hand,
-        "next_hand": None if state.ending.over else state.next_number,
-    }
+def _written(state: table.GameState, status: str, hand: int) -> dict[str, Any]:
+    """The game, and what the write did: the table's contract (scoring/table/writes.py)."""
+    return {**_game(state), **table.hand_written(state, status, hand)}
 
 
 def _writer(request: HttpRequest, game_id: str) -> Actor:
     """Who makes the change, if the request may make it: else the error that says why (a
     404 for no game, a 403 for a session without its CSRF token, or without the right)."""
-    if not Game.objects.filter(public_id=game_id).exists():
+    if not table.Game.objects.filter(public_id=game_id).exists():
         raise errors.not_found(errors.NO_GAME)
     if request.auth is ANYONE:  # type: ignore[attr-defined]
         # Nothing says who writes: no token, no session, no phone's rights (its cookie).
@@ -86,50 +67,31 @@ def _writer(request: HttpRequest, game_id: str) -> Actor:
             raise errors.ApiError(401, "unauthorized", NO_CREDENTIALS)
         if check_csrf(request) is not None:
             raise errors.ApiError(403, "csrf_failed", BAD_CSRF)
-    if not may(request, Action.SCORE_GAME, game_id):  # type: ignore[arg-type]
-        why = refusal(request, game_id)  # type: ignore[arg-type]
+    if not table.may(request, Action.SCORE_GAME, game_id):  # type: ignore[arg-type]
+        why = table.refusal(request, game_id)  # type: ignore[arg-type]
         raise errors.ApiError(403, "forbidden", why.message, reason=why.reason)
     return request.actor  # type: ignore[attr-defined,no-any-return]
 
 
-def _form_data(body: HandFacts, number: int) -> QueryDict:
-    """The hand form's fields, as the page's form sends them."""
-    data = QueryDict(mutable=True)
-    data["number"] = str(number)
-    for name in ("dealer", "taker", "bid", "trump", "token", "plays"):
-        value = getattr(body, name, None)
-        if value is not None and value != "":
-            data[name] = str(value)
-    for seat, count in enumerate(body.tricks):
-        if count is not None and count != "":
-            data[f"tricks_{seat}"] = str(count)
-    for position, call in enumerate(body.calls):
-        data[f"call_{position}"] = call
-    if body.void:
-        data["void"] = "on"
-    if isinstance(body, EditIn) and body.discard_after_end:
-        data["discard_after_end"] = "on"
-    return data
-
-
-def _invalid(game_id: str, form: HandForm) -> errors.ApiError:
+def _invalid(game_id: str, form: table.HandForm) -> errors.ApiError:
     """The form's errors, in its words, the players named as the page names them."""
-    form.name_seats(load_game(Game.objects.get(public_id=game_id)).names)
+    form.name_seats(table.load_game(table.Game.objects.get(public_id=game_id)).names)
     fields = [
-        {"name": "hand" if name == "__all__" else name, "problem": str(problem)}
-        for name, problems in form.errors.items()
+        {"name": "hand" if name == "__all__" else name, "problem": problem}
+        for name, problems in table.form_errors(form).items()
         for problem in problems
     ]
     return errors.ApiError(422, "invalid_hand", errors.INVALID, fields=fields)
 
 
-def _refused(refused: services.WriteRefused) -> errors.ApiError:
-    if isinstance(refused, services.Closed):  # a night that ended: the right is gone
+def _refused(refused: table.WriteRefused) -> errors.ApiError:
+    if isinstance(refused, table.Closed):  # a night that ended: the right is gone
         return errors.ApiError(403, "forbidden", refused.why.message, reason=refused.why.reason)
+    status, code = table.refused_as(refused)
     return errors.ApiError(
-        409,
-        REFUSED.get(type(refused), "conflict"),
-        refused_notice(refused),
+        code,
+        status,
+        table.refused_notice(refused),
         hand=getattr(refused, "number", None),
         game=_game(refused.state),
     )
@@ -147,32 +109,23 @@ def record_hand(request: HttpRequest, game_id: str, body: HandIn) -> Status[dict
     200, status ``duplicate``), with another hand it is a 422 ``token_reused``; a number
     another phone recorded first is a 409 ``conflict``."""
     by = _writer(request, game_id)
-    form = HandForm(_form_data(body, body.number))
-    if not form.is_valid():
-        raise _invalid(game_id, form)
-    try:
-        state = services.record_hand(
-            public_id=game_id,
-            number=form.cleaned_data["number"],
-            hand=form.cleaned_data["hand"],
-            token=form.cleaned_data["token"],
-            by=by,
-        )
-    except services.TokenReused as reused:
+    form = table.HandForm(table.hand_data(body.number, body.model_dump()))
+    written = table.record_hand(form, game_id, by)
+    state, refused = written.state, written.refused
+    if isinstance(refused, table.TokenReused):
         raise errors.ApiError(
             422,
             "token_reused",
-            TOKEN_REUSED % {"number": reused.number},
-            hand=reused.number,
-            game=_game(reused.state),
-        ) from None
-    except services.AlreadyRecorded as again:
-        return Status(200, _written(again.state, "duplicate", again.number))
-    except services.WriteRefused as refused:
-        raise _refused(refused) from None
-    except services.RulesBroken as broken:
-        form.add_error(None, rules_error(broken.error))
-        raise _invalid(game_id, form) from None
+            TOKEN_REUSED % {"number": refused.number},
+            hand=refused.number,
+            game=_game(refused.state),
+        )
+    if isinstance(refused, table.AlreadyRecorded):
+        return Status(200, _written(refused.state, "duplicate", refused.number))
+    if refused is not None:
+        raise _refused(refused)
+    if state is None:
+        raise _invalid(game_id, form)
     return Status(201, _written(state, "recorded", form.cleaned_data["number"]))
 
 
@@ -187,27 +140,21 @@ def edit_hand(request: HttpRequest, game_id: str, number: int, body: EditIn) -> 
     edit that wins the game before its last hand is a 409 ``ends_early``, unless sent with
     ``discard_after_end`` (the hands after the new end are then discarded)."""
     by = _writer(request, game_id)
-    form = HandForm(_form_data(body, number))
-    if not form.is_valid():
-        raise _invalid(game_id, form)
-    try:
-        state = services.edit_hand(
-            public_id=game_id,
-            number=number,
-            hand=form.cleaned_data["hand"],
-            discard_after_end=form.cleaned_data["discard_after_end"],
-            by=by,
-        )
-    except services.WriteRefused as refused:
-        raise _refused(refused) from None
-    except services.RulesBroken as broken:
-        form.add_error(None, rules_error(broken.error))
-        raise _invalid(game_id, form) from None
-    except services.EndsEarly as early:
+    form = table.HandForm(table.hand_data(number, body.model_dump()))
+    written = table.edit_hand(form, game_id, number, by)
+    if written.refused is not None:
+        raise _refused(written.refused)
+    if written.early is not None:
         raise errors.ApiError(
-            409, "ends_early", ends_early_message(early), hand=number, won_at=early.won_at
-        ) from None
-    return _written(state, "edited", number)
+            409,
+            "ends_early",
+            table.ends_early_message(written.early),
+            hand=number,
+            won_at=written.early.won_at,
+        )
+    if written.state is None:
+        raise _invalid(game_id, form)
+    return _written(written.state, "edited", number)
 
 
 @router.delete(
@@ -222,7 +169,7 @@ def undo_hand(request: HttpRequest, game_id: str, number: int) -> dict[str, Any]
     ``conflict``: only the last hand can be undone."""
     by = _writer(request, game_id)
     try:
-        state = services.undo_hand(public_id=game_id, number=number, by=by)
-    except services.WriteRefused as refused:
+        state = table.undo_hand(public_id=game_id, number=number, by=by)
+    except table.WriteRefused as refused:
         raise _refused(refused) from None
     return _written(state, "undone", number)

@@ -21,15 +21,7 @@ from django.utils.translation import gettext
 from ..common.http import HtmxHttpRequest
 from ..common.rights import PUBLIC_CLUB_ACTIONS, Action, Role, allows
 from ..common.words import say_time
-from ..table.access import (
-    CLOSED,
-    GAME_ROLES,
-    KEPT_ACTIONS,
-    STARTER_RIGHTS,
-    Refusal,
-    signed_in,
-)
-from ..table.models import Game
+from ..table.face import CLOSED, GAME_ROLES, KEPT_ACTIONS, STARTER_RIGHTS, Game, Refusal, signed_in
 from .league.results import club_game_of
 from .models import Club, Member, Night
 

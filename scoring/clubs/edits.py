@@ -22,9 +22,16 @@ from django.db import transaction
 
 from ..common.rights import NOBODY, Actor
 from ..engine import record_to_dict
-from ..table.models import Game, ScorerLink, Summary
-from ..table.services import move_finish, revoke_scorer_link
-from ..table.state import GameState, exported, lock_game
+from ..table.face import (
+    Game,
+    GameState,
+    ScorerLink,
+    Summary,
+    exported,
+    lock_game,
+    move_finish,
+    revoke_scorer_link,
+)
 from .history import as_json, changed, log
 from .league.ratings import forget
 from .league.standings import season_of

@@ -22,6 +22,9 @@ from ..common.words import say_day
 from ..engine import OPTIONS
 from .models import Club, ClubChange, Member
 
+PER_PAGE = 50
+"""The history's lines to a page: its page's (views/history.py) and the API's."""
+
 
 @dataclass(frozen=True)
 class ClubAction:

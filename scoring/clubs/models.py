@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ..engine.league import COUNTED, DEFAULT_POINTS, Statistic
-from ..table.models import Game, GameRules, new_public_id
+from ..table.face import Game, GameRules, new_public_id
 
 
 def default_points() -> list[int]:

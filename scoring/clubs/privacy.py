@@ -17,13 +17,12 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
-from ..accounts.services import AccountNeeded
+from ..accounts.face import AccountNeeded
 from ..common.rights import NOBODY, Actor
 from ..engine import record_to_dict
 from ..engine.league import COUNTED
 from ..engine.names import look_alike, name_key
-from ..table.models import Game, Player, Seat, Summary
-from ..table.state import exported, load_games
+from ..table.face import Game, Player, Seat, Summary, exported, load_games
 from . import history
 from .league import totals
 from .models import Club, ClubChange, ClubResult, MailChoice, Member

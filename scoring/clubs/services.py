@@ -12,9 +12,7 @@ from django.db import IntegrityError, transaction
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import Rules
-from ..table.models import rules_columns
-from ..table.services import create_game
-from ..table.state import GameState
+from ..table.face import GameState, create_game, rules_columns
 from . import history
 from .models import Club, ClubGame, Member, Season
 

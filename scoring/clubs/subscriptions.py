@@ -6,11 +6,9 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from ..accounts import hooks as accounts_hooks
+from ..accounts.face import hooks as accounts_hooks
 from ..engine.names import name_key
-from ..table import hooks
-from ..table.models import Change, Game
-from ..table.state import GameState
+from ..table.face import Change, Game, GameState, hooks
 from . import access, privacy
 from .access import club_member
 from .league.ratings import follow

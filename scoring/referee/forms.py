@@ -22,7 +22,7 @@ from ..engine import (
     parse_cards,
     trick_winner,
 )
-from ..table.forms import ContractFields
+from ..table.face import ContractFields
 
 
 class PlayForm(forms.Form):

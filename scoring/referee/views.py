@@ -20,9 +20,7 @@ from ..infra.pagecache import (
     cached_page,
     page_key,
 )
-from ..table.access import Access, with_game
-from ..table.models import Game
-from ..table.state import load_game, rules_of
+from ..table.face import Access, Game, load_game, rules_of, with_game
 from .forms import CalculatorQueryForm, PlayContractForm, PlayForm, RulesQueryForm, TrickForm
 from .pages.calculator import calculator_context
 from .pages.play import play_sheet

@@ -290,6 +290,39 @@ def test_abandoned_game_is_a_409_closed(owner, token):
     )
 
 
+@pytest.mark.parametrize(
+    "before",
+    [
+        lambda game: services.record_hand(
+            public_id=game.public_id, number=1, hand=BOULMOUS, token=None
+        ),
+        lambda game: services.abandon_game(public_id=game.public_id),
+    ],
+    ids=["taken", "abandoned"],
+)
+def test_a_refused_hand_is_said_alike_by_the_api_and_the_pages_json(owner, token, before):
+    """One write of a hand (scoring/table/writes.py): the same status, code and hand for the
+    API and for the page's form asked for JSON (the offline queue)."""
+    game = owned_game(owner)
+    before(game)
+    page = Client()
+    page.force_login(owner)
+
+    api = record(Client(), game, 1, token)
+    form = page.post(
+        f"/games/{game.public_id}/hands",
+        hand_data(1, token=str(uuid.uuid4())),
+        HTTP_ACCEPT="application/json",
+    )
+
+    said = api.json()["error"]
+    assert (form.status_code, form.json()["status"], form.json()["hand"]) == (
+        api.status_code,
+        said["code"],
+        said.get("hand"),
+    )
+
+
 def test_french_error_in_the_language_asked(owner, token):
     game = owned_game(owner)
     services.record_hand(public_id=game.public_id, number=1, hand=BOULMOUS, token=None)

@@ -17,7 +17,7 @@ from ...common.once import OnceFields
 from ...engine import GameResult, Record
 from ...infra.bulk import collector_paused
 from ...infra.deadline import NO_DEADLINE, Deadline, DeadlinePassed
-from ...table.forms import ImportForm
+from ...table.face import ImportForm
 from .services import Duplicate, import_shares
 
 

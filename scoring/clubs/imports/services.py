@@ -11,9 +11,7 @@ from ...common.rights import NOBODY, Actor
 from ...engine import GameResult, Record, fingerprints
 from ...infra.bulk import collector_paused, insert_rows, keys_checked_meanwhile, values_found
 from ...infra.deadline import NO_DEADLINE, Deadline
-from ...table.models import Game
-from ...table.services import import_many, import_record, record_ids
-from ...table.state import GameState, score
+from ...table.face import Game, GameState, import_many, import_record, record_ids, score
 from .. import history
 from ..league.import_rating import league_before, rated_import, write_import
 from ..league.ratings import follow

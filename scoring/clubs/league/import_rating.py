@@ -10,7 +10,7 @@ from typing import Any
 from ...common.names import name_key
 from ...engine.league import Rating
 from ...infra.bulk import insert_rows, keys_checked_meanwhile
-from ...table.services import Imported
+from ...table.face import Imported
 from ..models import Club, ClubResult
 from .ratings import (
     GAME,

@@ -29,8 +29,7 @@ from ...engine.league import (
     Statistic,
     first_rating,
 )
-from ...table.models import Game
-from ...table.state import exported, load_games
+from ...table.face import Game, exported, load_games
 from ..models import Club, ClubResult, Member, PlayerTotals, Season
 from ..names import NAMED_COLUMNS, Named, club_names, shown_names
 from .standings import Line, season_of

@@ -19,8 +19,17 @@ from ...engine import OPTION_NAMES, dealer_of
 from ...engine import Hand as EngineHand
 from ...engine.league import COUNTED, Rating, first_rating, rate
 from ...infra.bulk import collector_paused, insert_rows
-from ...table.models import Game, Hand, Seat, Summary
-from ...table.state import HAND_JSON_COLUMNS, GameState, engine_hand, record_from, score
+from ...table.face import (
+    HAND_JSON_COLUMNS,
+    Game,
+    GameState,
+    Hand,
+    Seat,
+    Summary,
+    engine_hand,
+    record_from,
+    score,
+)
 from ..models import Club, ClubResult
 from .results import as_seated, club_game_of, result_values, results_of, same_outcome
 from .totals import COLUMNS as _COLUMNS

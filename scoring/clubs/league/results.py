@@ -10,8 +10,7 @@ from typing import Any
 from ...common.names import name_key
 from ...engine import GameResult, amount
 from ...engine.league import placings
-from ...table.models import Game, Seat, Summary
-from ...table.state import GameState, finish_of
+from ...table.face import Game, GameState, Seat, Summary, finish_of
 from ..models import Club, ClubGame, ClubResult
 
 

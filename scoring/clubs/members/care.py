@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from ...common.names import look_alike, name_key
 from ...common.rights import Actor
-from ...table.models import Game, Player, Seat, Summary
+from ...table.face import Game, Player, Seat, Summary
 from .. import history
 from ..league import totals
 from ..league.ratings import rerate_from

@@ -18,8 +18,8 @@ from ...common.http import HtmxHttpRequest
 from ...common.names import sorted_by_name
 from ...common.once import made_before, make_once
 from ...common.rights import Action
+from ...infra.qr import qr_code
 from ...infra.throttles import CLUB_JOIN, throttled
-from ...table.views.share import qr_code
 from ..access import club_member, with_club
 from ..forms import look_alike_message
 from ..models import Club, Member

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
-from ...table.views.live import etag, unchanged
+from ...infra.etags import etag, unchanged
 from ..access import club_may, club_member, with_club
 from ..models import Club, Member, Night
 from .calendar import feed_key, member_of_key, nights_calendar, nights_version

@@ -23,8 +23,7 @@ from ...engine import (
 )
 from ...engine.names import collation_key, name_key, sorted_by_name
 from ...engine.settlement import breakdown_of
-from ...table.models import Game, ScorerLink, Summary
-from ...table.state import load_games
+from ...table.face import Game, ScorerLink, Summary, load_games
 from ..models import Attendance, Club, ClubResult, Member, Night, Round, Season
 from ..names import NAMED_COLUMNS, Named, shown_names
 

@@ -13,8 +13,7 @@ from ...common.rights import NOBODY, Actor
 from ...engine import SEATS
 from ...engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ...engine.draw import Round as DrawnRound
-from ...table.models import Game, Summary
-from ...table.services import abandon_game, make_scorer_link
+from ...table.face import Game, Summary, abandon_game, make_scorer_link
 from .. import history, mail
 from ..models import Attendance, Club, ClubGame, MailSent, Member, Night, Round
 from ..services import names_as_club_writes, start_club_game

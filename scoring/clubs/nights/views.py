@@ -25,10 +25,10 @@ from ...common.http import HtmxHttpRequest, attachment
 from ...common.once import made_before, make_once
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
+from ...infra.etags import etag, unchanged
 from ...infra.preview import preview_response
-from ...table.models import Summary
-from ...table.views.live import etag, unchanged
-from ...table.views.share import qr_code
+from ...infra.qr import qr_code
+from ...table.face import Summary
 from ..access import club_may, user_id_of, with_club
 from ..forms import look_alike_message
 from ..league.pages import counted_games, standing_rows

@@ -17,7 +17,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from ...engine.names import name_key
-from ...table.models import Seat
+from ...table.face import Seat
 from ..league.standings import day_start, season_range
 from ..models import Club, ClubGame, ClubResult, Member, Season
 

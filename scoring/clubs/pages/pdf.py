@@ -7,18 +7,8 @@ from django.utils.translation import gettext, ngettext
 from fpdf import FPDF
 from fpdf.enums import Align, XPos, YPos
 
+from ...common.pdf import BOTTOM, FAMILY, MARGIN, WIDTH, ZEBRA, a4, fit, minus, number
 from ...common.words import say_day
-from ...table.pages.pdf import (
-    BOTTOM,
-    FAMILY,
-    MARGIN,
-    WIDTH,
-    ZEBRA,
-    a4,
-    fit,
-    minus,
-    number,
-)
 from ..league.pages import StandingRow, headings, rating_explained
 from ..models import Club, Night, Season
 from ..nights.pages import NightMoney

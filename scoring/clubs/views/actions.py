@@ -26,7 +26,7 @@ from ...common.clock import day
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Actor
 from ...common.words import elide, number
-from ...table.models import Summary
+from ...table.face import Summary
 from .. import edits, privacy
 from ..access import with_club
 from ..history import CLUB_ACTIONS, details, label, subject

@@ -23,8 +23,7 @@ from ...common.names import name_key, sorted_by_name
 from ...common.once import made_before, make_once
 from ...common.rights import Action
 from ...common.words import rules_sentence
-from ...table.models import Summary
-from ...table.pages.home import game_summaries, summary_relations
+from ...table.face import Summary, game_summaries, summary_relations
 from .. import services
 from ..access import club_may, user_id_of, with_club
 from ..forms import ClubGameForm, ClubSettingsForm, NewClubForm, NewSeasonForm, look_alike_message

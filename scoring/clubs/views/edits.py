@@ -13,8 +13,7 @@ from django.views.decorators.http import require_http_methods
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
 from ...common.words import say_moment
-from ...table.models import Game, Summary
-from ...table.services import NotWon
+from ...table.face import Game, NotWon, Summary
 from .. import edits, services
 from ..access import with_club
 from ..forms import GameDateForm, SeasonEditForm, address_taken_message

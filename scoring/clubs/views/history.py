@@ -11,10 +11,8 @@ from django.views.decorators.http import require_safe
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
 from ..access import with_club
-from ..history import CLUB_ACTIONS, details, label, subject
+from ..history import CLUB_ACTIONS, PER_PAGE, details, label, subject
 from ..models import Club, Member
-
-PER_PAGE = 50
 
 
 @require_safe

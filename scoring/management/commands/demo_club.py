@@ -34,10 +34,16 @@ from django.utils.text import slugify
 
 from scoring.management.commands.seed_games import auction
 
-from ...clubs import services
-from ...clubs.imports import services as import_services
-from ...clubs.members import services as member_services
-from ...clubs.models import Club, ClubResult, Member, Season
+from ...clubs.face import (
+    Club,
+    ClubResult,
+    Member,
+    Season,
+    add_member,
+    create_club,
+    create_season,
+    import_club_records,
+)
 from ...engine import (
     BOULMOUS,
     LOWEST_BID,
@@ -54,8 +60,8 @@ from ...engine import (
     winner_of,
 )
 from ...engine.league import DEFAULT_POINTS
-from ...table.models import Change, Game, Player, Seat, Summary
-from ...table.models import Hand as HandRow
+from ...table.face import Change, Game, Player, Seat, Summary
+from ...table.face import Hand as HandRow
 
 SLUG = "demo"
 NAME = "Demo"
@@ -253,7 +259,7 @@ class Command(BaseCommand):
                 old.delete()
                 self.stdout.write(f"deleted the old {NAME} club and its {len(ids)} games")
             admin, password = admin_account()
-            club = services.create_club(
+            club = create_club(
                 name=NAME,
                 slug=SLUG,
                 time_zone=TIME_ZONE,
@@ -265,9 +271,9 @@ class Command(BaseCommand):
                 admin_name=MEMBERS[0],
             )
             for name in MEMBERS[1:]:
-                member_services.add_member(club=club, name=name)
+                add_member(club=club, name=name)
             seasons = [
-                services.create_season(
+                create_season(
                     club=club,
                     name=season_name(first, last),
                     slug=slugify(season_name(first, last)),
@@ -280,7 +286,7 @@ class Command(BaseCommand):
             first_day = seasons[0].first_day
             records = demo_records(games, seed, first_day, (today - first_day).days, zone, seasons)
             dealt = time.perf_counter()
-            import_services.import_club_records(club=club, records=records, owner_id=None)
+            import_club_records(club=club, records=records, owner_id=None)
         if games:
             analyze()
         done = time.perf_counter()

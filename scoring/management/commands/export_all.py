@@ -14,8 +14,7 @@ from urllib.parse import quote
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ...engine import dumps
-from ...table.models import Game
-from ...table.state import exported, load_games
+from ...table.face import Game, exported, load_games
 
 BATCH = 200
 """Games loaded at a time (three queries each): memory stays flat however many there are."""

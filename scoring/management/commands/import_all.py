@@ -16,9 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils.datastructures import MultiValueDict
 
-from ...table import services
-from ...table.forms import ImportForm
-from ...table.models import Game
+from ...table.face import Game, ImportForm, import_record
 
 IMPORTED, SKIPPED = "imported", "skipped"
 
@@ -75,5 +73,5 @@ class Command(BaseCommand):
         with transaction.atomic():
             if record.about.id and Game.objects.filter(record_id=record.about.id).exists():
                 return SKIPPED
-            services.import_record(record=record)
+            import_record(record=record)
         return IMPORTED

@@ -6,8 +6,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from ...clubs.league.ratings import rebuild
-from ...clubs.models import Club, ClubResult
+from ...clubs.face import Club, ClubResult, rebuild_league
 
 
 class Command(BaseCommand):
@@ -29,7 +28,7 @@ class Command(BaseCommand):
         total_clubs = total_games = 0
         for club in clubs:
             with transaction.atomic():
-                games = rebuild(club)
+                games = rebuild_league(club)
                 results = ClubResult.objects.filter(club=club).count()
             self.stdout.write(
                 f"{club.slug}: {games} counted game{'' if games == 1 else 's'}, "

@@ -6,8 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.db.models import Max
 
-from ...table.models import Game, Summary
-from ...table.state import load_games, summary_of
+from ...table.face import Game, Summary, load_games, summary_of
 
 BATCH = 200
 

@@ -44,9 +44,19 @@ from ...engine import (
     score_game,
     speaking_order,
 )
-from ...table.models import Change, Game, Player, Seat, Summary, rules_columns
-from ...table.models import Hand as HandRow
-from ...table.state import GameState, columns, snapshot, summary_of
+from ...table.face import (
+    Change,
+    Game,
+    GameState,
+    Player,
+    Seat,
+    Summary,
+    columns,
+    rules_columns,
+    snapshot,
+    summary_of,
+)
+from ...table.face import Hand as HandRow
 
 BATCH = 500
 """Games written per transaction."""

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from ...clubs.mail import send_due
+from ...clubs.face import send_due
 
 
 class Command(BaseCommand):

@@ -32,7 +32,7 @@ from ...engine import (
     seats_from,
     suit_name,
 )
-from ...table.state import GameState
+from ...table.face import GameState
 from ..forms import PlayContractForm
 
 

@@ -7,28 +7,19 @@ carries its score sheet over to further pages, with its column heads.
 """
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from functools import partial
-from pathlib import Path
 
-from django.utils.translation import get_language, get_language_bidi, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from fpdf import FPDF
 from fpdf.enums import Align, XPos, YPos
 
+from ...common.pdf import BOTTOM, FAMILY, MARGIN, MINUS, WIDTH, ZEBRA, a4, fit, minus, number
 from ...common.words import say_day
 from ..state import GameState
 from .game import PlayerLine, Row, Sheet
 from .settlement import SettleUp, Standing
 
-FONTS = Path(__file__).parents[2] / "fonts"
-FAMILY = "DejaVu"
-MINUS = "−"
-
-MARGIN = 10.0
-WIDTH = 210.0 - 2 * MARGIN
-BOTTOM = 297.0 - MARGIN
 GREY = 140
-ZEBRA = 236
 
 TABLE_PT = 7.5
 SHEET_PT = 7.0
@@ -65,25 +56,6 @@ def settlement_sheet_pdf(state: GameState, sheet: Sheet, settle: SettleUp) -> by
 
 def _new_pdf(state: GameState) -> FPDF:
     return a4(_title(state), ", ".join(state.names), state.game.created_at)
-
-
-def a4(title: str, subject: str, created: datetime) -> FPDF:
-    """A blank A4 portrait page in the current language, with the fonts loaded."""
-    pdf = FPDF(orientation="portrait", unit="mm", format="A4")
-    pdf.add_font(FAMILY, "", fname=FONTS / "DejaVuSansCondensed.ttf")
-    pdf.add_font(FAMILY, "B", fname=FONTS / "DejaVuSansCondensed-Bold.ttf")
-    if get_language_bidi():
-        # Arabic letters join, and its lines run right to left: HarfBuzz shapes them.
-        pdf.set_text_shaping(use_shaping_engine=True)
-    pdf.set_margins(MARGIN, MARGIN, MARGIN)
-    pdf.set_auto_page_break(False)  # tables break their own pages, between rows
-    pdf.set_title(title)
-    pdf.set_subject(subject)
-    pdf.set_creator(gettext("Boulmous scoring"))
-    pdf.set_creation_date(created)
-    pdf.set_lang(get_language() or "en")
-    pdf.add_page()
-    return pdf
 
 
 def _title(state: GameState) -> str:
@@ -358,24 +330,6 @@ def _contract(pdf: FPDF, row: Row, width: float) -> str:
     if row.boite:
         marks += " · " + gettext("boîte")
     return fit(pdf, row.taker, width - pdf.get_string_width(marks)) + marks
-
-
-def fit(pdf: FPDF, text: str, width: float) -> str:
-    """``text``, cut short with an ellipsis if wider than ``width`` in the current font."""
-    if pdf.get_string_width(text) <= width:
-        return text
-    while text and pdf.get_string_width(text + "…") > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def minus(figure: str) -> str:
-    """A figure's leading hyphen-minus (Babel's, ngettext's) as the true minus sign."""
-    return MINUS + figure[1:] if figure.startswith("-") else figure
-
-
-def number(value: int) -> str:
-    return f"{MINUS}{-value}" if value < 0 else str(value)
 
 
 def signed(value: int) -> str:

@@ -25,6 +25,7 @@ from django.views.decorators.http import require_safe
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
+from ...infra.etags import etag, unchanged
 from ..access import load_shown, may
 from ..hooks import loaded_with_game
 from ..models import Game
@@ -32,15 +33,10 @@ from ..pages.game import game_clock
 from .live_middleware import (
     CACHE_CONTROL,
     current_version,
-    etag,
     not_modified,
     shown_version,
-    unchanged,
 )
 from .table import game_context
-
-# etag and unchanged are also the night view's (clubs/nights/views.py).
-__all__ = ["etag", "game_live", "unchanged"]
 
 
 @require_safe

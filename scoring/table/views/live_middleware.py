@@ -33,6 +33,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import Resolver404, resolve
 
 from ...common.clock import phone_zone
+from ...infra.etags import etag, unchanged
 from ..models import Summary
 from ..pages.game import version_of
 from ..waiting import with_waiting
@@ -58,17 +59,6 @@ def shown_version(version: str, request: HttpRequest) -> str:
     if not version or zone is None or zone.key == settings.TIME_ZONE:
         return version
     return f"{version}@{zone.key}"
-
-
-def etag(version: str) -> str:
-    return f'"{version}"'
-
-
-def unchanged(if_none_match: str, version: str) -> bool:
-    """Whether ``If-None-Match`` names ``version`` (weak or strong: GZip weakens the ETag
-    of the 200 it compresses)."""
-    tag = etag(version)
-    return any(sent.strip().removeprefix("W/") == tag for sent in if_none_match.split(",") if sent)
 
 
 def not_modified(version: str) -> HttpResponseNotModified:

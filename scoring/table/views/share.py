@@ -2,11 +2,9 @@
 its result (issue 22.3): the Share button's text, the page's Open Graph tags, the preview
 image (scoring/common/share.py, scoring/infra/preview.py)."""
 
-import segno
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -15,6 +13,7 @@ from ...common.http import HtmxHttpRequest
 from ...common.rights import Action, Actor
 from ...common.share import Shared, game_share, game_title
 from ...infra.preview import Preview, preview_response
+from ...infra.qr import qr_code
 from ...infra.throttles import SCORER_LINK_JOIN, throttled
 from .. import services
 from ..access import Access, with_game, writes_game
@@ -22,12 +21,6 @@ from ..forms import JoinForm
 from ..models import Game, ScorerLink, Summary
 from ..pages.game import game_clock
 from .cached import names_part
-
-
-def qr_code(url: str, title: str) -> SafeString:
-    """``url`` as a QR code, an inline SVG that a phone's camera reads from the screen."""
-    svg = segno.make(url, error="m").svg_inline(scale=4, title=title, border=2, omitsize=True)
-    return mark_safe(svg)  # segno writes the SVG; the title is escaped by it
 
 
 @require_safe

@@ -15,7 +15,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import retarget
 
 from ...common import rights
-from ...common.forms import rules_error
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.once import made_before, make_once
 from ...common.rights import FOR_OWNER, STARTED, Action, Actor
@@ -29,7 +28,7 @@ from ...infra.pagecache import (
     page_key,
 )
 from ...infra.throttles import WAITING_HANDS, throttled
-from .. import services, waiting
+from .. import services, waiting, writes
 from ..access import (
     Access,
     forbidden,
@@ -217,16 +216,6 @@ def _history(state: GameState) -> tuple[list[Change], str]:
 
 # --- A hand written, answered in JSON (the offline queue, static/js/offline.js) ------------
 
-REFUSED = {
-    services.AlreadyRecorded: ("duplicate", 200),  # nothing wrong: the hand is there once
-    services.TokenReused: ("duplicate", 200),  # a form's token: the form was sent before
-    services.HandTaken: ("conflict", 409),
-    services.GameWon: ("won", 409),
-    services.GameClosed: ("closed", 409),
-    services.NothingToRedo: ("nothing_to_redo", 409),
-}
-"""What a refused write answers in JSON, and its HTTP status, by the service's refusal."""
-
 
 def _written(
     request: HtmxHttpRequest,
@@ -238,62 +227,18 @@ def _written(
     errors: dict[str, list[str]] | None = None,
 ) -> JsonResponse:
     """What a write of hand ``hand`` did, for a request that asks for JSON (``wants_json``):
-    ``status`` (recorded, edited, undone, redone; duplicate, conflict, won, closed,
-    nothing_to_redo, ends_early, invalid with the ``errors`` by field, as the form words
-    them), the hand, the game's next hand (None once it is over), and the game's version,
-    as the live view's ETag has it (views/live.py): so that no script reads the page to
-    learn what happened. ``state`` is the game as it now stands."""
+    the contract of scoring/table/writes.py (``hand_written``, with the ``errors`` by field
+    of an invalid hand), and the game's version, as the live view's ETag has it
+    (views/live.py): so that no script reads the page to learn what happened. ``state`` is
+    the game as it now stands."""
     changes = Summary.objects.filter(game=state.game).values_list("changed_at", flat=True)
     gid = state.game.public_id
     versions = [waiting.with_waiting(version_of(at), gid) for at in changes[:1]]
-    answer: dict[str, object] = {
-        "status": status,
-        "hand": hand,
-        "next_hand": None if state.ending.over else state.next_number,
-        "version": shown_version(versions[0], request) if versions else "",
-    }
+    answer = writes.hand_written(state, status, hand)
+    answer["version"] = shown_version(versions[0], request) if versions else ""
     if errors is not None:
         answer["errors"] = errors
     return JsonResponse(answer, status=code)
-
-
-def _form_errors(form: HandForm) -> dict[str, list[str]]:
-    return {name: [str(error) for error in errors] for name, errors in form.errors.items()}
-
-
-def refused_notice(refused: services.WriteRefused) -> str:
-    """What the page, and the API (scoring/api/writes.py), say of a refused write."""
-    if isinstance(refused, services.AlreadyRecorded):
-        return gettext(
-            "This form was already sent: it recorded hand %(number)s, once. Here is the game."
-        ) % {"number": refused.number}
-    if isinstance(refused, services.GameClosed):
-        return gettext("This game was abandoned: resume it to change it.")
-    if isinstance(refused, services.NothingToRedo):
-        return gettext("The game changed since the undo: that hand cannot come back.")
-    if isinstance(refused, services.GameWon):
-        return gettext("The game was won meanwhile: here is the game now.")
-    if isinstance(refused, services.NotLastHand):
-        return gettext(
-            "Only the last hand can be undone: hand %(number)s is not the last (hand %(last)s "
-            "is). Here is the game now."
-        ) % {"number": refused.number, "last": len(refused.state.hands)}
-    if isinstance(refused, services.HandTaken) and refused.number > len(refused.state.hands):
-        return gettext(
-            "Hand %(number)s was just changed by someone else: here is the game now."
-        ) % {"number": refused.number}
-    return gettext("Hand %(number)s was just recorded by someone else: here is the game now.") % {
-        "number": getattr(refused, "number", "")
-    }
-
-
-def ends_early_message(early: services.EndsEarly) -> str:
-    """What the edit form, and the API, say of an edit that ends the game before its end."""
-    return gettext(
-        "With this change the game is won at hand %(won)s, before the last "
-        "hand recorded (%(last)s). Save it and discard the hands after hand "
-        "%(won)s (they stay in the history), or change it again."
-    ) % {"won": early.won_at, "last": early.last}
 
 
 def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpResponse:
@@ -302,13 +247,13 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
     if isinstance(refused, services.Closed):
         return forbidden(request, refused.state.game.public_id, refused.why)
     if wants_json(request):
-        status_word, code = REFUSED.get(type(refused), ("conflict", 409))
+        status_word, code = writes.refused_as(refused)
         return _written(
             request, refused.state, status_word, getattr(refused, "number", None), code=code
         )
     # An AlreadyRecorded is nothing wrong: the hand is there once.
     status = 200 if isinstance(refused, services.AlreadyRecorded) else 409
-    notice = refused_notice(refused)
+    notice = writes.refused_notice(refused)
     response = _game_page(request, refused.state, notice=notice, announce=notice, status=status)
     return retarget(response, "#game") if request.htmx else response
 
@@ -413,38 +358,27 @@ def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
 @require_POST
 @writes_game()
 def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
-    form = HandForm(request.POST)
-    if form.is_valid():
-        try:
-            state = services.record_hand(
-                public_id=gid,
-                number=form.cleaned_data["number"],
-                hand=form.cleaned_data["hand"],
-                token=form.cleaned_data["token"],
-                by=by,
-            )
-        except services.AlreadyRecorded as refused:
-            if not _new_taps(refused, form):
-                return _refused(request, refused)
-            if wants_json(request):
-                # As a hand another phone took: offline.js keeps it as a draft to add next.
-                return _written(request, refused.state, "conflict", refused.number, code=409)
-            return _kept_as_next(request, refused, form)
-        except services.WriteRefused as refused:
-            return _refused(request, refused)
-        except services.RulesBroken as broken:
-            form.add_error(None, rules_error(broken.error))
-        else:
-            if wants_json(request):
-                return _written(request, state, "recorded", form.cleaned_data["number"], code=201)
-            if not request.htmx:
-                return redirect("game", gid=gid)
-            return _game_page(request, state, announce_last=True)
+    written = writes.record_hand(HandForm(request.POST), gid, by)
+    form, state, refused = written.form, written.state, written.refused
+    if isinstance(refused, services.AlreadyRecorded) and _new_taps(refused, form):
+        if wants_json(request):
+            # As a hand another phone took: offline.js keeps it as a draft to add next.
+            return _written(request, refused.state, "conflict", refused.number, code=409)
+        return _kept_as_next(request, refused, form)
+    if refused is not None:
+        return _refused(request, refused)
+    if state is not None:
+        if wants_json(request):
+            return _written(request, state, "recorded", form.cleaned_data["number"], code=201)
+        if not request.htmx:
+            return redirect("game", gid=gid)
+        return _game_page(request, state, announce_last=True)
     state = load_game(get_object_or_404(Game, public_id=gid))
     form.name_seats(state.names)
     if wants_json(request):
         number = form.cleaned_data.get("number")
-        return _written(request, state, "invalid", number, code=400, errors=_form_errors(form))
+        errors = writes.form_errors(form)
+        return _written(request, state, "invalid", number, code=400, errors=errors)
     if request.htmx:
         context = {"form": form, "state": state, "sheet": score_sheet(state)}
         response = render(request, "table/game.html#hand-form", context, status=422)
@@ -459,28 +393,14 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
     if request.method == "POST":
         data = request.POST.copy()
         data["number"] = str(number)  # the hand is the one in the address
-        form = HandForm(data)
-        if form.is_valid():
-            try:
-                edited = services.edit_hand(
-                    public_id=gid,
-                    number=number,
-                    hand=form.cleaned_data["hand"],
-                    discard_after_end=form.cleaned_data["discard_after_end"],
-                    by=by,
-                )
-            except services.WriteRefused as refused:
-                return _refused(request, refused)
-            except services.RulesBroken as broken:
-                form.add_error(None, rules_error(broken.error))
-            except services.EndsEarly as early:
-                # An edit that ends the game before its last hand is not applied silently.
-                form.ends_at = early.won_at
-                form.add_error(None, ends_early_message(early))
-            else:
-                if wants_json(request):
-                    return _written(request, edited, "edited", number)
-                return redirect("game", gid=gid)
+        written = writes.edit_hand(HandForm(data), gid, number, by)
+        form = written.form
+        if written.refused is not None:
+            return _refused(request, written.refused)
+        if written.state is not None:
+            if wants_json(request):
+                return _written(request, written.state, "edited", number)
+            return redirect("game", gid=gid)
     state = load_game(get_object_or_404(Game, public_id=gid))
     if not 1 <= number <= len(state.hands):
         raise Http404
@@ -491,7 +411,8 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
     if request.method == "POST" and wants_json(request):
         ends_early = form.ends_at is not None  # to be sent again with discard_after_end
         status_word, code = ("ends_early", 409) if ends_early else ("invalid", 400)
-        return _written(request, state, status_word, number, code=code, errors=_form_errors(form))
+        errors = writes.form_errors(form)
+        return _written(request, state, status_word, number, code=code, errors=errors)
     context = {
         "form": form,
         "state": state,

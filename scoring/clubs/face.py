@@ -1,0 +1,58 @@
+"""Clubs' face: all that other contexts (the API, the management commands) may use of
+clubs. They import this module only, never clubs' views, pages or other modules
+(pyproject.toml's import-linter contracts; docs/architecture.md, "Faces"): clubs may
+arrange their own modules as they like, and only this file follows.
+
+Something new another context needs is re-exported here, from the module that holds it
+(never a view: what a view and another context share moves out of the view first).
+"""
+
+from .access import club_may, club_member
+from .edits import moved_season
+from .embed import allow_origin
+from .history import CLUB_ACTIONS, details, label, subject
+from .history import PER_PAGE as HISTORY_PER_PAGE
+from .imports.services import import_club_records
+from .league.pages import player_stats
+from .league.ratings import rebuild as rebuild_league
+from .league.standings import season_standings
+from .mail import send_due
+from .members.services import add_member
+from .models import Club, ClubResult, Member, Night, Season
+from .names import NAMED_COLUMNS, Named, sees_full_names, shown_names
+from .nights.pages import night_rounds
+from .pages.games import dated, filtered, games_page
+from .services import create_club, create_season
+
+__all__ = [
+    "CLUB_ACTIONS",
+    "HISTORY_PER_PAGE",
+    "NAMED_COLUMNS",
+    "Club",
+    "ClubResult",
+    "Member",
+    "Named",
+    "Night",
+    "Season",
+    "add_member",
+    "allow_origin",
+    "club_may",
+    "club_member",
+    "create_club",
+    "create_season",
+    "dated",
+    "details",
+    "filtered",
+    "games_page",
+    "import_club_records",
+    "label",
+    "moved_season",
+    "night_rounds",
+    "player_stats",
+    "rebuild_league",
+    "season_standings",
+    "sees_full_names",
+    "send_due",
+    "shown_names",
+    "subject",
+]
