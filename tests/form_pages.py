@@ -14,7 +14,7 @@ from django.utils import timezone
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, Member, Night
 from scoring.table.models import Game
-from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
+from tests.clubs.cafe import PLAYERS, WON_BY_BILAL, new_club, play
 
 NOT_PAGES = re.compile(r"\.(png|pdf|csv|json|jsonl|ics|svg|txt|xml|js|webmanifest)$")
 """Addresses that answer a file, not a page with forms."""

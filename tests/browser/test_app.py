@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, PHONE
+from tests.browser.phone import CHROMIUM, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

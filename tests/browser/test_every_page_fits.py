@@ -12,8 +12,7 @@ import json
 
 import pytest
 
-from tests.browser.conftest import PHONE, session_cookie
-from tests.browser.phone import PHONE_WIDTH, scroll_width
+from tests.browser.phone import PHONE, PHONE_WIDTH, scroll_width, session_cookie
 from tests.factories import POST_ONLY, address, url_names
 
 pytestmark = pytest.mark.browser

@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 from scoring.clubs import services
 from scoring.clubs.models import Member, Round
 from scoring.engine import Rules
+from tests.browser.hands import TEXT, Deal, enter, save_button, status
 from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
-from tests.browser.test_table import TEXT, Deal, enter, save_button, status
 
 pytestmark = pytest.mark.browser
 

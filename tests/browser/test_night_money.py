@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from scoring.clubs import services as club_services
 from scoring.engine import Rules
 from tests.browser.phone import PHONE_WIDTH, scroll_width
-from tests.clubs.test_night_money import PLAYERS, play_two_rounds
+from tests.clubs.night_money import PLAYERS, play_two_rounds
 
 pytestmark = pytest.mark.browser
 

@@ -115,3 +115,42 @@ def test_the_table_knows_no_club():
         if other.startswith(("scoring.clubs", "scoring.referee", "scoring.accounts"))
     }
     assert knows == set()
+
+
+TESTS = ROOT / "tests"
+
+
+def imported_test_modules(path: Path) -> list[str]:
+    """The test modules (tests/**/test_*.py) that ``path`` imports, however it names them:
+    ``from tests.x.test_y import z``, ``from .test_y import z``, ``from tests.x import test_y``
+    or ``import tests.x.test_y``."""
+    package = module_of(path).split(".")[:-1]
+    named = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            named.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            named.add(module)
+            named.update(f"{module}.{alias.name}" for alias in node.names)
+    return sorted(
+        name
+        for name in named
+        if name.split(".")[-1].startswith("test_")
+        and ROOT.joinpath(*name.split(".")).with_suffix(".py").is_file()
+    )
+
+
+def test_no_test_file_imports_another():
+    """What tests share lives in conftest.py (fixtures) or in modules of helpers
+    (tests/factories.py, tests/clubs/factories.py, tests/browser/phone.py...): a test file
+    that others import cannot be changed, split or deleted without breaking files it does
+    not name, and running it alone loads theirs."""
+    found = {
+        str(path.relative_to(ROOT)): imported_test_modules(path)
+        for path in sorted(TESTS.rglob("*.py"))
+        if imported_test_modules(path)
+    }
+
+    assert found == {}

@@ -16,13 +16,9 @@ from scoring.table import services
 from scoring.table.models import Change, Game, Hand, Player
 from scoring.table.state import load_game
 from tests.conftest import scorer_cookie
-from tests.factories import NAMES, hand_data, new_game_data
+from tests.factories import BILAL_FIVE, NAMES, game_url, hand_data, new_game_data, play
 from tests.golden import DATA, VALID, expected_output
 from tests.svg import geometry, unreadable
-
-
-def game_url(game, suffix=""):
-    return f"/games/{game.public_id}/{suffix}"
 
 
 def totals(game):
@@ -286,16 +282,6 @@ def test_add_hand_two_phones_at_once_record_exactly_one(transactional_db):
 
     assert sorted(statuses) == [302, 409]
     assert Hand.objects.filter(game=game).count() == 1
-
-
-def play(client, game, hands):
-    for number, data in enumerate(hands, start=len(load_game(game).hands) + 1):
-        response = client.post(game_url(game, "hands"), {**data, "number": number})
-        assert response.status_code == 302, response.context["form"].errors
-
-
-# Bilal (seat 1) makes 5 tricks a hand; he reaches 21 at the fifth hand.
-BILAL_FIVE = {"taker": 1, "bid": 5, "trump": "S", "tricks_0": 0, "tricks_1": 5, "tricks_2": 1}
 
 
 @pytest.mark.smoke
