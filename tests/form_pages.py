@@ -33,7 +33,7 @@ def routes(
 
 
 def club_with_a_night(admin) -> Club:
-    """The café club of tests/clubs/test_privacy.py (``admin`` its admin, a season, a game
+    """The café club of tests/clubs/cafe.py (``admin`` its admin, a season, a game
     played), with a night planned in its season: a place and 3 rounds."""
     club = new_club(admin)
     play(club, WON_BY_BILAL, owner=admin)
