@@ -1,6 +1,7 @@
 """Data for the site tests."""
 
 from scoring.accounts import services as account_services
+from scoring.table.state import load_game
 
 NAMES = ("Amina", "Bilal", "Chafik", "Dalila")
 
@@ -111,3 +112,18 @@ LONG_MEMBERS = (
 )
 """Eight members' names up to the limit (40 characters), pairs alike for their first 7 to
 36 characters, one in Arabic script."""
+
+
+def game_url(game, suffix=""):
+    return f"/games/{game.public_id}/{suffix}"
+
+
+def play(client, game, hands):
+    """Post these hands by the hand form, after the game's last hand; each must be saved."""
+    for number, data in enumerate(hands, start=len(load_game(game).hands) + 1):
+        response = client.post(game_url(game, "hands"), {**data, "number": number})
+        assert response.status_code == 302, response.context["form"].errors
+
+
+# Bilal (seat 1) makes 5 tricks a hand; he reaches 21 at the fifth hand.
+BILAL_FIVE = {"taker": 1, "bid": 5, "trump": "S", "tricks_0": 0, "tricks_1": 5, "tricks_2": 1}

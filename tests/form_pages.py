@@ -14,7 +14,7 @@ from django.utils import timezone
 from scoring.clubs.models import Club, Member, Night
 from scoring.clubs.nights import services as night_services
 from scoring.table.models import Game
-from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
+from tests.clubs.cafe import PLAYERS, WON_BY_BILAL, new_club, play
 
 NOT_PAGES = re.compile(r"\.(png|pdf|csv|json|jsonl|ics|svg|txt|xml|js|webmanifest)$")
 """Addresses that answer a file, not a page with forms."""
@@ -33,7 +33,7 @@ def routes(
 
 
 def club_with_a_night(admin) -> Club:
-    """The café club of tests/clubs/test_privacy.py (``admin`` its admin, a season, a game
+    """The café club of tests/clubs/cafe.py (``admin`` its admin, a season, a game
     played), with a night planned in its season: a place and 3 rounds."""
     club = new_club(admin)
     play(club, WON_BY_BILAL, owner=admin)

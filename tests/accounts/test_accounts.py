@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 
 from scoring.table.models import Game
 from tests.factories import account, new_game_data
-from tests.site.test_settings import settings_value
+from tests.site.fresh_python import settings_value
 
 pytestmark = pytest.mark.django_db
 

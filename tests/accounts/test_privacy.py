@@ -16,7 +16,7 @@ from scoring.clubs.models import ClubResult, Member
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Change, Game
-from tests.clubs.test_privacy import (
+from tests.clubs.cafe import (
     PLAYERS,
     WON_BY_AMINA,
     WON_BY_BILAL,

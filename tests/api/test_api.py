@@ -19,31 +19,14 @@ from scoring.clubs import services as club_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, Member, Season
 from scoring.clubs.nights import services as night_services
-from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine import Contract, Hand, Trump
 from scoring.table import services
+from tests.api.factories import make_club
 from tests.factories import NAMES
 
 pytestmark = pytest.mark.django_db
 
 BOULMOUS = Hand(Contract(0, 6, Trump.HEARTS), tricks=(6, 0, 0, 0))
-
-
-def make_club(public=False, slug="sfax"):
-    admin = User.objects.create_user(f"admin-{slug}", password="x")
-    club = club_services.create_club(
-        name="Sfax",
-        slug=slug,
-        time_zone="Africa/Tunis",
-        rules=Rules(),
-        points=(3, 2, 1, 0),
-        public=public,
-        invite_admits=False,
-        admin_user_id=admin.pk,
-        admin_name=NAMES[0],
-    )
-    for name in NAMES[1:]:
-        member_services.add_member(club=club, name=name)
-    return club, admin
 
 
 def win(club, owner, names=NAMES):

@@ -21,7 +21,7 @@ from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Change, Game
 from scoring.table.models import Hand as HandRow
-from tests.api.test_api import make_club
+from tests.api.factories import make_club
 from tests.conftest import scorer_cookie
 from tests.factories import NAMES, hand_data
 from tests.table.races import ROUNDS, at_once, racing, report

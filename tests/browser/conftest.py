@@ -11,9 +11,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 from django.utils import timezone
 
 from scoring.accounts.tokens import create_token
@@ -25,17 +23,14 @@ from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game
-from tests.clubs.test_privacy import PLAYERS, WON_BY_BILAL, new_club, play
+from tests.browser.phone import CHROMIUM, PASSWORD, PHONE
+from tests.clubs.cafe import PLAYERS, WON_BY_BILAL, new_club, play
 from tests.conftest import scorer_cookie
 from tests.factories import LONG_MEMBERS
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).resolve().parent
-PHONE = {"width": 360, "height": 640}
-PASSWORD = "felt-and-trumps-21"
-"""The password of the accounts the fixtures make."""
 
 
 def pytest_collection_modifyitems(config, items):
@@ -135,14 +130,6 @@ def cafe(transactional_db):
     play(club, WON_BY_BILAL, owner=amina)
     Member.objects.filter(club=club, name=PLAYERS[1]).update(user=bilal, role=Member.Role.ADMIN)
     return club
-
-
-def session_cookie(user, url):
-    """The cookie of a browser signed in as ``user``, for the live server at ``url``."""
-    client = Client()
-    client.force_login(user)
-    value = client.cookies[settings.SESSION_COOKIE_NAME].value
-    return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": url}
 
 
 @pytest.fixture

@@ -1,6 +1,16 @@
-"""What the browser tests share: the phone's size, a counting thumb, and page probes."""
+"""What the browser tests share: where Chromium is, the phone's size, a counting thumb, page
+probes, and signing in (by the login form, or by a session cookie)."""
 
-PHONE_WIDTH = 360
+from pathlib import Path
+
+from django.conf import settings
+from django.test import Client
+
+CHROMIUM = Path("/usr/bin/chromium")
+PHONE = {"width": 360, "height": 640}
+PHONE_WIDTH = PHONE["width"]
+PASSWORD = "felt-and-trumps-21"
+"""The password of the accounts the fixtures make."""
 TAP = 44
 """The least height, in CSS pixels, of anything a thumb taps."""
 
@@ -143,3 +153,20 @@ def breakable_figures(page):
     """The texts where a line could break inside a number or an amount (French writes
     ``1 234,50 €`` with no-break spaces)."""
     return page.evaluate(BROKEN_FIGURES)
+
+
+def log_in(page, username):
+    """Sign in as ``username`` by the login form, as a user does."""
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+
+
+def session_cookie(user, url):
+    """The cookie of a browser signed in as ``user``, for the live server at ``url``."""
+    client = Client()
+    client.force_login(user)
+    value = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": url}

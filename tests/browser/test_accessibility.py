@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
-from django.test.signals import template_rendered
 
 from scoring.clubs import history as club_history
 from scoring.clubs import services as club_services
@@ -23,6 +22,7 @@ from scoring.common.rights import Actor
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.browser.axe import violations
+from tests.browser.templates import rendered_templates
 from tests.factories import NAMES
 from tests.golden import REVOKED
 
@@ -35,27 +35,18 @@ PLAY = "taker=0&bid=3&trump=H"
 def checked(lang):
     """``check(page, name)`` after each visit: the page's axe violations (all of them in
     Arabic, the first page of each template in English and French, else none) and its h1
-    count. The template is the first one the live server rendered for the visit (it runs
-    in this process); a page that rendered none (a cached page) counts as its own."""
-    rendered = []
-
-    def keep(sender, template, **kwargs):
-        rendered.append(template.name)
-
+    count; ``forget()`` before each visit (tests/browser/templates.py)."""
     seen = set()
 
-    def check(page, name):
-        template = rendered[0] if rendered else name
-        rendered.clear()
-        found = violations(page) if lang == "ar" or template not in seen else []
-        seen.add(template)
-        return found, page.locator("h1").count()
+    with rendered_templates() as templates:
 
-    template_rendered.connect(keep, dispatch_uid="tests.browser.accessibility")
-    try:
-        yield check, rendered.clear
-    finally:
-        template_rendered.disconnect(dispatch_uid="tests.browser.accessibility")
+        def check(page, name):
+            template = templates.first(otherwise=name)
+            found = violations(page) if lang == "ar" or template not in seen else []
+            seen.add(template)
+            return found, page.locator("h1").count()
+
+        yield check, templates.forget
 
 
 @pytest.fixture

@@ -2,19 +2,10 @@
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, PHONE
+from tests.browser.phone import CHROMIUM, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def test_home_page_manifest_opens_the_app_standalone(phone):
-    page = phone()
-    page.goto("/")
-
-    href = page.evaluate("document.querySelector('link[rel=manifest]').href")
-    manifest = page.evaluate("async href => (await fetch(href)).json()", href)
-
-    assert (manifest["name"], manifest["display"]) == ("Boulmous", "standalone")
+# The manifest itself, and the page's link to it: tests/table/test_app.py.
 
 
 def test_home_page_is_installable_in_chromium(browser, live_server, tmp_path):

@@ -6,12 +6,13 @@ and in French no line break inside a number or an amount."""
 
 import pytest
 
-from tests.browser.conftest import PHONE, session_cookie
 from tests.browser.phone import (
+    PHONE,
     breakable_figures,
     isolated,
     misread_signs,
     names_cut_at_their_start,
+    session_cookie,
 )
 from tests.factories import LONG_MEMBERS, address
 

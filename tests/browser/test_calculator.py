@@ -121,22 +121,6 @@ def test_from_the_game_page_one_tap_then_five_give_the_verdict(phone, game, lang
     expect(page).to_have_url(re.compile(rf"/games/{game.public_id}/$"))  # back at the table
 
 
-def test_without_javascript_the_links_still_ask_the_question(phone, game):
-    page = phone("en", javascript=False)
-    page.goto("/")
-    taps = Taps()
-
-    taps.tap(page.locator(".actions").get_by_role("link", name=TEXT["en"]["link"], exact=True))
-    ask(taps, page, TEXT["en"]["no_trump"], QUESTION)
-
-    expect(verdict(page)).to_have_text(TEXT["en"]["no_trump_wins"])
-    assert page.locator(".calc-played .winner .card").inner_text() == "A♦"
-    assert taps.count == 6
-    page.get_by_role("link", name=TEXT["en"]["back"], exact=True).click()
-    expect(played(page)).to_have_text(QUESTION[:3])
-    assert page.url.endswith("/referee/trick?trump=NT&cards=JD,AD,KD")
-
-
 def test_a_reload_or_a_shared_link_shows_the_same_question(phone, live_server):
     page = phone("en")
     page.goto("/referee/trick")
@@ -166,41 +150,6 @@ def test_the_verdict_waits_for_a_trump_and_comes_with_it(phone, live_server):
 
     expect(verdict(page)).to_have_text("The jack of diamonds wins")
     assert taps.count == 5
-
-
-@pytest.mark.parametrize(
-    ("trump", "cards", "winner", "reason"),
-    [
-        (
-            "hearts",
-            ["J♦", "A♦", "K♦", "Q♦"],
-            "J♦",
-            "The jack of diamonds is the second-highest trump when hearts are trump.",
-        ),
-        (
-            "hearts",
-            ["A♠", "J♦", "K♠", "Q♠"],
-            "J♦",
-            "The jack of diamonds is the second-highest trump when hearts are trump.",
-        ),
-        (
-            "no trump",
-            ["J♦", "A♦", "K♦", "Q♦"],
-            "A♦",
-            "The ace of diamonds is the highest card of the suit led, diamonds: at no trump, "
-            "each suit runs from the ace down to the nine.",
-        ),
-    ],
-    ids=["other-jack-led", "other-jack-trumping", "no-trump-jacks-plain"],
-)
-def test_left_bower_cases_are_settled(phone, live_server, trump, cards, winner, reason):
-    page = phone("en")
-    page.goto("/referee/trick")
-
-    ask(Taps(), page, trump, cards)
-
-    expect(page.locator(".calc-played .winner .card")).to_have_text(winner)
-    assert page.locator(".verdict p").first.inner_text() == reason
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])

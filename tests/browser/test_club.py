@@ -12,8 +12,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from scoring.clubs.models import ClubResult, Member
-from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
-from tests.browser.test_table import (
+from tests.browser.hands import (
     CLOSE_GAME,
     GAME,
     TEXT,
@@ -23,6 +22,7 @@ from tests.browser.test_table import (
     save_button,
     status,
 )
+from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
 
 pytestmark = pytest.mark.browser
 

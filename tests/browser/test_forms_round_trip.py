@@ -21,8 +21,7 @@ from django.utils import timezone
 
 from scoring.clubs.models import Club, Member, Night, Season
 from scoring.table.models import Hand
-from tests.browser.conftest import PASSWORD
-from tests.browser.test_privacy import log_in
+from tests.browser.phone import PASSWORD, log_in
 from tests.form_pages import club_with_a_night, page_addresses
 
 pytestmark = pytest.mark.browser

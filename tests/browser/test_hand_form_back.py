@@ -14,8 +14,8 @@ import pytest
 from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.models import Hand
+from tests.browser.hands import Deal, checked, enter, save_button
 from tests.browser.phone import Taps
-from tests.browser.test_table import Deal, checked, enter, save_button
 from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser

@@ -16,8 +16,8 @@ from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member, Round
 from scoring.clubs.nights import services as night_services
 from scoring.engine import Rules
+from tests.browser.hands import TEXT, Deal, enter, save_button, status
 from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
-from tests.browser.test_table import TEXT, Deal, enter, save_button, status
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ from scoring.clubs.members import services as member_services
 from scoring.clubs.nights import services as night_services
 from scoring.engine import Rules
 from tests.browser.phone import PHONE_WIDTH, scroll_width
-from tests.clubs.test_night_money import PLAYERS, play_two_rounds
+from tests.clubs.night_money import PLAYERS, play_two_rounds
 
 pytestmark = pytest.mark.browser
 

@@ -9,50 +9,24 @@ too: a page reloaded offline comes from the worker's cache or not at all.
 import pytest
 from playwright.sync_api import expect
 
-from scoring.engine import Contract, Rules, Trump
-from scoring.engine import Hand as EngineHand
+from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.models import Hand
+from tests.browser.hands import Deal, enter, key, label, save_button
+from tests.browser.offline import OFFLINE, open_kept, record, recorded
 from tests.browser.phone import Taps
-from tests.browser.test_play import label
-from tests.browser.test_table import Deal, enter, key, save_button
 from tests.factories import NAMES
 from tests.golden import LEGAL
 
 pytestmark = pytest.mark.browser
 
-# Amina deals hand 1, Bilal hand 2, Chafik hand 3, Dalila hand 4: the deal passes left.
-OFFLINE = [
-    Deal(1, 5, "S", (0, 5, 1, 0)),
-    Deal(0, 4, "H", (2, 1, 2, 1), tapped=(1, 2, 3)),
-    Deal(2, 3, "C", (1, 1, 3, 1)),
-]
 ANOTHER = Deal(3, 4, "D", (1, 1, 0, 4))
-# The page's own check that the worker runs and keeps this page: evaluated as a function
-# (a string expression would be eval, which the Content-Security-Policy refuses).
-KEPT = """
-async () => {
-  if (!navigator.serviceWorker.controller) return false;
-  const cache = await caches.open("boulmous-pages-1");
-  return Boolean(await cache.match(location.pathname));
-}
-"""
 
 
 @pytest.fixture
 def game(transactional_db):
     """A new game at 21 with no money; Amina deals first."""
     return services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
-
-
-def open_kept(page, game):
-    """The game's page, once the service worker runs and keeps a copy of it."""
-    page.goto(f"/games/{game.public_id}/")
-    for _ in range(150):
-        if page.evaluate(KEPT):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the service worker did not keep the game's page")
 
 
 def posted(response):
@@ -73,26 +47,11 @@ def status(page):
     return page.locator("#hand-form .status")
 
 
-def recorded(game):
-    """The hands in the database: number, taker, bid, trump, tricks."""
-    return [
-        (hand.number, hand.taker, hand.bid, hand.trump, hand.tricks)
-        for hand in Hand.objects.filter(game=game).order_by("number", "pk")
-    ]
-
-
 def expected(deals, first=1):
     return [
         (number, deal.taker, deal.bid, deal.trump, list(deal.tricks))
         for number, deal in enumerate(deals, start=first)
     ]
-
-
-def record(game, number, deal):
-    """Hand ``number`` recorded by another phone, online."""
-    contract = Contract(deal.taker, deal.bid, Trump(deal.trump))
-    hand = EngineHand(contract, tricks=deal.tricks)
-    services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
 
 
 def test_hands_saved_offline_wait_survive_a_reload_and_are_recorded_once_in_order(phone, game):

@@ -30,8 +30,8 @@ from openskill.models import PlackettLuce
 from playwright.sync_api import expect
 
 from scoring.engine import loads, score
+from tests.browser.hands import GAME, VOID, Deal, enter, key, status
 from tests.browser.phone import PHONE_WIDTH, Taps, scroll_width
-from tests.browser.test_table import GAME, VOID, Deal, enter, key, status
 
 pytestmark = pytest.mark.browser
 

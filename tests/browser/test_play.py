@@ -3,20 +3,13 @@
 import pytest
 from playwright.sync_api import expect
 
-from scoring.engine import Card, Contract, Hand, Rules, Trump, in_tricks, parse_cards
+from scoring.engine import Contract, Hand, Rules, Trump, in_tricks, parse_cards
 from scoring.table import services
+from tests.browser.hands import label
 from tests.factories import NAMES
 from tests.golden import LEGAL, REVOKED
 
 pytestmark = pytest.mark.browser
-
-
-FRENCH_RANKS = {"J": "V", "Q": "D", "K": "R"}  # valet, dame, roi
-
-
-def label(code, lang="en"):
-    text = Card.parse(code).label
-    return FRENCH_RANKS.get(text[0], text[0]) + text[1:] if lang == "fr" else text
 
 
 def play_by_taps(page, codes):

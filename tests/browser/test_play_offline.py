@@ -26,7 +26,7 @@ from scoring.engine import (
 )
 from scoring.table import services
 from scoring.table.models import Hand
-from tests.browser.test_play import label
+from tests.browser.hands import label
 from tests.factories import NAMES
 from tests.golden import LEGAL, REVOKED
 

@@ -11,19 +11,10 @@ from playwright.sync_api import expect
 
 from scoring.clubs.models import Member
 from tests.browser.axe import report
-from tests.browser.conftest import PASSWORD
-from tests.browser.phone import PHONE_WIDTH, scroll_width
-from tests.clubs.test_privacy import PLAYERS
+from tests.browser.phone import PASSWORD, PHONE_WIDTH, log_in, scroll_width
+from tests.clubs.cafe import PLAYERS
 
 pytestmark = pytest.mark.browser
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.locator("main form button[type=submit]").click()
 
 
 def seen(page, name):

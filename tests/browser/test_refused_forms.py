@@ -7,7 +7,7 @@ Screenshots go to /tmp/refused-*.png.
 import pytest
 
 from scoring.clubs.models import Member
-from tests.browser.test_privacy import log_in
+from tests.browser.phone import log_in
 
 pytestmark = pytest.mark.browser
 

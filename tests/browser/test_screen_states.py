@@ -316,15 +316,6 @@ def test_hand_numbers_stay_on_one_line(phone, transactional_db, where):
     assert page.evaluate(LINES) == [1] * len(TOTALS_HANDS)
 
 
-@pytest.mark.parametrize("scorer", [True, False])
-def test_who_wins_the_trick_is_offered_once_on_the_game_page(phone, transactional_db, scorer):
-    game = new_game(hands=TOTALS_HANDS)
-    page = phone("en", scorer=scorer)
-    page.goto(f"/games/{game.public_id}/")
-
-    assert page.get_by_role("link", name="Who wins the trick?", exact=True).count() == 1
-
-
 def test_save_stays_in_view_after_a_refused_auction_call(phone, transactional_db):
     game = new_game()
     page = phone("en")

@@ -19,9 +19,9 @@ from playwright.sync_api import expect
 from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.models import Hand
+from tests.browser.hands import Deal, enter, key, save_button
+from tests.browser.offline import OFFLINE, open_kept, record, recorded
 from tests.browser.phone import Taps
-from tests.browser.test_offline import OFFLINE, open_kept, record, recorded
-from tests.browser.test_table import Deal, enter, key, save_button
 from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser

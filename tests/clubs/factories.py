@@ -1,15 +1,17 @@
 """What the clubs' tests make: accounts signed in without a password, the club Sfax, its
-players in a role, and the forms' and records' data."""
+players in a role, the forms' and records' data, and a club's stored results."""
 
 import json
 import re
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.clubs import services as club_services
-from scoring.clubs.models import Member
-from scoring.engine import Rules
+from scoring.clubs.models import ClubResult, Member
+from scoring.engine import About, Contract, Hand, Record, Rules, Trump
 
 
 def account(username):
@@ -114,3 +116,82 @@ def club_game_data(**changes):
     }
     data.update(changes)
     return data
+
+
+START = datetime(2025, 3, 6, 19, 0, tzinfo=UTC)
+
+
+RESULT_FIELDS = ("game__record_id", "seat", "position", "finished_at", "key", "rank", "total")
+RESULT_FIELDS += ("won", "taken", "made", "boites", "units", "contracts", "amount", "mu", "sigma")
+
+
+def results(club):
+    return list(
+        ClubResult.objects.filter(club=club)
+        .order_by("position", "seat")
+        .values_list(*RESULT_FIELDS)
+    )
+
+
+def won_record(number, players, taker, finished=None, record_id=None):
+    """A game won by ``taker`` at its fourth hand: he bids 3 and takes all six tricks
+    each time (24 points, the target 21)."""
+    tricks = tuple(6 if seat == taker else 0 for seat in range(4))
+    finished = finished or START + timedelta(hours=number)
+    return Record(
+        players=players,
+        first_dealer=number % 4,
+        rules=Rules(stake=Decimal("0.50")),
+        hands=(Hand(), *(Hand(Contract(taker, 3, Trump.HEARTS), tricks=tricks) for _ in range(4))),
+        about=About(
+            id=record_id or f"rec-{number}",
+            started_at=finished - timedelta(minutes=30),
+            finished_at=finished,
+            place="Café de la Gare",
+        ),
+    )
+
+
+def unfinished_record(number, players):
+    return Record(
+        players=players,
+        hands=(Hand(Contract(0, 4, Trump.SPADES), tricks=(4, 1, 1, 0)),),
+        about=About(
+            id=f"open-{number}",
+            started_at=START,
+            finished_at=START + timedelta(minutes=5),
+            abandoned=True,
+            place="Café de la Gare",
+        ),
+    )
+
+
+def some_records():
+    """Five won games among six players, one abandoned; two finished at the same time
+    (so the record id decides), and a name written in another case than the club's."""
+    return [
+        won_record(1, ("Amina", "Bilal", "Chafik", "Dalila"), taker=2),
+        won_record(2, ("Emna", "Farid", "amina", "Bilal"), taker=0),
+        unfinished_record(3, ("Chafik", "Dalila", "Emna", "Farid")),
+        won_record(5, ("Dalila", "Emna", "Farid", "Chafik"), taker=3, record_id="rec-b"),
+        won_record(5, ("Bilal", "Chafik", "Amina", "Emna"), taker=1, record_id="rec-a"),
+        won_record(4, ("Farid", "Amina", "Dalila", "Bilal"), taker=1),
+    ]
+
+
+def settings_form(**changes):
+    values = {
+        "name": "Sfax",
+        "time_zone": "Europe/Paris",
+        "target": 10,
+        "failed_taker": "tricks_minus_bid",
+        "stake": "0.50",
+        "currency": "EUR",
+        "points_0": 3,
+        "points_1": 2,
+        "points_2": 1,
+        "points_3": 0,
+        "public": "on",
+        "invite_admits": "on",
+    }
+    return values | changes

@@ -6,7 +6,6 @@ records in the order league.md gives (finished, then id): not with scoring.engin
 
 import io
 import json
-from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -19,17 +18,15 @@ from scoring.clubs.league.ratings import rebuild
 from scoring.clubs.league.standings import season_standings
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, ClubResult, Member, Season
-from scoring.engine import About, Contract, GameOver, Hand, Record, Rules, Trump, loads
+from scoring.engine import GameOver, Hand, Record, loads
 from scoring.table import services
 from scoring.table.models import Change, Game, Summary
 from scoring.table.models import Hand as HandRow
 from scoring.table.state import load_game
+from tests.clubs.factories import results, some_records, won_record
 
 MEMBERS = ("Amina", "Bilal", "Chafik", "Dalila", "Emna", "Farid")
-START = datetime(2025, 3, 6, 19, 0, tzinfo=UTC)
 DATA = Path(__file__).resolve().parents[1] / "data"
-RESULT_FIELDS = ("game__record_id", "seat", "position", "finished_at", "key", "rank", "total")
-RESULT_FIELDS += ("won", "taken", "made", "boites", "units", "contracts", "amount", "mu", "sigma")
 
 
 def demo(*args):
@@ -42,14 +39,6 @@ def rebuild_league(*args):
     out = io.StringIO()
     call_command("rebuild_league", *args, stdout=out)
     return out.getvalue()
-
-
-def results(club):
-    return list(
-        ClubResult.objects.filter(club=club)
-        .order_by("position", "seat")
-        .values_list(*RESULT_FIELDS)
-    )
 
 
 def table(club):
@@ -69,52 +58,6 @@ def table(club):
             for line in season_standings(club, season)
         ]
         for season in club.seasons.order_by("first_day")
-    ]
-
-
-def won_record(number, players, taker, finished=None, record_id=None):
-    """A game won by ``taker`` at its fourth hand: he bids 3 and takes all six tricks
-    each time (24 points, the target 21)."""
-    tricks = tuple(6 if seat == taker else 0 for seat in range(4))
-    finished = finished or START + timedelta(hours=number)
-    return Record(
-        players=players,
-        first_dealer=number % 4,
-        rules=Rules(stake=Decimal("0.50")),
-        hands=(Hand(), *(Hand(Contract(taker, 3, Trump.HEARTS), tricks=tricks) for _ in range(4))),
-        about=About(
-            id=record_id or f"rec-{number}",
-            started_at=finished - timedelta(minutes=30),
-            finished_at=finished,
-            place="Café de la Gare",
-        ),
-    )
-
-
-def unfinished_record(number, players):
-    return Record(
-        players=players,
-        hands=(Hand(Contract(0, 4, Trump.SPADES), tricks=(4, 1, 1, 0)),),
-        about=About(
-            id=f"open-{number}",
-            started_at=START,
-            finished_at=START + timedelta(minutes=5),
-            abandoned=True,
-            place="Café de la Gare",
-        ),
-    )
-
-
-def some_records():
-    """Five won games among six players, one abandoned; two finished at the same time
-    (so the record id decides), and a name written in another case than the club's."""
-    return [
-        won_record(1, ("Amina", "Bilal", "Chafik", "Dalila"), taker=2),
-        won_record(2, ("Emna", "Farid", "amina", "Bilal"), taker=0),
-        unfinished_record(3, ("Chafik", "Dalila", "Emna", "Farid")),
-        won_record(5, ("Dalila", "Emna", "Farid", "Chafik"), taker=3, record_id="rec-b"),
-        won_record(5, ("Bilal", "Chafik", "Amina", "Emna"), taker=1, record_id="rec-a"),
-        won_record(4, ("Farid", "Amina", "Dalila", "Bilal"), taker=1),
     ]
 
 

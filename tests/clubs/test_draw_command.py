@@ -1,5 +1,9 @@
 """``manage.py draw`` prints a club night's draw as league.md writes it, and refuses bad
-arguments with status 1, one line on standard error and nothing on standard output."""
+arguments with status 1, one line on standard error and nothing on standard output.
+
+Run through call_command, and as the command line parses its arguments (in this process
+too); what a process of its own adds, one test shows: it needs nothing from the
+environment."""
 
 import io
 import json
@@ -9,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from scoring.engine.draw import Round, draw, spread
 from scoring.management.commands.draw import Command
@@ -30,17 +35,28 @@ def run_draw_in_a_process(*args):
     )
 
 
-def run_draw(*args):
-    """Run the command in this process as the command line runs it (its arguments parsed,
-    a bad one said on standard error with status 1): what a process adds is proved once,
-    by the first test."""
+def draw_command(*args):
+    """Run the command through call_command: (exit status, standard output, standard error)."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    try:
+        call_command("draw", *args, stdout=stdout, stderr=stderr)
+        status = 0
+    except SystemExit as exit:
+        status = exit.code
+    return status, stdout.getvalue(), stderr.getvalue()
+
+
+def draw_from_argv(*args):
+    """Run the command as manage.py runs it, in this process: its arguments parsed from
+    the command line, where a bad one is said on standard error with status 1 (under
+    call_command, argparse's complaint is a CommandError instead)."""
     stdout, stderr = io.StringIO(), io.StringIO()
     try:
         Command(stdout=stdout, stderr=stderr).run_from_argv(["manage.py", "draw", *args])
-        returncode = 0
+        status = 0
     except SystemExit as exit:
-        returncode = exit.code
-    return subprocess.CompletedProcess(args, returncode, stdout.getvalue(), stderr.getvalue())
+        status = exit.code
+    return status, stdout.getvalue(), stderr.getvalue()
 
 
 def as_rounds(printed):
@@ -77,24 +93,23 @@ def test_draw_command_prints_a_draw_in_the_spec_shape():
 
 
 def test_draw_command_prints_the_engine_draw():
-    result = run_draw("--players", "16", "--rounds", "5", "--seed", "3")
+    status, printed, _ = draw_command("--players", "16", "--rounds", "5", "--seed", "3")
 
-    rounds = as_rounds(json.loads(result.stdout))
-    assert (rounds, spread(rounds)) == (draw(range(1, 17), 5, seed=3), (1, 0))
+    rounds = as_rounds(json.loads(printed))
+    assert (status, rounds, spread(rounds)) == (0, draw(range(1, 17), 5, seed=3), (1, 0))
 
 
 def test_draw_command_same_seed_gives_same_output():
-    first = run_draw("--players", "13", "--rounds", "3", "--seed", "8")
-    again = run_draw("--rounds", "3", "--seed", "8", "--players", "13")
-    other = run_draw("--players", "13", "--rounds", "3", "--seed", "9")
+    first = draw_command("--players", "13", "--rounds", "3", "--seed", "8")
+    again = draw_command("--rounds", "3", "--seed", "8", "--players", "13")
+    other = draw_command("--players", "13", "--rounds", "3", "--seed", "9")
 
-    assert (first.stdout == again.stdout, first.stdout == other.stdout) == (True, False)
+    assert (first == again, first[1] == other[1]) == (True, False)
 
 
 def test_draw_command_seed_defaults_to_0():
-    assert (
-        run_draw("--players", "6", "--rounds", "2").stdout
-        == run_draw("--players", "6", "--rounds", "2", "--seed", "0").stdout
+    assert draw_command("--players", "6", "--rounds", "2") == draw_command(
+        "--players", "6", "--rounds", "2", "--seed", "0"
     )
 
 
@@ -110,6 +125,15 @@ def test_draw_command_seed_defaults_to_0():
             "draw: players: a draw needs 4 to 200 players, not -5",
         ),
         (["--players", "8", "--rounds", "0"], "draw: rounds: a draw needs 1 to 20 rounds, not 0"),
+    ],
+)
+def test_draw_command_impossible_draw_exits_1_with_one_line(args, message):
+    assert draw_command(*args) == (1, "", message + "\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
         (["--players", "x", "--rounds", "2"], "draw: argument --players: invalid int value: 'x'"),
         (
             ["--players", "8", "--rounds", "1.5"],
@@ -125,6 +149,4 @@ def test_draw_command_seed_defaults_to_0():
     ],
 )
 def test_draw_command_bad_arguments_exit_1_with_one_line(args, message):
-    result = run_draw(*args)
-
-    assert (result.returncode, result.stdout, result.stderr) == (1, "", message + "\n")
+    assert draw_from_argv(*args) == (1, "", message + "\n")

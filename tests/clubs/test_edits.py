@@ -31,9 +31,8 @@ from scoring.clubs.models import (
 from scoring.clubs.nights import services as night_services
 from scoring.engine import Rules
 from scoring.table.models import Game, ScorerLink
-from tests.clubs.factories import signed_in, with_role
-from tests.clubs.races import ROUNDS, at_once, racing, report
-from tests.clubs.test_league import (
+from tests.clubs.factories import settings_form, signed_in, with_role
+from tests.clubs.league_check import (
     MEMBERS,
     check_league,
     imported,
@@ -43,6 +42,7 @@ from tests.clubs.test_league import (
     stored_league,
     wins_for,
 )
+from tests.clubs.races import ROUNDS, at_once, racing, report
 
 pytestmark = pytest.mark.django_db
 
@@ -543,24 +543,6 @@ def test_game_date_refused_to_a_scorer_and_offered_to_admins_for_won_games(club,
 
 
 # --- the club's settings -----------------------------------------------------------------
-
-
-def settings_form(**changes):
-    values = {
-        "name": "Sfax",
-        "time_zone": "Europe/Paris",
-        "target": 10,
-        "failed_taker": "tricks_minus_bid",
-        "stake": "0.50",
-        "currency": "EUR",
-        "points_0": 3,
-        "points_1": 2,
-        "points_2": 1,
-        "points_3": 0,
-        "public": "on",
-        "invite_admits": "on",
-    }
-    return values | changes
 
 
 def test_club_settings_each_change_logged_before_and_after(club, admin):

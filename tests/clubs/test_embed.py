@@ -11,9 +11,8 @@ from scoring.clubs.embed import clean_origin, clean_origins
 from scoring.clubs.models import Club, ClubChange
 from scoring.engine import Rules
 from scoring.table import services as table_services
-from tests.clubs.factories import signed_in, with_role
+from tests.clubs.factories import settings_form, signed_in, with_role
 from tests.clubs.league_games import GAME_A, new_club, play
-from tests.clubs.test_edits import settings_form
 from tests.factories import NAMES
 
 SITE = "https://club.example.org"

@@ -20,8 +20,15 @@ from scoring.infra import deadline
 from scoring.infra.deadline import Deadline, DeadlinePassed
 from scoring.table import services
 from scoring.table.models import Change, Game, Hand, Seat, Summary
-from tests.clubs.factories import account, errors, make_club, record_line, signed_in
-from tests.clubs.test_demo_club import results, some_records
+from tests.clubs.factories import (
+    account,
+    errors,
+    make_club,
+    record_line,
+    results,
+    signed_in,
+    some_records,
+)
 
 pytestmark = pytest.mark.django_db
 

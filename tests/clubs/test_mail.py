@@ -2,8 +2,6 @@
 season's end its standings; once each, in the member's language, with a link that stops it
 without logging in."""
 
-# ruff: noqa: F811 (the fixtures of test_night_money, imported)
-
 import io
 import re
 from datetime import UTC, date, datetime, timedelta
@@ -25,12 +23,9 @@ from scoring.clubs.nights import services as night_services
 from scoring.clubs.nights.pages import night_money
 from scoring.common.words import say_day
 from tests.clubs.factories import account, signed_in
-from tests.clubs.test_night_money import (
+from tests.clubs.night_money import (
     BOULMOUS_MADE,
-    amina,  # noqa: F401 (a fixture)
-    club,  # noqa: F401 (a fixture)
     new_night,
-    organiser,  # noqa: F401 (a fixture)
     play_two_rounds,
     record,
     round_games,

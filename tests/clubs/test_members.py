@@ -17,8 +17,8 @@ from scoring.clubs.models import ClubChange, ClubResult, Member, Round
 from scoring.clubs.nights import services as night_services
 from scoring.common.rights import NOBODY
 from scoring.table.models import Player, Summary
+from tests.clubs.league_check import check_league
 from tests.clubs.league_games import new_club, won_by
-from tests.clubs.test_league import check_league
 
 User = get_user_model()
 JUNE = datetime(2025, 6, 15, 20, 0, tzinfo=UTC)

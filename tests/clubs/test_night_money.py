@@ -4,8 +4,6 @@ boulmous paid in games not won), and the fewest payments that settle them, on th
 ranking page and in its PDF."""
 
 import io
-from collections import defaultdict
-from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -13,113 +11,24 @@ from django.test import Client
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring.clubs import services as club_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubResult, Member
 from scoring.clubs.nights import services as night_services
 from scoring.clubs.nights.pages import night_money
-from scoring.engine import Contract, Hand, Rules, Trump
-from scoring.table import services
 from scoring.table.models import Game
-from tests.clubs.factories import account, signed_in, with_role
-from tests.engine.test_settle_many import fewest_possible
+from tests.clubs.factories import signed_in, with_role
+from tests.clubs.night_money import (
+    BOULMOUS_MADE,
+    STAKE,
+    new_night,
+    play_two_rounds,
+    record,
+    round_games,
+    url,
+)
+from tests.engine.fewest import fewest_possible
 
 pytestmark = pytest.mark.django_db
-
-PLAYERS = ("Bilal", "Chafik", "Dalila", "Emna", "Farid", "Ghada", "Hedi", "Inès")
-STAKE = Decimal("0.50")
-
-
-@pytest.fixture
-def amina():
-    return account("amina")
-
-
-@pytest.fixture
-def club(amina):
-    """Sfax plays for 0.50 EUR a stake; nine players with Amina, its admin."""
-    club = club_services.create_club(
-        name="Sfax",
-        slug="sfax",
-        time_zone="Africa/Tunis",
-        rules=Rules(target=21, stake=STAKE, currency="EUR"),
-        points=(3, 2, 1, 0),
-        public=False,
-        invite_admits=False,
-        admin_user_id=amina.pk,
-        admin_name="Amina",
-    )
-    for name in PLAYERS:
-        member_services.add_member(club=club, name=name)
-    return club
-
-
-@pytest.fixture
-def organiser(amina):
-    return signed_in(amina)
-
-
-def new_night(club, names=("Amina", *PLAYERS)):
-    night = night_services.create_night(club=club, date=date(2025, 3, 7), place="", rounds=2)
-    member_ids = [club.members.get(name=name).pk for name in names]
-    night_services.check_in(night_id=night.pk, member_ids=member_ids, guests=[])
-    return night
-
-
-def url(night, tail="ranking"):
-    return f"/clubs/sfax/nights/{night.pk}/{tail}"
-
-
-def seated(game):
-    return [seat.player.name for seat in game.seats.select_related("player").order_by("position")]
-
-
-def record(game, *hands):
-    for number, (taker, bid, tricks) in enumerate(hands, start=1):
-        services.record_hand(
-            public_id=game.public_id,
-            number=number,
-            hand=Hand(Contract(taker, bid, Trump.HEARTS), tricks=tricks),
-            token=None,
-        )
-
-
-BOULMOUS_MADE = (0, 6, (6, 0, 0, 0))
-"""Seat 1 makes a boulmous: four of them win the game (24 points past 21)."""
-
-
-def round_games(night, number):
-    return list(
-        Game.objects.filter(
-            club_game__round__night=night, club_game__round__number=number
-        ).order_by("club_game__table")
-    )
-
-
-def play_two_rounds(club, organiser, night):
-    """Round 1: seat 1 wins each table with four boulmous (+15 stakes, the others -5 each).
-    Round 2: table 1 as well, after a boîte of seat 3 (seat 1 +16; seat 3 -6); table 2
-    abandoned after seat 4 made a boulmous and seat 2 missed one (+4 and -4 stakes, the
-    others nothing). Each player's expected balance in stakes."""
-    units: dict[str, int] = defaultdict(int)
-    organiser.post(url(night, "draw"))
-    for game in round_games(night, 1):
-        record(game, *[BOULMOUS_MADE] * 4)
-        names = seated(game)
-        for seat, name in enumerate(names):
-            units[name] += 15 if seat == 0 else -5
-    organiser.post(url(night, "draw"))
-    first, second = round_games(night, 2)
-    record(first, (2, 4, (0, 3, 1, 2)), *[BOULMOUS_MADE] * 4)
-    for seat, name in enumerate(seated(first)):
-        units[name] += (16, -5, -6, -5)[seat]
-    record(second, (3, 6, (0, 0, 0, 6)), (1, 6, (0, 5, 1, 0)))
-    for seat, name in enumerate(seated(second)):
-        units[name] += (0, -4, 0, 4)[seat]
-    night_services.end_night(night_id=night.pk)
-    for name in ("Amina", *PLAYERS):
-        units.setdefault(name, 0)  # who sat out both rounds owes nothing
-    return units
 
 
 def test_the_night_settles_every_players_balance_over_all_his_tables(club, organiser):
@@ -203,7 +112,7 @@ def test_games_in_another_currency_are_left_out_and_said(club, organiser):
     night = new_night(club)
     play_two_rounds(club, organiser, night)
     won = round_games(night, 1)[0]
-    ClubResult.objects.filter(game=won).update(amount=None)  # as the league keeps them
+    ClubResult.objects.filter(game=won).update(amount=None)  # as league.py keeps them
     abandoned = round_games(night, 2)[1]
     Game.objects.filter(pk=abandoned.pk).update(currency="USD")
 

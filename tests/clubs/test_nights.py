@@ -25,11 +25,10 @@ from scoring.engine.league import CSV_HEADER
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink, Summary
 from tests.clubs.factories import account, signed_in, with_role
+from tests.clubs.nights import PLAYERS, ids, night_url, nine_present, present, win
 
 pytestmark = pytest.mark.django_db
 
-PLAYERS = ("Bilal", "Chafik", "Dalila", "Emna", "Farid", "Ghada", "Hedi", "Inès")
-"""With Amina, the club's admin: nine players."""
 ZONE = "Africa/Tunis"
 
 
@@ -68,22 +67,6 @@ def night(club):
     return night_services.create_night(club=club, date=date(2025, 3, 7), place="Café", rounds=None)
 
 
-def ids(club, *names):
-    return [club.members.get(name=name).pk for name in names]
-
-
-def present(club, night, names, guests=()):
-    night_services.check_in(night_id=night.pk, member_ids=ids(club, *names), guests=list(guests))
-
-
-def night_url(night, tail=""):
-    return f"/clubs/sfax/nights/{night.pk}/{tail}"
-
-
-def nine_present(club, night):
-    present(club, night, ["Amina", *PLAYERS])
-
-
 def names_of(club, member_ids):
     names = dict(club.members.values_list("pk", "name"))
     return [names[pk] for pk in member_ids]
@@ -91,18 +74,6 @@ def names_of(club, member_ids):
 
 def seated(game):
     return [seat.player.name for seat in game.seats.select_related("player").order_by("position")]
-
-
-def win(game):
-    """The game played to its end: its first seat bids 6 and takes the six tricks, four times
-    (6 points a hand, 24 past the target of 21)."""
-    for number in range(1, 5):
-        services.record_hand(
-            public_id=game.public_id,
-            number=number,
-            hand=Hand(Contract(0, 6, Trump.HEARTS), tricks=(6, 0, 0, 0)),
-            token=None,
-        )
 
 
 def hand_post(game, number=1):

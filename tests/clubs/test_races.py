@@ -132,8 +132,8 @@ def test_a_merge_and_the_winning_hand_of_his_game_at_once_leave_the_league_as_a_
     from scoring.common.rights import NOBODY
     from scoring.table import services
     from scoring.table.models import Summary
+    from tests.clubs.league_check import check_league
     from tests.clubs.league_games import GAME_A, play
-    from tests.clubs.test_league import check_league
 
     outcomes = Counter()
     for round_ in range(ROUNDS):

@@ -23,7 +23,7 @@ from scoring.infra.preview import Preview, draw_preview
 from scoring.table.models import Game
 from tests.clubs.factories import account, signed_in
 from tests.clubs.league_games import GAME_A, GAME_B, play
-from tests.clubs.test_nights import win
+from tests.clubs.nights import win
 
 pytestmark = pytest.mark.django_db
 

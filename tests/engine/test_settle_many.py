@@ -3,7 +3,6 @@ affordable, at most one fewer than the balances beyond, checked against a search
 here."""
 
 from collections.abc import Sequence
-from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -11,28 +10,9 @@ from hypothesis import strategies as st
 
 from scoring.engine import EXACT_LIMIT, Transfer, fewest_transfers, settles_exactly
 from scoring.engine.draw import MAX_PLAYERS
+from tests.engine.fewest import fewest_possible
 
 PROPERTY = settings(max_examples=200, deadline=None)
-
-
-@cache
-def _fewest(debts: tuple[int, ...]) -> int:
-    if not debts:
-        return 0
-    first, rest = debts[0], debts[1:]
-    return 1 + min(
-        _fewest(
-            tuple(sorted(rest[:at] + ((first + other,) if first + other else ()) + rest[at + 1 :]))
-        )
-        for at, other in enumerate(rest)
-        if (first < 0) != (other < 0)
-    )
-
-
-def fewest_possible(units: Sequence[int]) -> int:
-    """The fewest transfers, by search: the first balance is cleared against each balance of
-    the other sign in turn (some fewest settlement always clears it so)."""
-    return _fewest(tuple(sorted(balance for balance in units if balance)))
 
 
 def balances(*, most: int, size: int) -> st.SearchStrategy[list[int]]:

@@ -380,8 +380,9 @@ def test_any_question_is_answered_with_a_sane_page(trump, cards):
 # --- One tap away -----------------------------------------------------------------------
 
 
-def test_game_page_links_to_the_calculator(client, game):
-    root = page(client.get(f"/games/{game.public_id}/"))
+@pytest.mark.parametrize("phone", ["client", "watcher"])
+def test_game_page_links_to_the_calculator(request, game, phone):
+    root = page(request.getfixturevalue(phone).get(f"/games/{game.public_id}/"))
 
     # Once: beside the hand form for a phone that scores, among the page's links otherwise.
     links = root.find_all("a")

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.clubs.test_privacy import user
+from tests.clubs.cafe import user
 from tests.form_pages import club_with_a_night, inputs_of, page_addresses
 
 pytestmark = pytest.mark.django_db

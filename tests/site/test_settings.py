@@ -7,6 +7,7 @@ import pytest
 
 from scoring.checks import MAIL_NOT_SENT, check_email_backend
 from tests.conftest import REDIS_URL
+from tests.site.fresh_python import python, settings_value
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -15,23 +16,6 @@ LOCAL_THROTTLES = (
     "The throttles count in django.core.cache.backends.locmem.LocMemCache, which is not "
     "shared: each gunicorn worker would count apart, and a restart would forget"
 )
-
-
-def python(*args, **env):
-    """Run Python in the project with nothing in the environment but ``env``."""
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", **env},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
-def settings_value(expression, **env):
-    """Evaluate ``expression`` on the settings in a fresh interpreter with ``env``."""
-    return python("-c", f"from boulmous_site import settings; print({expression})", **env)
 
 
 def test_settings_without_secret_key_load_with_an_empty_key():

@@ -11,8 +11,7 @@ import re
 
 import pytest
 
-from tests.factories import hand_data
-from tests.table.test_game import game_url
+from tests.factories import game_url, hand_data
 
 pytestmark = pytest.mark.django_db
 

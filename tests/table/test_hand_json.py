@@ -6,8 +6,7 @@ htmx answer the page as before."""
 import pytest
 
 from scoring.table.models import Hand
-from tests.factories import hand_data
-from tests.table.test_game import BILAL_FIVE, game_url, play
+from tests.factories import BILAL_FIVE, game_url, hand_data, play
 
 pytestmark = pytest.mark.django_db
 

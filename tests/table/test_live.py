@@ -23,7 +23,7 @@ from scoring.table.models import Game, Summary
 from scoring.table.pages.game import version_of
 from scoring.table.views.live_middleware import current_version, unchanged
 from tests.clubs.factories import account, signed_in
-from tests.clubs.test_nights import PLAYERS, night_url, nine_present
+from tests.clubs.nights import PLAYERS, night_url, nine_present
 from tests.conftest import REDIS_URL
 from tests.factories import NAMES, hand_data
 

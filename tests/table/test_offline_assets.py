@@ -1,7 +1,6 @@
 """Offline (issue 13): the service worker at the site's root, the shell it keeps, and the
 mark by which it keeps only the pages of games this phone scores."""
 
-import json
 import re
 
 import pytest
@@ -9,18 +8,12 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.templatetags.static import static
 
 from scoring.table.views.app import SHELL
+from tests.table.service_worker import preamble
 
 pytestmark = pytest.mark.django_db
 
 # A name as CompressedManifestStaticFilesStorage links it, long cached: table.0123abcd4567.js
 HASHED = re.compile(r"^/static/[\w/.-]+\.[0-9a-f]{12}\.(css|js|png|svg)$")
-
-
-def preamble(source, name):
-    """The value the worker's preamble gives ``name``."""
-    line = re.search(rf"^const {name} = (.*);$", source, re.MULTILINE)
-    assert line is not None, name
-    return json.loads(line.group(1))
 
 
 def test_service_worker_is_served_at_the_root_fresh_each_time(client):

@@ -11,8 +11,7 @@ import re
 import pytest
 from django.templatetags.static import static
 
-from tests.factories import hand_data
-from tests.table.test_game import BILAL_FIVE, game_url, play
+from tests.factories import BILAL_FIVE, game_url, hand_data, play
 
 pytestmark = pytest.mark.django_db
 

@@ -287,13 +287,23 @@ def test_history_names_who_made_each_change(client, game):
     client.post(url(game, "share/new"))
     other = Client()
     other.post(url(game, f"score/{game.scorer_links.get().secret}"), {"label": "Dalila"})
-    other.post(url(game, "hands"), hand_data(2))
+    other.post(url(game, "hands"), hand_data(2, taker=3, bid=4, trump="D", tricks=(0, 1, 1)))
+    client.post(url(game, "hands/2/undo"))
 
     page = client.get(url(game)).content.decode()
 
-    history = re.sub(r"\s+", " ", page[page.index('class="history"') :])
-    assert "by Dalila" in history
-    assert "by the phone that started the game" in history
+    history = page[page.index('class="history"') :].split("</section>", 1)[0]
+    lines = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip()
+        for item in re.findall(r"<li><time[^>]*>.*?</time>(.*?)</li>", history, re.DOTALL)
+    ]
+    assert lines == [
+        "hand undone, hand 2: Dalila 4♦, tricks 0-1-1-4 by the phone that started the game",
+        "hand recorded, hand 2: Dalila 4♦, tricks 0-1-1-4 by Dalila",
+        "hand recorded, hand 1: Bilal 4♥, tricks 1-4-0-1 by the phone that started the game",
+        "game started by the phone that started the game",
+    ]
+    assert Change.objects.filter(by_device="Dalila").count() == 1
 
 
 @pytest.mark.django_db

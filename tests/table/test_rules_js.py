@@ -9,10 +9,9 @@ import re
 import pytest
 from django.templatetags.static import static
 
-from tests.factories import hand_data
+from tests.factories import game_url, hand_data
 from tests.js.make_vectors import PATH
-from tests.table.test_game import game_url
-from tests.table.test_offline_assets import preamble
+from tests.table.service_worker import preamble
 
 pytestmark = pytest.mark.django_db
 

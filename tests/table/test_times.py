@@ -12,8 +12,7 @@ from scoring.common.clock import ZONE_COOKIE, zone_named
 from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.models import Change, Summary
-from tests.factories import NAMES, hand_data
-from tests.table.test_game import game_url
+from tests.factories import NAMES, game_url, hand_data
 
 pytestmark = pytest.mark.django_db
 
