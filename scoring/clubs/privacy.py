@@ -119,7 +119,7 @@ def _rename_in_history(club: Club, old_key: str, name: str) -> None:
         earlier = _his_names_before(line, his)
         keys = his | earlier
         now = (
-            _renamed_subject(line.action, line.subject, keys, name),
+            _renamed_subject(line, keys, name),
             _renamed(line.before, keys, name),
             _renamed(line.after, keys, name),
         )
@@ -174,25 +174,28 @@ def _renamed(value: Any, keys: set[str], name: str) -> Any:
     return value
 
 
-def _renamed_subject(action: str, subject: str, keys: set[str], name: str) -> str:
-    """A line's subject, his names in it now ``name``: a game's line names its players, a
-    deleted game's as ``name total`` parted by `` · `` (by ``, `` if it had no summary:
-    scoring/clubs/edits.py), a moved game's parted by ``, ``."""
+def _renamed_subject(line: ClubChange, keys: set[str], name: str) -> str:
+    """A line's subject, his names in it now ``name``. A game's line names its players in
+    their seats' order: a deleted game's as ``name total`` parted by `` · `` (by ``, `` if
+    it had no summary: scoring/clubs/edits.py), its record's players beside it, which tell
+    each part's name even where the subject was cut short; a moved game's parted by ``, ``."""
+    subject = line.subject
     if name_key(subject) in keys:
         return name
-    if action not in ("game_deleted", "game_moved"):
+    if line.action not in ("game_deleted", "game_moved"):
         return subject
-    apart = " · " if action == "game_deleted" and " · " in subject else ", "
-    parts = []
-    for part in subject.split(apart):
-        player, _, total = part.rpartition(" ")
-        if name_key(part) in keys:
-            parts.append(name)
-        elif apart == " · " and player and name_key(player) in keys:
-            parts.append(f"{name} {total}")
-        else:
-            parts.append(part)
-    return apart.join(parts)[:120]
+    apart = " · " if line.action == "game_deleted" and " · " in subject else ", "
+    record = line.before if isinstance(line.before, dict) else {}
+    players = record.get("players") if line.action == "game_deleted" else None
+    parts = subject.split(apart)
+    seated = [str(one) for one in players] if isinstance(players, list) else parts
+    renamed = []
+    for part, player in zip(parts, [*seated, *parts][: len(parts)], strict=True):
+        if name_key(player) not in keys or not part.startswith(player[: len(part)]):
+            renamed.append(part)
+        else:  # his name, and his total if the part has one
+            renamed.append(name + part[len(player) :])
+    return apart.join(renamed)[:120]
 
 
 def _lock_games(members: Iterable[Member]) -> None:

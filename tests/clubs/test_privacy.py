@@ -694,10 +694,19 @@ def test_anonymised_member_history_follows_him_through_his_names_only(cafe, amin
     merge_members(club=cafe, gone_id=guest.pk, kept_id=pierre.pk, by=admin)
     old = play(cafe, WON_BY_AMINA, names=(PLAYERS[0], "Pierre Martin", *PLAYERS[2:]))
     delete_club_game(club=cafe, public_id=old.public_id, by=admin)
+    # A deleted game of long names: its line's subject is cut short within his name.
+    long = ("Mohamed-Amine Ben Salah El Mansouri", "Fatma-Zahra Ben Youssef Trabelsi")
+    table = (*long, "Abdelkader Ben Mohamed Chaabane", "Pierre Martin")
+    delete_club_game(club=cafe, public_id=play(cafe, WON_BY_AMINA, names=table).public_id, by=admin)
+    cut = ClubChange.objects.get(club=cafe, action="game_deleted", subject__startswith="Moh")
+    assert cut.subject.endswith(" · Pierre")
 
     remove_member(club=cafe, member_id=pierre.pk, by=admin)
 
-    lines = ClubChange.objects.filter(club=cafe).order_by("pk")
+    cut.refresh_from_db()
+    assert cut.subject == f"{long[0]} 25 · {long[1]} 5 · {table[2]} 0 · Player 1"[:120]
+    assert cut.before["players"] == [*table[:3], "Player 1"]
+    lines = ClubChange.objects.filter(club=cafe).exclude(pk=cut.pk).order_by("pk")
     assert [
         (line.action, line.subject, line.before, line.after)
         for line in lines
