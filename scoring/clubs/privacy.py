@@ -190,7 +190,7 @@ def _renamed_subject(line: ClubChange, keys: set[str], name: str) -> str:
     parts = subject.split(apart)
     seated = [str(one) for one in players] if isinstance(players, list) else parts
     renamed = []
-    for part, player in zip(parts, [*seated, *parts][: len(parts)], strict=True):
+    for part, player in zip(parts, seated[: len(parts)] + parts[len(seated) :], strict=True):
         if name_key(player) not in keys or not part.startswith(player[: len(part)]):
             renamed.append(part)
         else:  # his name, and his total if the part has one
