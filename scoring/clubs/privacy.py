@@ -102,25 +102,100 @@ def _rename(club: Club, member: Member, name: str) -> None:
 
 
 def _rename_in_history(club: Club, old_key: str, name: str) -> None:
-    """The club's history lines that named him (their subject, a value before or after)
-    name him ``name`` now: the name removed is kept nowhere."""
+    """The club's history lines that named him name him ``name`` now: the name removed is
+    kept nowhere, nor any name he had before it.
 
-    def renamed(value: Any) -> Any:
-        if isinstance(value, str):
-            return name if name_key(value) == old_key else value
-        if isinstance(value, list):
-            return [renamed(one) for one in value]
-        if isinstance(value, dict):
-            return {key: renamed(one) for key, one in value.items()}
-        return value
-
+    The lines are read from the newest back, following him through his names: a rename to
+    the name he has (or an undone one) means the lines before it named him by the name he
+    had then, and those alone (a player who had that name before him is someone else); a
+    merge into him, that the lines before it named him by the merged player's name too. Each
+    name stands whole in a value (a subject, a value before or after, a deleted game's
+    record's players), or among the names of a game's line (game_deleted's ``Amina 0 ·
+    Pierre 24``, game_moved's ``Amina, Pierre``)."""
+    his = {old_key}
     lines = []
-    for line in ClubChange.objects.filter(club=club).only("subject", "before", "after"):
-        now = (renamed(line.subject), renamed(line.before), renamed(line.after))
+    history = ClubChange.objects.filter(club=club).only("action", "subject", "before", "after")
+    for line in history.order_by("-pk"):
+        earlier = _his_names_before(line, his)
+        keys = his | earlier
+        now = (
+            _renamed_subject(line, keys, name),
+            _renamed(line.before, keys, name),
+            _renamed(line.after, keys, name),
+        )
         if now != (line.subject, line.before, line.after):
             line.subject, line.before, line.after = now
             lines.append(line)
+        his = _his_names_then(line, his, earlier)
     ClubChange.objects.bulk_update(lines, ["subject", "before", "after"])
+
+
+def _line_names(line: ClubChange) -> tuple[str, str] | None:
+    """A line's name before and after, if it renamed or merged a player (None else)."""
+    before = line.before if isinstance(line.before, dict) else {}
+    after = line.after if isinstance(line.after, dict) else {}
+    if line.action in ("member_renamed", "change_undone"):
+        was, now = before.get("name"), after.get("name")
+    elif line.action == "members_merged":
+        was, now = before.get("name"), after.get("into")
+    else:
+        return None
+    if isinstance(was, str) and isinstance(now, str):
+        return was, now
+    return None
+
+
+def _his_names_before(line: ClubChange, his: set[str]) -> set[str]:
+    """The keys of his names this line adds, the lines before it having named him so: the
+    name he was renamed from, or the player merged into him."""
+    names = _line_names(line)
+    if names is None or name_key(names[1]) not in his:
+        return set()
+    return {name_key(names[0])}
+
+
+def _his_names_then(line: ClubChange, his: set[str], earlier: set[str]) -> set[str]:
+    """The keys he was named by in the lines before this one."""
+    names = _line_names(line)
+    if not earlier or names is None:
+        return his
+    if line.action == "members_merged":
+        return his | earlier
+    return (his - {name_key(names[1])}) | earlier
+
+
+def _renamed(value: Any, keys: set[str], name: str) -> Any:
+    if isinstance(value, str):
+        return name if name_key(value) in keys else value
+    if isinstance(value, list):
+        return [_renamed(one, keys, name) for one in value]
+    if isinstance(value, dict):
+        return {key: _renamed(one, keys, name) for key, one in value.items()}
+    return value
+
+
+def _renamed_subject(line: ClubChange, keys: set[str], name: str) -> str:
+    """A line's subject, his names in it now ``name``. A game's line names its players in
+    their seats' order: a deleted game's as ``name total`` parted by `` · `` (by ``, `` if
+    it had no summary: scoring/clubs/edits.py), its record's players beside it, which tell
+    each part's name even where the subject was cut short; a moved game's parted by ``, ``."""
+    subject = line.subject
+    if name_key(subject) in keys:
+        return name
+    if line.action not in ("game_deleted", "game_moved"):
+        return subject
+    apart = " · " if line.action == "game_deleted" and " · " in subject else ", "
+    record = line.before if isinstance(line.before, dict) else {}
+    players = record.get("players") if line.action == "game_deleted" else None
+    parts = subject.split(apart)
+    seated = [str(one) for one in players] if isinstance(players, list) else parts
+    renamed = []
+    for part, player in zip(parts, seated[: len(parts)] + parts[len(seated) :], strict=True):
+        if name_key(player) not in keys or not part.startswith(player[: len(part)]):
+            renamed.append(part)
+        else:  # his name, and his total if the part has one
+            renamed.append(name + part[len(player) :])
+    return apart.join(renamed)[:120]
 
 
 def _lock_games(members: Iterable[Member]) -> None:

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import unicodedata
+import zipfile
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,13 +15,19 @@ from django.test import Client
 from django.utils import timezone
 from pypdf import PdfReader
 
+from scoring.accounts.services import delete_account
 from scoring.clubs import services as club_services
+from scoring.clubs.edits import delete_club_game
 from scoring.clubs.league.ratings import rebuild
+from scoring.clubs.mail import night_mail
 from scoring.clubs.members import services as member_services
-from scoring.clubs.models import ClubChange, ClubResult, Member
+from scoring.clubs.members.care import merge_members, rename_member
+from scoring.clubs.models import ClubChange, ClubResult, MailChoice, Member
 from scoring.clubs.names import Named, shown_names
 from scoring.clubs.nights import services as night_services
 from scoring.clubs.privacy import anonymous_name, remove_member
+from scoring.common.rights import Actor
+from scoring.management.backup import write_backup
 from scoring.table import services
 from scoring.table.models import Game, Summary
 from tests.clubs.cafe import (
@@ -578,3 +585,154 @@ def test_hand_saved_while_a_member_is_removed_leaves_the_league_as_a_rebuild_giv
             True,
         )
         assert stored_totals(club) == totals
+
+
+# Every surface that names a member, once he is anonymous (issue 39, item 2).
+
+
+def _everything_said(cafe, amina, night, game, tmp_path):
+    """What each surface that names the club's members says, as bytes: the pages and the
+    files an admin and the public get, the API's reads, the night's mail, the backup."""
+    admin, public = signed_in(amina), Client()
+    season = "/clubs/cafe/seasons/now"
+    nights = f"/clubs/cafe/nights/{night.pk}"
+    said = {}
+    for client, who in ((admin, "admin"), (public, "public")):
+        for path in [
+            "/clubs/cafe/",
+            "/clubs/cafe/history",
+            "/clubs/cafe/games/",
+            "/clubs/cafe/standings/",
+            "/clubs/cafe/records.jsonl",
+            "/clubs/cafe/nights.ics",
+            f"{nights}/night.ics",
+            f"{nights}/",
+            f"{nights}/ranking",
+            f"{nights}/ranking.csv",
+            f"{season}/",
+            f"{season}/standings.csv",
+            f"{season}/print",
+            f"{season}/embed",
+            f"/games/{game.public_id}/",
+            f"/games/{game.public_id}/share",
+            f"/games/{game.public_id}/record.json",
+            "/api/v1/clubs/cafe",
+            "/api/v1/clubs/cafe/changes",
+            "/api/v1/clubs/cafe/games",
+            "/api/v1/clubs/cafe/nights",
+            f"/api/v1/clubs/cafe/nights/{night.pk}",
+            "/api/v1/clubs/cafe/seasons/now/standings",
+            f"/api/v1/games/{game.public_id}",
+        ]:
+            response = client.get(path)
+            # Each answers its admin; the public is shown the door of the admins' pages.
+            expected = (200,) if who == "admin" else (200, 302, 401, 403, 404)
+            assert response.status_code in expected, (who, path, response.status_code)
+            said[f"{who} {path}"] = b"".join(response) if response.streaming else response.content
+        for path in [f"{season}/standings.pdf", f"{nights}/ranking.pdf"]:
+            response = client.get(path)
+            if response.status_code == 200:
+                pages = PdfReader(io.BytesIO(response.content)).pages
+                said[f"{who} {path}"] = "".join(page.extract_text() for page in pages).encode()
+    choice, _ = MailChoice.objects.get_or_create(
+        member=member(cafe, PLAYERS[0]),
+        defaults={"nights": True, "language": "en", "origin": "https://example.org"},
+    )
+    mail = night_mail(choice, night)
+    said["mail"] = "\n".join([mail.subject, mail.text, mail.html]).encode()
+    tmp_path.mkdir()
+    write_backup(tmp_path / "backup.zip", "default")
+    with zipfile.ZipFile(tmp_path / "backup.zip") as archive:
+        for name in archive.namelist():
+            said[f"backup {name}"] = archive.read(name)
+    return said
+
+
+@pytest.mark.parametrize("how", ["removed by an admin", "account deleted, name anonymous"])
+def test_anonymised_member_names_he_had_appear_on_no_surface(cafe, amina, bilal, how, tmp_path):
+    bilal_member = member(cafe, PLAYERS[1])
+    admin = Actor(user_id=amina.pk)
+    # He had another name before (renamed, in the club's history), sat in a game deleted
+    # since (its record kept in the history) and played a night.
+    rename_member(club=cafe, member_id=bilal_member.pk, name="Bilal Chebi", by=admin)
+    deleted = play(cafe, WON_BY_BILAL, names=(PLAYERS[0], "Bilal Chebi", *PLAYERS[2:]))
+    delete_club_game(club=cafe, public_id=deleted.public_id, by=admin)
+    night = night_services.create_night(
+        club=cafe, date=timezone.localdate(), place="Café", rounds=1, by=admin
+    )
+    seated = [member(cafe, name).pk for name in (PLAYERS[0], "Bilal Chebi", *PLAYERS[2:])]
+    night_services.check_in(night_id=night.pk, member_ids=seated, guests=[])
+    drawn = night_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=admin)
+    (game,) = Game.objects.filter(club_game__round=drawn)
+    for number, hand in enumerate(WON_BY_AMINA, start=1):
+        services.record_hand(public_id=game.public_id, number=number, hand=hand, token=None)
+    night_services.end_night(night_id=night.pk, by=admin)
+    before = _everything_said(cafe, amina, night, game, tmp_path / "before")
+    named_before = {where for where, text in before.items() if b"cheb" in text.lower()}
+    assert len(named_before) == 47  # pages, files, API reads, mail, history, backup tables
+
+    if how == "removed by an admin":
+        response = signed_in(amina).post(
+            f"/clubs/cafe/members/{bilal_member.pk}/remove", {"name": "Bilal Chebi"}
+        )
+        assert response.status_code == 302
+    else:
+        delete_account(user_id=bilal.pk, anonymous=True)
+
+    said = _everything_said(cafe, amina, night, game, tmp_path / "after")
+    assert {where for where, text in said.items() if b"cheb" in text.lower()} == set()
+    assert {where for where in named_before if b"player 1" not in said[where].lower()} == set()
+
+
+def test_anonymised_member_history_follows_him_through_his_names_only(cafe, amina):
+    admin = Actor(user_id=amina.pk)
+    pierre = member_services.add_member(club=cafe, name="Pierre Dupont")
+    rename_member(club=cafe, member_id=pierre.pk, name="Pierre Martin", by=admin)
+    # Another player takes the name he left; a guest typed wrong is merged into him.
+    member_services.add_member(club=cafe, name="Pierre Dupont")
+    guest = member_services.add_member(club=cafe, name="Pierrot")
+    merge_members(club=cafe, gone_id=guest.pk, kept_id=pierre.pk, by=admin)
+    old = play(cafe, WON_BY_AMINA, names=(PLAYERS[0], "Pierre Martin", *PLAYERS[2:]))
+    delete_club_game(club=cafe, public_id=old.public_id, by=admin)
+    # A deleted game of long names: its line's subject is cut short within his name.
+    long = ("Mohamed-Amine Ben Salah El Mansouri", "Fatma-Zahra Ben Youssef Trabelsi")
+    table = (*long, "Abdelkader Ben Mohamed Chaabane", "Pierre Martin")
+    delete_club_game(club=cafe, public_id=play(cafe, WON_BY_AMINA, names=table).public_id, by=admin)
+    cut = ClubChange.objects.get(club=cafe, action="game_deleted", subject__startswith="Moh")
+    assert cut.subject.endswith(" · Pierre")
+
+    remove_member(club=cafe, member_id=pierre.pk, by=admin)
+
+    cut.refresh_from_db()
+    assert cut.subject == f"{long[0]} 25 · {long[1]} 5 · {table[2]} 0 · Player 1"[:120]
+    assert cut.before["players"] == [*table[:3], "Player 1"]
+    lines = ClubChange.objects.filter(club=cafe).exclude(pk=cut.pk).order_by("pk")
+    assert [
+        (line.action, line.subject, line.before, line.after)
+        for line in lines
+        if line.action not in ("club_created", "season_created")
+    ] == [
+        ("member_added", "Player 1", None, {"role": "member"}),
+        (
+            "member_renamed",
+            "Player 1",
+            {"name": "Player 1"},
+            {"name": "Player 1", "games": 0},
+        ),
+        ("member_added", "Pierre Dupont", None, {"role": "member"}),
+        ("member_added", "Player 1", None, {"role": "member"}),
+        (
+            "members_merged",
+            "Player 1",
+            {"name": "Player 1", "role": "member", "account": False, "games": 0},
+            {"into": "Player 1"},
+        ),
+        (
+            "game_deleted",
+            "Amina Belhaj 25 · Player 1 5 · Chafik Daoud 0 · Dalila 0",
+            lines.get(action="game_deleted").before,
+            None,
+        ),
+        ("member_anonymised", "Player 1", None, None),
+    ]
+    assert lines.get(action="game_deleted").before["players"][1] == "Player 1"
