@@ -298,6 +298,7 @@ NOT_IN_HISTORY = {
     "new_club_game": "a game: the table's own history names who started it and every hand",
     "club_mail": "a member's own choice of mail, not a change of the club",
     "mail_unsubscribe": "a member's own choice of mail, by the link in it",
+    "club_feed_key": "a member's own calendar link, changed: his, not a change of the club",
 }
 """The forms of the club's URL conf that write and leave no line, and why."""
 
