@@ -315,6 +315,36 @@ def test_feed_key_change_refused_to_someone_of_no_club(private_club):
     assert (stranger.post(CHANGE).status_code, Client().post(CHANGE).status_code) == (403, 302)
 
 
+def test_feed_key_changed_by_an_admin_for_a_member_refuses_the_old_one(private_club, amina):
+    add_nights(private_club)
+    _bilal, old = bilal_feed(private_club)
+    bilal = Member.objects.get(name="Bilal")
+    admin = signed_in(amina)
+    members = admin.get("/clubs/sfax/members").content.decode()
+
+    asked = admin.get(f"/clubs/sfax/members/{bilal.pk}/calendar-key")
+    done = admin.post(f"/clubs/sfax/members/{bilal.pk}/calendar-key", follow=True)
+
+    assert f'href="/clubs/sfax/members/{bilal.pk}/calendar-key"' in members
+    assert (asked.status_code, done.status_code, Client().get(old).status_code) == (200, 200, 403)
+    assert "Bilal&#x27;s calendar link is changed" in done.content.decode()
+    assert list(
+        private_club.changes.filter(action="feed_key_changed").values_list("subject", "by_user")
+    ) == [("Bilal", amina.pk)]
+
+
+def test_feed_key_change_by_an_admin_refused_for_a_member_without_account(private_club, amina):
+    guest = Member.objects.create(club=private_club, name="Omar", key="omar")
+    admin = signed_in(amina)
+
+    asked = admin.get(f"/clubs/sfax/members/{guest.pk}/calendar-key")
+    refused = admin.post(f"/clubs/sfax/members/{guest.pk}/calendar-key")
+
+    assert (asked.status_code, refused.status_code) == (200, 409)
+    assert "has no calendar link" in refused.content.decode()
+    assert Member.objects.get(pk=guest.pk).feed_version == 0
+
+
 def test_feed_in_the_language_of_the_page_it_was_taken_from(public_club):
     add_nights(public_club)
     feed = feed_of(Client().get("/clubs/sfax/", HTTP_ACCEPT_LANGUAGE="fr"))

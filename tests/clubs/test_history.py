@@ -217,6 +217,13 @@ WRITES = {
         lambda world: {"club": "sfax", "member_id": world.farid.pk},
         before=retired,
     ),
+    "member_feed_key": Write(
+        "feed_key_changed",
+        lambda world: {
+            "club": "sfax",
+            "member_id": Member.objects.get(club=world.club, name="Amina").pk,
+        },
+    ),
     "member_delete": Write(
         "member_removed", lambda world: {"club": "sfax", "member_id": world.bilal.pk}
     ),

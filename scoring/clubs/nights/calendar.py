@@ -17,6 +17,8 @@ from django.db import transaction
 from django.utils.translation import get_language, gettext
 from icalendar import Calendar, Event, vDuration
 
+from ...common.rights import Actor
+from .. import history
 from ..models import Club, Member, Night
 
 FEED_SALT = "boulmous.clubs.nights-feed"
@@ -53,13 +55,23 @@ def member_of_key(club: Club, key: str) -> Member | None:
     ).first()
 
 
+class NoFeedKey(Exception):
+    """The member has no key to change: no account, or retired."""
+
+
 @transaction.atomic
-def change_feed_key(*, club: Club, member_id: int) -> Member:
+def change_feed_key(*, club: Club, member_id: int, by: Actor | None = None) -> Member:
     """A new key for this member: every feed address he gave out before stops reading at
-    once. His own, and no change of the club: no line in its history."""
+    once. ``by`` an admin (for him, at his request), a line of the club's history; by the
+    member himself (None), his own, and none. NoFeedKey, and nothing changes, if he has no
+    account or is retired: he has no key."""
     member = Member.objects.select_for_update().get(club=club, pk=member_id)
+    if member.user_id is None or member.retired_at is not None:
+        raise NoFeedKey(member.name)
     member.feed_version += 1
     member.save(update_fields=["feed_version"])
+    if by is not None:
+        history.log(club, by, "feed_key_changed", member.name)
     return member
 
 

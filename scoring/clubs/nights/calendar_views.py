@@ -92,7 +92,7 @@ def new_feed_key(request: HtmxHttpRequest, club: Club, member: Member | None) ->
         )
     assert member is not None
     if request.method == "POST":
-        change_feed_key(club=club, member_id=member.pk)
+        change_feed_key(club=club, member_id=member.pk)  # his own: has_feed_key, above
         messages.success(
             request,
             gettext(
