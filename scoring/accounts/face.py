@@ -9,6 +9,6 @@ holds it.
 
 from . import hooks
 from .services import AccountNeeded
-from .tokens import PREFIX, user_of
+from .tokens import PREFIX, digest_of, user_of
 
-__all__ = ["PREFIX", "AccountNeeded", "hooks", "user_of"]
+__all__ = ["PREFIX", "AccountNeeded", "digest_of", "hooks", "user_of"]

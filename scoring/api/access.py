@@ -8,14 +8,13 @@ link's game while the link is not revoked (scoring/table/access.py checks it, as
 phone). A secret that is neither is refused whatever it asks.
 """
 
-import hashlib
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
-from ..accounts.face import PREFIX, user_of
+from ..accounts.face import PREFIX, digest_of, user_of
 from ..clubs.face import Club, Member, club_may, club_member
 from ..common.rights import Action, Actor, PhoneRights
 from ..infra.throttles import API_REQUESTS, client_address, refused_for
@@ -31,57 +30,86 @@ game's history."""
 
 
 class Reader(HttpBearer):
-    """ninja's bearer scheme, optional: without the header a request reads as itself."""
+    """ninja's bearer scheme, optional: without the header a request reads as itself.
+
+    The throttle counts the caller the header stands for, once it is known: a token by its
+    stored digest, a scorer link by its id, anyone else (no header, or one that stands for
+    nobody) by his address. However the header is spelt (the scheme in any case, any
+    spaces), one caller is one count."""
 
     def __call__(self, request: HttpRequest) -> Any:
-        seconds = refused_for(API_REQUESTS, request, key=_caller)
+        header = request.headers.get(self.header, "")
+        secret = bearer_secret(header, self.openapi_scheme) if header else None
+        caller: User | ScorerLink | None = None
+        if secret is not None:
+            caller = user_of(secret) if secret.startswith(PREFIX) else self.link_of(secret)
+        counted = _caller_key(caller, secret)
+        seconds = refused_for(
+            API_REQUESTS, request, key=lambda _group, asked: counted or client_address(asked)
+        )
         if seconds is not None:
             raise errors.ApiError(429, "too_many_requests", errors.TOO_MANY, retry_after=seconds)
-        header = request.headers.get(self.header, "")
         if not header:
             return ANYONE
-        scheme, _, secret = header.partition(" ")
-        if scheme.lower() != self.openapi_scheme:
+        if isinstance(caller, ScorerLink):
+            return self.as_link(request, caller)
+        if caller is None:
             raise errors.ApiError(401, "invalid_token", errors.BAD_TOKEN)
-        return self.authenticate(request, secret.strip())
+        return self.as_user(request, caller)
 
     def authenticate(self, request: HttpRequest, token: str) -> Any:
-        if not token.startswith(PREFIX):
-            return self.scorer_link(request, token)
-        user = user_of(token)
-        if user is None:
+        """ninja's hook, which :meth:`__call__` does not call: the same as it does."""
+        user = user_of(token) if token.startswith(PREFIX) else None
+        if user is not None:
+            return self.as_user(request, user)
+        link = self.link_of(token)
+        if link is None:
             raise errors.ApiError(401, "invalid_token", errors.BAD_TOKEN)
+        return self.as_link(request, link)
+
+    def as_user(self, request: HttpRequest, user: User) -> User:
         request.user = user
         request.phone = PhoneRights()  # type: ignore[attr-defined]
         request.actor = Actor(user_id=user.pk)  # type: ignore[attr-defined]
         return user
 
-    def scorer_link(self, request: HttpRequest, secret: str) -> ScorerLink:
-        """The request as a phone handed this link (one query): revoked, it holds the link
-        still, and the game's policy refuses its writes, saying why."""
-        link = (
+    def link_of(self, secret: str) -> ScorerLink | None:
+        """The scorer link whose secret this is (one query), revoked or not: revoked, the
+        request holds the link still, and the game's policy refuses its writes, saying why."""
+        if secret.startswith(PREFIX) or not 0 < len(secret) <= 100:
+            return None
+        return (
             ScorerLink.objects.filter(secret=secret)
             .select_related("game")
             .only("pk", "game__public_id")
             .first()
-            if 0 < len(secret) <= 100
-            else None
         )
-        if link is None:
-            raise errors.ApiError(401, "invalid_token", errors.BAD_TOKEN)
+
+    def as_link(self, request: HttpRequest, link: ScorerLink) -> ScorerLink:
+        """The request as a phone handed this link."""
         request.user = AnonymousUser()
         request.phone = PhoneRights({link.game.public_id: link.pk})  # type: ignore[attr-defined]
         request.actor = Actor(device=LINK_DEVICE)  # type: ignore[attr-defined]
         return link
 
 
-def _caller(group: str, request: HttpRequest) -> str:
-    """Who the API's throttle counts: the token sent (its digest: the cache never holds a
-    secret), else the address."""
-    header = request.headers.get("Authorization", "")
-    if header:
-        return "token:" + hashlib.sha256(header.encode()).hexdigest()
-    return client_address(request)
+def bearer_secret(header: str, scheme: str = "bearer") -> str | None:
+    """The secret in an ``Authorization`` header: after the scheme (in any case) and any
+    whitespace, without the whitespace after it; None for another scheme."""
+    parts = header.strip().split(None, 1)
+    if not parts or parts[0].lower() != scheme.lower():
+        return None
+    return parts[1].strip() if len(parts) > 1 else ""
+
+
+def _caller_key(caller: User | ScorerLink | None, secret: str | None) -> str:
+    """Who the API's throttle counts, if the header stands for someone: a token by its
+    digest, as stored (the cache never holds a secret), a scorer link by its id."""
+    if isinstance(caller, ScorerLink):
+        return f"link:{caller.pk}"
+    if caller is not None and secret is not None:
+        return "token:" + digest_of(secret)
+    return ""
 
 
 def readable_club(request: HttpRequest, slug: str) -> tuple[Club, Member | None]:

@@ -60,6 +60,7 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
     ClubAction("public_name_set", _("name in public chosen"), Action.NAME_MEMBER_IN_PUBLIC),
     ClubAction("member_retired", _("player retired"), Action.RUN_CLUB),
     ClubAction("member_returned", _("player back from retirement"), Action.RUN_CLUB),
+    ClubAction("feed_key_changed", _("calendar link changed"), Action.RUN_CLUB),
     ClubAction("season_created", _("season made"), Action.RUN_CLUB),
     ClubAction("season_edited", _("season changed"), Action.RUN_CLUB),
     ClubAction("season_deleted", _("season deleted"), Action.RUN_CLUB),

@@ -83,6 +83,9 @@ class Member(models.Model):
     """When an admin retired him: he stays in his games and past standings, and leaves the
     club's lists of players, the names offered for a new game and a night's check-in,
     until he is brought back (scoring/clubs/members/care.py)."""
+    feed_version = models.PositiveIntegerField(default=0)
+    """The version of his calendar key (scoring/clubs/nights/calendar.py): changed, every
+    feed address he gave out before stops reading."""
 
     class Meta:
         ordering = ["name", "id"]

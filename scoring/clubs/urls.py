@@ -61,6 +61,7 @@ urlpatterns = [
     path("clubs/<slug:club>/nights/<int:night>/", nights.night, name="night"),
     # The nights in the calendar (issue 22.5): the club's feed, each night's file.
     path("clubs/<slug:club>/nights.ics", calendar.nights_ics, name="club_nights_ics"),
+    path("clubs/<slug:club>/nights.ics/new-key", calendar.new_feed_key, name="club_feed_key"),
     path("clubs/<slug:club>/nights/<int:night>/night.ics", calendar.night_ics, name="night_ics"),
     path("clubs/<slug:club>/nights/<int:night>/checkin", nights.check_in, name="night_checkin"),
     path("clubs/<slug:club>/nights/<int:night>/draw", nights.draw, name="night_draw"),

@@ -91,7 +91,10 @@ def client_address(request: HttpRequest) -> str:
     ``X-Forwarded-For``, which nginx writes. That header is believed only from the proxies
     gunicorn believes (``FORWARDED_ALLOW_IPS``), or over a Unix socket, which only this
     machine reaches; from anyone else it is the peer's address. An IPv6 address counts by
-    its /64, the block one phone or one household is given.
+    its /64, the block one phone or one household is given; an IPv4 address as a
+    dual-stack listener writes it (``::ffff:10.0.0.1``) counts as that IPv4 address,
+    else every IPv4 phone would share one /64. django-axes counts logins by it too
+    (``AXES_CLIENT_IP_CALLABLE``).
     """
     peer = request.META.get("REMOTE_ADDR") or ""
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
@@ -106,10 +109,14 @@ def client_address(request: HttpRequest) -> str:
 
 
 def _parsed(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address in ``text``, an IPv4-mapped IPv6 one as the IPv4 address it maps."""
     try:
-        return ipaddress.ip_address(text.strip())
+        address = ipaddress.ip_address(text.strip())
     except ValueError:
         return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
 
 
 def _trusted(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:

@@ -109,6 +109,20 @@ def test_login_locks_an_address_trying_many_accounts(amina):
     assert (here.status_code, elsewhere.status_code) == (429, 302)
 
 
+def test_login_locks_one_ipv4_mapped_address_not_its_neighbours(amina):
+    for number in range(10):
+        log_in(f"player{number}", "wrong", address="::ffff:10.0.0.1")
+
+    here, _ = log_in("amina", PASSWORD, address="10.0.0.1")
+    neighbour, browser = log_in("amina", PASSWORD, address="::ffff:10.0.0.2")
+
+    assert (here.status_code, neighbour.status_code, auth.get_user(browser) == amina) == (
+        429,
+        302,
+        True,
+    )
+
+
 def test_login_locks_an_account_tried_from_many_addresses(amina):
     bilal = User.objects.create_user("bilal", password=PASSWORD)
     for number in range(10):
@@ -375,6 +389,10 @@ def request_from(peer, forwarded=None):
         ("127.0.0.1", "not an address", "127.0.0.1"),
         # An IPv6 phone counts by its /64.
         ("127.0.0.1", "2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        # An IPv4 phone seen by a dual-stack listener counts by its IPv4 address.
+        ("127.0.0.1", "::ffff:10.0.0.1", "10.0.0.1"),
+        ("::ffff:10.0.0.2", None, "10.0.0.2"),
+        ("::ffff:127.0.0.1", HERE, HERE),
         # A Unix socket has no peer address: only this machine's nginx reaches it.
         ("", HERE, HERE),
         ("", None, "unknown"),

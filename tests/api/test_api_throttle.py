@@ -6,7 +6,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.accounts.tokens import create_token
+from scoring.engine import Rules
 from scoring.infra.throttles import API_REQUESTS
+from scoring.table import services
+from tests.factories import NAMES
 
 pytestmark = pytest.mark.django_db
 
@@ -38,3 +41,57 @@ def test_api_counts_a_token_apart_from_its_address(small_limits):
 
     assert (reader.get(ADDRESS).status_code, with_token.status_code) == (429, 404)
     assert page.status_code == 200
+
+
+SPELLINGS = ("Bearer {}", "bearer {}", "BEARER {}", "Bearer  {}", "Bearer \t{}", "Bearer {} ")
+
+
+def test_api_counts_a_token_as_one_however_its_header_is_spelt(small_limits):
+    user = User.objects.create_user("reader", password="x")
+    secret = create_token(user=user, name="script").secret
+    reader = Client()
+    for _ in range(API_REQUESTS.count):
+        reader.get(ADDRESS, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    answers = [
+        reader.get(ADDRESS, HTTP_AUTHORIZATION=spelling.format(secret)).status_code
+        for spelling in SPELLINGS
+    ]
+
+    assert answers == [429] * len(SPELLINGS)
+
+
+def test_api_counts_a_scorer_link_as_one_however_its_header_is_spelt(small_limits):
+    game = services.create_game(names=NAMES, rules=Rules(), first_dealer=0, owner_id=None).game
+    secret = services.make_scorer_link(public_id=game.public_id).secret
+    reader = Client()
+    for _ in range(API_REQUESTS.count):
+        reader.get(ADDRESS, HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    answers = [
+        reader.get(ADDRESS, HTTP_AUTHORIZATION=spelling.format(secret)).status_code
+        for spelling in SPELLINGS
+    ]
+
+    assert answers == [429] * len(SPELLINGS)
+
+
+def test_api_counts_secrets_that_are_no_token_by_address(small_limits):
+    reader = Client()
+    answers = [
+        reader.get(ADDRESS, HTTP_AUTHORIZATION=f"Bearer made-up-{number}").status_code
+        for number in range(API_REQUESTS.count + 1)
+    ]
+
+    assert answers == [401] * API_REQUESTS.count + [429]
+
+
+def test_api_counts_ipv4_mapped_addresses_apart(small_limits):
+    for _ in range(API_REQUESTS.count):
+        Client(REMOTE_ADDR="::ffff:10.0.0.1").get(ADDRESS)
+
+    refused = Client(REMOTE_ADDR="::ffff:10.0.0.1").get(ADDRESS)
+    plain = Client(REMOTE_ADDR="10.0.0.1").get(ADDRESS)
+    other = Client(REMOTE_ADDR="::ffff:10.0.0.2").get(ADDRESS)
+
+    assert (refused.status_code, plain.status_code, other.status_code) == (429, 429, 404)

@@ -8,8 +8,11 @@ import pytest
 from django.test import Client
 from icalendar import Calendar
 
+from scoring.accounts.services import delete_account
+from scoring.clubs.members import care
 from scoring.clubs.models import Member
 from scoring.clubs.nights import services as night_services
+from scoring.common.rights import Actor
 from tests.clubs.factories import account, make_club, signed_in, with_role
 
 pytestmark = pytest.mark.django_db
@@ -228,6 +231,118 @@ def test_feed_key_refused_when_tampered_of_another_club_or_its_member_gone(priva
     gone = Client().get(feed)
 
     assert (tampered.status_code, elsewhere.status_code, gone.status_code) == (403, 403, 403)
+
+
+def bilal_feed(club):
+    """Bilal, a member of the private club, and the feed address his club page gives him."""
+    bilal = with_role(club, "Bilal", Member.Role.MEMBER)
+    return bilal, feed_of(signed_in(bilal).get("/clubs/sfax/")).removeprefix("http://testserver")
+
+
+def test_feed_key_refused_once_its_member_deleted_his_account_keeping_his_name(private_club):
+    add_nights(private_club)
+    bilal, feed = bilal_feed(private_club)
+
+    delete_account(user_id=bilal.pk, anonymous=False)
+    read = Client().get(feed)
+
+    assert (Member.objects.filter(name="Bilal").exists(), read.status_code) == (True, 403)
+
+
+def test_feed_key_refused_once_its_member_retired(private_club, amina):
+    add_nights(private_club)
+    feed = bilal_feed(private_club)[1]
+
+    care.retire_member(
+        club=private_club,
+        member_id=Member.objects.get(name="Bilal").pk,
+        by=Actor(user_id=amina.pk),
+    )
+
+    assert Client().get(feed).status_code == 403
+
+
+CHANGE = "/clubs/sfax/nights.ics/new-key"
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Your calendar link was changed"),
+        ("fr", "Votre lien d’agenda a été changé"),
+        ("ar", "تم تغيير رابط التقويم الخاص بك"),
+    ],
+)
+def test_feed_key_changed_by_its_member_refuses_the_old_one(private_club, language, said):
+    add_nights(private_club)
+    bilal, old = bilal_feed(private_club)
+    browser = signed_in(bilal)
+
+    asked = browser.get(CHANGE, HTTP_ACCEPT_LANGUAGE=language)
+    changed = browser.post(CHANGE, HTTP_ACCEPT_LANGUAGE=language, follow=True)
+    new = feed_of(changed).removeprefix("http://testserver")
+
+    assert (asked.status_code, changed.status_code, said in changed.content.decode()) == (
+        200,
+        200,
+        True,
+    )
+    assert (old != new, Client().get(old).status_code, Client().get(new).status_code) == (
+        True,
+        403,
+        200,
+    )
+
+
+def test_feed_key_change_asked_on_the_club_page_of_a_private_club_only(private_club, amina):
+    private = signed_in(amina).get("/clubs/sfax/").content.decode()
+    make_club(amina, public=True, slug="tunis")
+    public = signed_in(amina).get("/clubs/tunis/").content.decode()
+
+    assert (f'href="{CHANGE}"' in private, 'new-key"' in public) == (True, False)
+
+
+def test_feed_key_change_refused_in_a_public_club(amina):
+    make_club(amina, public=True)
+    browser = signed_in(amina)
+
+    assert (browser.get(CHANGE).status_code, browser.post(CHANGE).status_code) == (404, 404)
+
+
+def test_feed_key_change_refused_to_someone_of_no_club(private_club):
+    stranger = signed_in(account("zied"))
+
+    assert (stranger.post(CHANGE).status_code, Client().post(CHANGE).status_code) == (403, 302)
+
+
+def test_feed_key_changed_by_an_admin_for_a_member_refuses_the_old_one(private_club, amina):
+    add_nights(private_club)
+    _bilal, old = bilal_feed(private_club)
+    bilal = Member.objects.get(name="Bilal")
+    admin = signed_in(amina)
+    members = admin.get("/clubs/sfax/members").content.decode()
+
+    asked = admin.get(f"/clubs/sfax/members/{bilal.pk}/calendar-key")
+    done = admin.post(f"/clubs/sfax/members/{bilal.pk}/calendar-key", follow=True)
+
+    assert f'href="/clubs/sfax/members/{bilal.pk}/calendar-key"' in members
+    assert (asked.status_code, done.status_code, Client().get(old).status_code) == (200, 200, 403)
+    assert "Bilal&#x27;s calendar link is changed" in done.content.decode()
+    assert list(
+        private_club.changes.filter(action="feed_key_changed").values_list("subject", "by_user")
+    ) == [("Bilal", amina.pk)]
+
+
+def test_feed_key_change_by_an_admin_refused_for_a_member_without_account(private_club, amina):
+    guest = Member.objects.create(club=private_club, name="Omar", key="omar")
+    admin = signed_in(amina)
+
+    asked = admin.get(f"/clubs/sfax/members/{guest.pk}/calendar-key")
+    refused = admin.post(f"/clubs/sfax/members/{guest.pk}/calendar-key")
+
+    assert (asked.status_code, refused.status_code) == (200, 409)
+    assert "has no calendar link" in refused.content.decode()
+    assert Member.objects.get(pk=guest.pk).feed_version == 0
 
 
 def test_feed_in_the_language_of_the_page_it_was_taken_from(public_club):

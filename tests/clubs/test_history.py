@@ -217,6 +217,13 @@ WRITES = {
         lambda world: {"club": "sfax", "member_id": world.farid.pk},
         before=retired,
     ),
+    "member_feed_key": Write(
+        "feed_key_changed",
+        lambda world: {
+            "club": "sfax",
+            "member_id": Member.objects.get(club=world.club, name="Amina").pk,
+        },
+    ),
     "member_delete": Write(
         "member_removed", lambda world: {"club": "sfax", "member_id": world.bilal.pk}
     ),
@@ -298,6 +305,7 @@ NOT_IN_HISTORY = {
     "new_club_game": "a game: the table's own history names who started it and every hand",
     "club_mail": "a member's own choice of mail, not a change of the club",
     "mail_unsubscribe": "a member's own choice of mail, by the link in it",
+    "club_feed_key": "a member's own calendar link, changed: his, not a change of the club",
 }
 """The forms of the club's URL conf that write and leave no line, and why."""
 

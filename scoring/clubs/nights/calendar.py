@@ -13,9 +13,12 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from django.core import signing
+from django.db import transaction
 from django.utils.translation import get_language, gettext
 from icalendar import Calendar, Event, vDuration
 
+from ...common.rights import Actor
+from .. import history
 from ..models import Club, Member, Night
 
 FEED_SALT = "boulmous.clubs.nights-feed"
@@ -23,20 +26,53 @@ FEED_SALT = "boulmous.clubs.nights-feed"
 
 def feed_key(member: Member) -> str:
     """The key in a private club's feed address that stands for ``member``: a calendar
-    app cannot sign in. Signed (SECRET_KEY), so it cannot be made up; it reads as long
-    as its member is in the club and may see it, and no longer."""
-    return signing.dumps([member.club_id, member.pk], salt=FEED_SALT)
+    app cannot sign in. Signed (SECRET_KEY), so it cannot be made up; it names his account
+    and the version of his key, so that it reads while he is in the club with that
+    account, not retired, and until he (or an admin) changes it (:func:`change_feed_key`),
+    and no longer."""
+    return signing.dumps(
+        [member.club_id, member.pk, member.user_id, member.feed_version], salt=FEED_SALT
+    )
 
 
 def member_of_key(club: Club, key: str) -> Member | None:
-    """The member a feed key stands for, if it is valid and his, in this club."""
+    """The member a feed key stands for, if it is valid and his, in this club: refused
+    (None) once his account is gone or another's, once he is retired, or once his key
+    was changed. A key of before keys had versions names no account: refused too."""
     try:
-        club_id, member_id = signing.loads(key, salt=FEED_SALT)
+        club_id, member_id, user_id, version = signing.loads(key, salt=FEED_SALT)
     except (signing.BadSignature, ValueError, TypeError):
         return None
-    if club_id != club.pk:
+    if club_id != club.pk or user_id is None:
         return None
-    return Member.objects.filter(club=club, pk=member_id).first()
+    return Member.objects.filter(
+        club=club,
+        pk=member_id,
+        user_id=user_id,
+        user__is_active=True,
+        retired_at__isnull=True,
+        feed_version=version,
+    ).first()
+
+
+class NoFeedKey(Exception):
+    """The member has no key to change: no account, or retired."""
+
+
+@transaction.atomic
+def change_feed_key(*, club: Club, member_id: int, by: Actor | None = None) -> Member:
+    """A new key for this member: every feed address he gave out before stops reading at
+    once. ``by`` an admin (for him, at his request), a line of the club's history; by the
+    member himself (None), his own, and none. NoFeedKey, and nothing changes, if he has no
+    account or is retired: he has no key."""
+    member = Member.objects.select_for_update().get(club=club, pk=member_id)
+    if member.user_id is None or member.retired_at is not None:
+        raise NoFeedKey(member.name)
+    member.feed_version += 1
+    member.save(update_fields=["feed_version"])
+    if by is not None:
+        history.log(club, by, "feed_key_changed", member.name)
+    return member
 
 
 PRODID = "-//Boulmous//Club nights//EN"

@@ -4,7 +4,8 @@ subscribe to, and each night's file, ``night.ics``, to add (nights/calendar.py w
 Both have the rights of the club's pages (Action.SEE_CLUB): anyone for a public club; for a
 private one, its members, signed in. A calendar app cannot sign in: a private club's page
 gives each member a feed address of his own, whose signed ``key`` stands for him
-(nights/calendar.py) while he is in the club. The feed's address carries the language of
+(nights/calendar.py) while he is in the club with his account, until he changes it
+(``new_feed_key``). The feed's address carries the language of
 the page it was taken from (``lang``): a calendar app asks in its own, or in none.
 The feed answers a 304 while its nights are as the calendar read them (their ETag).
 """
@@ -12,20 +13,22 @@ The feed answers a 304 while its nights are as the calendar read them (their ETa
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.views.decorators.http import require_safe
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_safe
 
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
 from ...infra.etags import etag, unchanged
 from ..access import club_may, club_member, with_club
 from ..models import Club, Member, Night
-from .calendar import feed_key, member_of_key, nights_calendar, nights_version
+from .calendar import change_feed_key, feed_key, member_of_key, nights_calendar, nights_version
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 
@@ -59,11 +62,46 @@ def feed_address(request: HtmxHttpRequest, club: Club, member: Member | None) ->
     with the member's key, none for someone who may not read it."""
     query = {"lang": translation.get_language() or settings.LANGUAGE_CODE}
     if not club.public:
-        if member is None:
+        if not has_feed_key(member):
             return ""
+        assert member is not None
         query["key"] = feed_key(member)
     address = reverse("club_nights_ics", args=[club.slug])
     return request.build_absolute_uri(f"{address}?{urlencode(query)}")
+
+
+def has_feed_key(member: Member | None) -> bool:
+    """Whether this member may have a feed key of his own: with an account, not retired."""
+    return member is not None and member.user_id is not None and member.retired_at is None
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@with_club(Action.SEE_CLUB)
+def new_feed_key(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
+    """A member changes his feed key (asked first): the address he gave his calendar apps
+    stops reading, the club page gives him the new one. A public club's feed has no key;
+    someone who is no member with an account in the club, or is retired, has none."""
+    if club.public:
+        raise Http404(gettext("A public club's calendar link is everyone's: it has no key."))
+    if not has_feed_key(member):
+        refusal = gettext(
+            "Only the club's members with an account have a calendar link of their own."
+        )
+        return render(
+            request, "clubs/feed_key.html", {"club": club, "refusal": refusal}, status=403
+        )
+    assert member is not None
+    if request.method == "POST":
+        change_feed_key(club=club, member_id=member.pk)  # his own: has_feed_key, above
+        messages.success(
+            request,
+            gettext(
+                "Your calendar link was changed: the old address no longer reads the "
+                "club's nights. Subscribe again with the new one."
+            ),
+        )
+        return redirect(reverse("club", args=[club.slug]) + "#club-nights")
+    return render(request, "clubs/feed_key.html", {"club": club, "refusal": ""})
 
 
 @require_safe

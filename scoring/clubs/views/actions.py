@@ -35,6 +35,7 @@ from ..members import care
 from ..members.forms import AnonymiseForm
 from ..members.views import members_page
 from ..models import Club, ClubChange, ClubGame, ClubResult, Member, Night, Round, Season
+from ..nights import calendar
 
 
 def said(text: str, **names: str | int) -> SafeString:
@@ -285,6 +286,39 @@ def _name_typed(player: Member, data: QueryDict | None) -> forms.Form:
         gettext("Type <bdi>%(name)s</bdi> to confirm"), name=player.name
     )
     return form
+
+
+def _feed_key_asked(club: Club, player: Member) -> Asked:
+    refusal = ""
+    if player.user_id is None or player.retired_at is not None:
+        refusal = said(
+            gettext(
+                "<bdi>%(name)s</bdi> has no calendar link: only the club's members with an "
+                "account, not retired, have one."
+            ),
+            name=player.name,
+        )
+    return Asked(
+        title=said(gettext("%(name)s: change a member's calendar link"), name=club.name),
+        heading=said(gettext("Change <bdi>%(name)s</bdi>'s calendar link?"), name=player.name),
+        crumb=_members_crumb(club),
+        says=[
+            paragraph(
+                said(
+                    gettext(
+                        "At his request: the address his calendar apps read the club's nights "
+                        "from stops working at once, for him and for anyone he gave it to. The "
+                        "club page then gives <bdi>%(name)s</bdi> a new one."
+                    ),
+                    name=player.name,
+                )
+            )
+        ],
+        button=gettext("Change the calendar link"),
+        named=player.name,
+        cancel=_members(club),
+        refusal=refusal,
+    )
 
 
 # Seasons, nights and club games (scoring/clubs/edits.py).
@@ -634,6 +668,23 @@ DECLARED: Sequence[AdminAction] = (
         ask=_remove_asked,
         form=_name_typed,
         refused={privacy.LastAdmin: last_admin},
+    ),
+    AdminAction(
+        name="member_feed_key",
+        route="members/<int:member_id>/calendar-key",
+        kind="feed_key_changed",
+        find=_player,
+        do=lambda club, player, by: calendar.change_feed_key(club=club, member_id=player.pk, by=by),
+        done=lambda player, changed: (
+            gettext(
+                "%(name)s's calendar link is changed: the old address no longer reads the "
+                "club's nights."
+            )
+            % {"name": changed.name}
+        ),
+        leads=_members,
+        ask=_feed_key_asked,
+        refused={calendar.NoFeedKey: asked_again},
     ),
     AdminAction(
         name="season_delete",
