@@ -84,12 +84,15 @@ def verify_email(*, user_id: int, address: str) -> AccountEmail | None:
     """Mark the address verified, if it is still this account's (exactly as the link gave
     it); None when the account no longer has it, EmailTaken when another account verified
     it first. Other accounts' claims of it, unverified, go: it is this account's now."""
-    email = (
-        AccountEmail.objects.select_for_update().filter(user_id=user_id, address=address).first()
-    )
+    # Every account's row of this address locked, in one order: two accounts verifying it
+    # at once take turns (the second finds it verified, or its claim gone), never a deadlock.
+    rows = list(rows_of(address).select_for_update().order_by("pk"))
+    email = next((row for row in rows if row.user_id == user_id and row.address == address), None)
     if email is None:
         return None
     if email.verified_at is None:
+        if any(row.verified for row in rows):
+            raise EmailTaken(address)
         try:
             with transaction.atomic():
                 email.verified_at = timezone.now()

@@ -91,10 +91,16 @@ VERIFY_MAIL_ADDRESS = Limit(
     "verify-mail-address", 50, HOUR, "verification mails asked for (address changes, resends)"
 )
 VERIFY_MAIL_COOL_DOWN = Limit(
-    "verify-mail-cool-down", 1, 5 * 60, "mails to one email address (verification, sign-up)"
+    "verify-mail-cool-down",
+    1,
+    5 * 60,
+    "mails to one email address (verification, sign-up), from anyone",
 )
 VERIFY_MAIL_RECIPIENT = Limit(
-    "verify-mail-recipient", 5, DAY, "mails to one email address (verification, sign-up)"
+    "verify-mail-recipient",
+    5,
+    DAY,
+    "mails to one email address (verification, sign-up), from anyone",
 )
 NIGHT_CREATE = Limit("night-create", 10, DAY, "club nights created, per club")
 KEYED_LIMITS = (
