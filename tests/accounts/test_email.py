@@ -165,7 +165,7 @@ def test_signup_with_a_verified_address_mail_in_the_page_language(client, amina,
 
     expected = {
         "fr": "Votre adresse e-mail a déjà un compte Boulmous",
-        "ar": "لبريدك الإلكتروني حساب في Boulmous بالفعل",
+        "ar": "لبريدك الإلكتروني حساب في بولموس بالفعل",
     }
     assert mail.outbox[0].subject == expected[language]
 

@@ -425,7 +425,11 @@ def test_nights_ended_with_no_game_counted_mail_nobody(readers, django_capture_o
     ("language", "said"),
     [
         ("en", "No game counted this night: no mail was sent to the members."),
-        ("fr", "Aucune partie comptée ce soir-là\u00a0: aucun e-mail n’a été envoyé aux membres."),
+        (
+            "fr",
+            "Aucune partie comptée pendant cette soirée\u00a0: aucun e-mail n’a été envoyé "
+            "aux membres.",
+        ),
         ("ar", "لم تُحتسب أي مباراة في هذه الأمسية: لم يُرسل أي بريد إلى الأعضاء."),
     ],
 )
