@@ -94,13 +94,13 @@ VERIFY_MAIL_COOL_DOWN = Limit(
     "verify-mail-cool-down",
     1,
     5 * 60,
-    "mails to one email address (verification, sign-up), from anyone",
+    "mails to one email address (verification, sign-up, password reset), from anyone",
 )
 VERIFY_MAIL_RECIPIENT = Limit(
     "verify-mail-recipient",
     5,
     DAY,
-    "mails to one email address (verification, sign-up), from anyone",
+    "mails to one email address (verification, sign-up, password reset), from anyone",
 )
 NIGHT_CREATE = Limit("night-create", 10, DAY, "club nights created, per club")
 KEYED_LIMITS = (

@@ -27,6 +27,7 @@ from scoring.infra import throttles
 from scoring.infra.throttles import KEYED_LIMITS, LIMITS, client_address
 from scoring.table import services
 from tests.conftest import REDIS_URL, SMALL_LIMIT, ScorerClient
+from tests.factories import account
 
 pytestmark = pytest.mark.django_db
 
@@ -505,3 +506,21 @@ def test_client_address_believes_the_proxies_given(settings):
         client_address(request_from("10.1.2.3", HERE)),
         client_address(request_from("127.0.0.1", HERE)),
     ] == [HERE, "127.0.0.1"]
+
+
+def test_password_reset_to_one_address_from_many_addresses_sends_its_figure(small_limits):
+    """Each address under its own figure, the email address still gets no more than its
+    own; the page answers the same whether it sent or not."""
+    account("amina", "amina@example.com")
+    answers = [
+        Client()
+        .post(
+            "/accounts/password_reset/",
+            {"email": "amina@example.com"},
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        )
+        .status_code
+        for n in range(SMALL_LIMIT + 2)
+    ]
+
+    assert (answers, len(mail.outbox)) == ([302] * (SMALL_LIMIT + 2), SMALL_LIMIT)
