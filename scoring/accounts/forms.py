@@ -11,13 +11,11 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Value
 from django.db.models.functions import Lower
-from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from ..common.forms import TextField
 from ..common.once import OnceFields
 from .models import AccountEmail
-from .verification import recipient_refused
 
 
 def same_address(one: str, other: str) -> bool:
@@ -70,15 +68,6 @@ class VerifiedPasswordResetForm(PasswordResetForm):
     """Django's form, sending its link only to an address the account verified: an address
     typed by someone else, never confirmed, gets nothing. The page answers the same either
     way, so it tells nobody which addresses have an account."""
-
-    def save(self, **kwargs: Any) -> None:
-        """Django's, unless the address has had its mails for now (its cool-down, its day's
-        figure), however many addresses ask: then nothing is sent, and the page answers
-        the same."""
-        request: HttpRequest | None = kwargs.get("request")
-        if request is not None and recipient_refused(request, self.cleaned_data["email"]):
-            return
-        super().save(**kwargs)
 
     def get_users(self, email: str) -> Iterator[User]:
         verified = (

@@ -11,7 +11,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.contrib.auth.views import PasswordResetView
-from django.http import HttpRequest, HttpResponse
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -50,8 +51,20 @@ from .verification import (
     send_link,
 )
 
+
+class CountedPasswordReset(PasswordResetView):
+    """Django's view, sending nothing to an address that has had its mails for now (its
+    cool-down, its day's figure), however many phones ask: the page answers the same."""
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        if recipient_refused(self.request, form.cleaned_data["email"]) is not None:
+            return HttpResponseRedirect(self.get_success_url())
+        response: HttpResponse = super().form_valid(form)
+        return response
+
+
 password_reset = throttled(PASSWORD_RESET)(
-    PasswordResetView.as_view(
+    CountedPasswordReset.as_view(
         form_class=VerifiedPasswordResetForm,
         email_template_name="registration/password_reset_email.txt",
     )
