@@ -9,9 +9,9 @@ import json
 from django.contrib.auth import login, logout
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import PasswordResetView
-from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -56,7 +56,7 @@ class CountedPasswordReset(PasswordResetView):
     """Django's view, sending nothing to an address that has had its mails for now (its
     cool-down, its day's figure), however many phones ask: the page answers the same."""
 
-    def form_valid(self, form: Form) -> HttpResponse:
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
         if recipient_refused(self.request, form.cleaned_data["email"]) is not None:
             return HttpResponseRedirect(self.get_success_url())
         response: HttpResponse = super().form_valid(form)
