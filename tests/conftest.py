@@ -15,7 +15,7 @@ from django.utils import translation
 
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
 from scoring.engine import Rules
-from scoring.infra.throttles import API_REQUESTS, LIMITS
+from scoring.infra.throttles import API_REQUESTS, KEYED_LIMITS, LIMITS
 from scoring.table import services
 from scoring.table.models import Game
 from tests.factories import NAMES
@@ -191,7 +191,7 @@ def small_limits():
     a handful of requests, not a limit's thousands (the API's 3,600), and none runs across a
     window's edge, where the count starts again from none. The declared figures are checked
     once, against docs/deploy.md (tests/accounts/test_throttles.py)."""
-    declared = [(limit, limit.count) for limit in (*LIMITS, API_REQUESTS)]
+    declared = [(limit, limit.count) for limit in (*LIMITS, API_REQUESTS, *KEYED_LIMITS)]
     # Limit is frozen, as the views share it: the test alone sets its count.
     for limit, _ in declared:
         object.__setattr__(limit, "count", SMALL_LIMIT)

@@ -17,17 +17,6 @@ from ..common.forms import TextField
 from ..common.once import OnceFields
 from .models import AccountEmail
 
-EMAIL_TAKEN = _("Another account has this email address.")
-
-
-def email_taken(address: str, user: User | None = None) -> bool:
-    """Whether an account other than ``user`` has ``address``, compared as the database's
-    constraint compares them."""
-    others = AccountEmail.objects.alias(key=Lower("address")).filter(key=Lower(Value(address)))
-    if user is not None:
-        others = others.exclude(user=user)
-    return others.exists()
-
 
 def same_address(one: str, other: str) -> bool:
     """Whether two addresses are one, whatever their case, by Unicode's rules."""
@@ -48,7 +37,8 @@ def email_field(**kwargs: Any) -> forms.EmailField:
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]  # generic in django-stubs only
     """A new account: a username and a password (Django's validators check it), and an email
-    address if one wants to be able to reset a forgotten password."""
+    address if one wants to be able to reset a forgotten password. Any address is taken as
+    a claim: the page answers the same whether another account has it or not."""
 
     email = email_field(
         required=False,
@@ -60,15 +50,10 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]  # generic in djan
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
-    def clean_email(self) -> str:
-        address: str = self.cleaned_data["email"]
-        if address and email_taken(address):
-            raise forms.ValidationError(EMAIL_TAKEN)
-        return address
-
 
 class EmailForm(forms.Form):
-    """One's email address, set or changed: a new one must be verified again."""
+    """One's email address, set or changed: a new one must be verified again. Whether
+    another account has it is said to the address alone, in its mail (services)."""
 
     email = email_field(
         help_text=_("A password reset goes only to an address verified by the link we send it.")
@@ -77,12 +62,6 @@ class EmailForm(forms.Form):
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-
-    def clean_email(self) -> str:
-        address: str = self.cleaned_data["email"]
-        if email_taken(address, self.user):
-            raise forms.ValidationError(EMAIL_TAKEN)
-        return address
 
 
 class VerifiedPasswordResetForm(PasswordResetForm):

@@ -1,9 +1,10 @@
 """An account's email address: ours to keep, beside Django's user, so that the database
-itself holds one account per address whatever its case, and knows whether the address was
-verified (a password reset goes to a verified address only)."""
+itself holds one verified owner per address whatever its case, and knows whether the
+address was verified (a password reset goes to a verified address only)."""
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -13,8 +14,9 @@ class AccountEmail(models.Model):
     """The email address of one account, verified or not yet.
 
     Django's ``User.email`` holds the same address (its forms and mails read it); the
-    services write both in one transaction, and only this table's constraint decides
-    whether an address is free."""
+    services write both in one transaction. An address belongs to the account that verified
+    it: this table's constraint lets one account only have it verified, while any number
+    may claim it unverified (a claim blocks nobody, and its link lasts a few days)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -28,7 +30,11 @@ class AccountEmail(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(Lower("address"), name="account_email_unique_ci"),
+            models.UniqueConstraint(
+                Lower("address"),
+                condition=Q(verified_at__isnull=False),
+                name="account_email_verified_unique_ci",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,8 +1,10 @@
 """Every write of an account, each one transaction, and its reads beyond Django's:
 signing up, giving an email address and verifying it; all its data, and its deletion.
 
-An address belongs to one account, whatever its case: the database's constraint decides
-(AccountEmail), so that two requests giving one address at once cannot both have it. What
+An address belongs to the account that verified it, whatever its case: the database's
+constraint decides (AccountEmail), so that two accounts verifying one address at once cannot
+both have it. Giving an address is only a claim, unverified: it blocks nobody, and tells
+nobody whether the address is known (its mail says so, to the address alone). What
 other contexts keep about an account they give and change through the hooks
 (scoring/accounts/hooks.py): games and clubs are theirs, not the account's.
 """
@@ -13,6 +15,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet, Value
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from . import hooks
@@ -27,19 +31,26 @@ class UsernameTaken(Exception):
 
 
 class EmailTaken(Exception):
-    """Another account has this email address, in some case or other."""
+    """Another account has verified this email address, in some case or other."""
+
+
+def rows_of(address: str) -> QuerySet[AccountEmail]:
+    """The rows of ``address`` whatever its case, compared as the database's constraint
+    compares them."""
+    return AccountEmail.objects.alias(key=Lower("address")).filter(key=Lower(Value(address)))
+
+
+def verified_owner(address: str) -> AccountEmail | None:
+    """The account that verified ``address``, in some case or other, if one did."""
+    return rows_of(address).filter(verified_at__isnull=False).select_related("user").first()
 
 
 def _claim(user: User, address: str) -> AccountEmail:
-    """Give ``user`` the address, unverified, in Django's field too; EmailTaken if another
-    account has it."""
-    try:
-        with transaction.atomic():
-            email, _ = AccountEmail.objects.update_or_create(
-                user=user, defaults={"address": address, "verified_at": None}
-            )
-    except IntegrityError:
-        raise EmailTaken(address) from None
+    """Give ``user`` the address, unverified, in Django's field too: a claim, which any
+    number of accounts may hold, until one verifies it."""
+    email, _ = AccountEmail.objects.update_or_create(
+        user=user, defaults={"address": address, "verified_at": None}
+    )
     User.objects.filter(pk=user.pk).update(email=address)
     user.email = address
     return email
@@ -71,15 +82,26 @@ def change_email(*, user: User, address: str) -> AccountEmail:
 @transaction.atomic
 def verify_email(*, user_id: int, address: str) -> AccountEmail | None:
     """Mark the address verified, if it is still this account's (exactly as the link gave
-    it); None when the account no longer has it."""
-    email = (
-        AccountEmail.objects.select_for_update().filter(user_id=user_id, address=address).first()
-    )
+    it); None when the account no longer has it, EmailTaken when another account verified
+    it first. Other accounts' claims of it, unverified, go: it is this account's now."""
+    # Every account's row of this address locked, in one order: two accounts verifying it
+    # at once take turns (the second finds it verified, or its claim gone), never a deadlock.
+    rows = list(rows_of(address).select_for_update().order_by("pk"))
+    email = next((row for row in rows if row.user_id == user_id and row.address == address), None)
     if email is None:
         return None
     if email.verified_at is None:
-        email.verified_at = timezone.now()
-        email.save(update_fields=["verified_at"])
+        if any(row.verified for row in rows):
+            raise EmailTaken(address)
+        try:
+            with transaction.atomic():
+                email.verified_at = timezone.now()
+                email.save(update_fields=["verified_at"])
+        except IntegrityError:  # the constraint: verified by another account, maybe meanwhile
+            raise EmailTaken(address) from None
+        others = rows_of(address).filter(verified_at__isnull=True).exclude(user_id=user_id)
+        User.objects.filter(pk__in=others.values("user_id")).update(email="")
+        others.delete()
     return email
 
 

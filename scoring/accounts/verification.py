@@ -12,6 +12,9 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from ..infra.throttles import VERIFY_MAIL_COOL_DOWN, VERIFY_MAIL_RECIPIENT, refused_for
+from .services import verified_owner
+
 logger = logging.getLogger(__name__)
 
 SALT = "boulmous.accounts.verify_email"
@@ -52,15 +55,43 @@ def read_token(token: str) -> Claim:
     return Claim(user_id, address)
 
 
+def recipient_refused(request: HttpRequest, address: str) -> int | None:
+    """Count one mail to ``address`` (whatever its case) against its cool-down and its day's
+    figure; past either, the seconds until it may have one again, else None."""
+
+    def key(group: str, request: HttpRequest) -> str:
+        return address.casefold()
+
+    for limit in (VERIFY_MAIL_COOL_DOWN, VERIFY_MAIL_RECIPIENT):
+        seconds = refused_for(limit, request, key)
+        if seconds is not None:
+            return seconds
+    return None
+
+
 def send_link(request: HttpRequest, *, username: str, user_id: int, address: str) -> None:
-    """Mail the link to ``address``, in the request's language. A mail server that fails is
-    logged, as Django does for a password reset: the account page offers the link again."""
-    link = request.build_absolute_uri(
-        reverse("email_verify", kwargs={"token": make_token(user_id, address)})
-    )
-    context = {"username": username, "link": link, "days": LINK_DAYS}
-    subject = "".join(render_to_string("registration/verify_email_subject.txt").splitlines())
-    body = render_to_string("registration/verify_email.txt", context)
+    """Mail the link to ``address``, in the request's language; or, when another account
+    verified the address, say so to it instead, with how to log in there (the address is
+    that account's: no link would verify it). The page that sent it says the same either
+    way. A mail server that fails is logged, as Django does for a password reset: the
+    account page offers the link again."""
+    owner = verified_owner(address)
+    context: dict[str, object]
+    if owner is not None and owner.user_id != user_id:
+        context = {
+            "username": owner.user.get_username(),
+            "login": request.build_absolute_uri(reverse("login")),
+            "reset": request.build_absolute_uri(reverse("password_reset")),
+        }
+        template = "registration/email_in_use"
+    else:
+        link = request.build_absolute_uri(
+            reverse("email_verify", kwargs={"token": make_token(user_id, address)})
+        )
+        context = {"username": username, "link": link, "days": LINK_DAYS}
+        template = "registration/verify_email"
+    subject = "".join(render_to_string(f"{template}_subject.txt").splitlines())
+    body = render_to_string(f"{template}.txt", context)
     try:
         EmailMessage(subject, body, to=[address]).send()
     except Exception:  # any backend's failure, as Django's PasswordResetForm.send_mail

@@ -9,9 +9,10 @@ import json
 from django.contrib.auth import login, logout
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import PasswordResetView
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -21,10 +22,19 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ..common.http import attachment
 from ..common.once import made_before, make_once
 from ..common.words import elide
-from ..infra.throttles import API_TOKEN, PASSWORD_RESET, SIGN_UP, throttled
+from ..infra.throttles import (
+    API_TOKEN,
+    MAIL_PAUSED,
+    PASSWORD_RESET,
+    SIGN_UP,
+    VERIFY_MAIL_ACCOUNT,
+    VERIFY_MAIL_ADDRESS,
+    refused_for,
+    throttled,
+    too_many,
+)
 from . import services, tokens
 from .forms import (
-    EMAIL_TAKEN,
     ApiTokenForm,
     DeleteAccountForm,
     EmailForm,
@@ -32,10 +42,29 @@ from .forms import (
     VerifiedPasswordResetForm,
 )
 from .models import AccountEmail, ApiToken
-from .verification import LINK_DAYS, LinkExpired, LinkInvalid, read_token, send_link
+from .verification import (
+    LINK_DAYS,
+    LinkExpired,
+    LinkInvalid,
+    read_token,
+    recipient_refused,
+    send_link,
+)
+
+
+class CountedPasswordReset(PasswordResetView):
+    """Django's view, sending nothing to an address that has had its mails for now (its
+    cool-down, its day's figure), however many phones ask: the page answers the same."""
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        if recipient_refused(self.request, form.cleaned_data["email"]) is not None:
+            return HttpResponseRedirect(self.get_success_url())
+        response: HttpResponse = super().form_valid(form)
+        return response
+
 
 password_reset = throttled(PASSWORD_RESET)(
-    PasswordResetView.as_view(
+    CountedPasswordReset.as_view(
         form_class=VerifiedPasswordResetForm,
         email_template_name="registration/password_reset_email.txt",
     )
@@ -65,6 +94,22 @@ def mail_link(request: HttpRequest, user: User, email: AccountEmail) -> None:
     send_link(request, username=user.get_username(), user_id=user.pk, address=email.address)
 
 
+def mail_refused(request: HttpRequest, user: User, address: str) -> HttpResponse | None:
+    """The 429 page if the account, the request's address or the email address has been
+    mailed enough for now; else None, each counted one mail more. Checked before anything
+    changes: a refusal changes nothing."""
+
+    def account_key(group: str, request: HttpRequest) -> str:
+        return str(user.pk)
+
+    seconds = (
+        refused_for(VERIFY_MAIL_ACCOUNT, request, account_key)
+        or refused_for(VERIFY_MAIL_ADDRESS, request)
+        or recipient_refused(request, address)
+    )
+    return too_many(request, MAIL_PAUSED, seconds) if seconds is not None else None
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @throttled(SIGN_UP)
 def signup(request: HttpRequest) -> HttpResponse:
@@ -77,12 +122,12 @@ def signup(request: HttpRequest) -> HttpResponse:
             )
         except services.UsernameTaken:  # signed up meanwhile, by another request
             form.add_error("username", User._meta.get_field("username").error_messages["unique"])
-        except services.EmailTaken:
-            form.add_error("email", EMAIL_TAKEN)
         else:
             # The account just made needs no password check: Django's own backend logs it in.
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            if user.email:
+            # An address mailed enough for now gets nothing, and the page says the same:
+            # the account page sends the link later.
+            if user.email and recipient_refused(request, user.email) is None:
                 send_link(
                     request, username=user.get_username(), user_id=user.pk, address=user.email
                 )
@@ -138,15 +183,15 @@ def change_email(request: HttpRequest) -> HttpResponse:
     user = signed_in(request)
     form = EmailForm(request.POST, user=user)
     if form.is_valid():
-        try:
-            email = services.change_email(user=user, address=form.cleaned_data["email"])
-        except services.EmailTaken:  # given meanwhile to another account
-            form.add_error("email", EMAIL_TAKEN)
-        else:
-            if email.verified:
-                return redirect("account")
-            mail_link(request, user, email)
-            return redirect("email_sent")
+        address = form.cleaned_data["email"]
+        current = AccountEmail.objects.filter(user=user).first()
+        if current is not None and current.verified and current.address == address:
+            return redirect("account")  # no change, no mail
+        if refused := mail_refused(request, user, address):
+            return refused
+        email = services.change_email(user=user, address=address)
+        mail_link(request, user, email)
+        return redirect("email_sent")
     return account_page(request, form)
 
 
@@ -158,6 +203,8 @@ def resend_link(request: HttpRequest) -> HttpResponse:
     email = AccountEmail.objects.filter(user=user).first()
     if email is None or email.verified:
         return redirect("account")
+    if refused := mail_refused(request, user, email.address):
+        return refused
     mail_link(request, user, email)
     return redirect("email_sent")
 
@@ -223,7 +270,10 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
     except LinkInvalid:
         return link_refused(request, "invalid")
     if request.method == "POST":
-        email = services.verify_email(user_id=claim.user_id, address=claim.address)
+        try:
+            email = services.verify_email(user_id=claim.user_id, address=claim.address)
+        except services.EmailTaken:  # another account verified it first
+            return link_refused(request, "taken")
         if email is None:
             return link_refused(request, "stale")
         return render(request, "registration/email_verified.html", {"email": email})

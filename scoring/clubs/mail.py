@@ -32,7 +32,7 @@ from django.utils.translation import gettext
 from ..common.words import elide
 from .league.pages import counted_games, standing_rows
 from .league.standings import night_standings, season_standings
-from .models import Club, MailChoice, MailSent, Member, Night, Season
+from .models import Club, ClubResult, MailChoice, MailSent, Member, Night, Season
 from .nights.pages import night_money
 
 logger = logging.getLogger(__name__)
@@ -265,11 +265,22 @@ def _deliver(
     return created
 
 
+def _counted_games(night: OuterRef | int) -> Exists:
+    return Exists(ClubResult.objects.filter(game__club_game__round__night=night))
+
+
+def mailed(night: Night) -> bool:
+    """Whether the night, once ended, is mailed: only if one of its games counted. A night
+    made and ended with no game would mail every member who asked, for nothing, as often as
+    a scorer liked."""
+    return Night.objects.filter(_counted_games(night.pk), pk=night.pk).exists()
+
+
 def send_night(night_id: int) -> int:
     """The night's mail to each member of its club who asked for it since before the night
-    ended, and has not had it; how many went out."""
+    ended, and has not had it, if one of its games counted; how many went out."""
     night = Night.objects.select_related("club").get(pk=night_id)
-    if night.ended_at is None:
+    if night.ended_at is None or not mailed(night):
         return 0
     since = Q(chosen_at__lte=night.ended_at)
     sent = 0
@@ -318,6 +329,7 @@ def send_due() -> int:
     sent = 0
     nights = Night.objects.filter(
         _waiting(NIGHTS, Q(chosen_at__lte=OuterRef("ended_at")), night=OuterRef(OuterRef("pk"))),
+        _counted_games(OuterRef("pk")),
         ended_at__isnull=False,
     )
     for night_id in nights.values_list("pk", flat=True).order_by("pk"):

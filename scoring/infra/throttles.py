@@ -77,7 +77,45 @@ LIMITS = (
     API_TOKEN,
 )
 
+# Counted by something else than the address alone: each view names its key (an account, an
+# email address, a club). Every mail the site sends to an address someone typed is behind
+# them, so that no account, script or scorer makes the site mail anyone over and over.
+DAY = 24 * HOUR
+VERIFY_MAIL_ACCOUNT = Limit(
+    "verify-mail-account",
+    5,
+    HOUR,
+    "verification mails asked for (address changes, resends), per account",
+)
+VERIFY_MAIL_ADDRESS = Limit(
+    "verify-mail-address", 50, HOUR, "verification mails asked for (address changes, resends)"
+)
+VERIFY_MAIL_COOL_DOWN = Limit(
+    "verify-mail-cool-down",
+    1,
+    5 * 60,
+    "mails to one email address (verification, sign-up, password reset), from anyone",
+)
+VERIFY_MAIL_RECIPIENT = Limit(
+    "verify-mail-recipient",
+    5,
+    DAY,
+    "mails to one email address (verification, sign-up, password reset), from anyone",
+)
+NIGHT_CREATE = Limit("night-create", 10, DAY, "club nights created, per club")
+KEYED_LIMITS = (
+    VERIFY_MAIL_ACCOUNT,
+    VERIFY_MAIL_ADDRESS,
+    VERIFY_MAIL_COOL_DOWN,
+    VERIFY_MAIL_RECIPIENT,
+    NIGHT_CREATE,
+)
+
 FORM_PAUSED = _("This form was sent too many times from this address in a short time.")
+MAIL_PAUSED = _(
+    "Too many emails were asked for, for this account or this email address, in a short time."
+)
+NIGHTS_PAUSED = _("This club has made too many nights in a short time.")
 LOGIN_PAUSED = _(
     "Too many wrong passwords for this account, or from this address. Logging in is paused, "
     "even with the right password."

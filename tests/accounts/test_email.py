@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail, signing
 from django.db import IntegrityError, transaction
+from django.test import Client
 from django.utils import timezone
 
 from scoring.accounts import services
@@ -21,7 +22,6 @@ from tests.factories import account
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "felt-and-trumps-21"
-TAKEN = "Another account has this email address."
 
 
 @pytest.fixture
@@ -80,71 +80,140 @@ def aged_token(user_id, address, days):
     return Earlier(salt=SALT).sign_object([user_id, address])
 
 
-# --- One account per address -----------------------------------------------------------------
+# --- One verified owner per address (issue 39 finding 11) -----------------------------------
+
+
+def signup_answer(response):
+    """What the page says to a sign-up: its status, where it goes, the errors it shows."""
+    return (
+        response.status_code,
+        response.get("Location"),
+        "errorlist" in response.content.decode(),
+    )
 
 
 @pytest.mark.parametrize("address", ["amina@example.com", "AMINA@Example.COM"])
-def test_signup_address_of_another_account_is_refused_whatever_its_case(client, amina, address):
-    response = client.post("/accounts/signup/", signup_data(email=address))
+def test_signup_with_a_verified_address_answers_as_a_new_one_does(client, amina, address):
+    known = client.post("/accounts/signup/", signup_data(email=address))
+    new = Client().post("/accounts/signup/", signup_data(username="zied", email="zied@example.com"))
 
-    assert (response.status_code, field_errors(response, "email")) == (422, [TAKEN])
-    assert (User.objects.count(), len(mail.outbox)) == (1, 0)
+    assert signup_answer(known) == signup_answer(new) == (302, "/", False)
 
 
-def test_signup_address_of_an_unverified_account_is_refused_too(client, bilal):
+def test_signup_with_a_verified_address_mails_its_owner_what_happened(client, amina):
+    client.post("/accounts/signup/", signup_data(email="Amina@example.com"))
+
+    [message] = mail.outbox
+    assert (message.to, message.subject) == (
+        ["Amina@example.com"],
+        "Your email address already has a Boulmous account",
+    )
+    assert "already belongs to your account amina" in message.body
+    assert ("/accounts/login/" in message.body, "/accounts/password_reset/" in message.body) == (
+        True,
+        True,
+    )
+    assert "/accounts/email/verify/" not in message.body
+
+
+def test_signup_with_a_verified_address_never_gives_it_to_the_new_account(client, amina):
+    client.post("/accounts/signup/", signup_data(email="amina@example.com"))
+    chafik = User.objects.get(username="chafik")
+    link = make_token(chafik.pk, "amina@example.com")
+
+    verifying = client.post(f"/accounts/email/verify/{link}/")
+
+    assert (
+        verifying.status_code,
+        "Another account verified this address first" in verifying.content.decode(),
+    ) == (400, True)
+    assert [row[:3] for row in emails()] == [
+        ("amina", "amina@example.com", True),
+        ("chafik", "amina@example.com", False),
+    ]
+
+
+def test_signup_with_an_unverified_address_of_another_account_is_not_blocked(client, bilal):
     response = client.post("/accounts/signup/", signup_data(email="Bilal@example.com"))
 
-    assert (response.status_code, field_errors(response, "email")) == (422, [TAKEN])
-    assert emails() == [("bilal", "bilal@example.com", False, "bilal@example.com")]
+    assert (response.status_code, [message.to for message in mail.outbox]) == (
+        302,
+        [["Bilal@example.com"]],
+    )
+    assert "/accounts/email/verify/" in mail.outbox[0].body
 
 
-@pytest.mark.parametrize(
-    ("language", "expected"),
-    [("fr", "Un autre compte a cette adresse e-mail."), ("ar", "هذا البريد الإلكتروني لحساب آخر.")],
-)
-def test_signup_address_taken_is_said_in_the_page_language(client, amina, language, expected):
-    response = client.post(
+def test_verifying_an_address_makes_it_this_accounts_alone(client, bilal):
+    client.post("/accounts/signup/", signup_data(email="BILAL@example.com"))
+    chafik = User.objects.get(username="chafik")
+
+    verified = client.post(verify_path(mail.outbox[0]))
+    bilal_link = Client().post(
+        f"/accounts/email/verify/{make_token(bilal.pk, 'bilal@example.com')}/"
+    )
+
+    assert (verified.status_code, bilal_link.status_code) == (200, 400)
+    assert emails() == [("chafik", "BILAL@example.com", True, "BILAL@example.com")]
+    assert chafik.pk != bilal.pk
+
+
+@pytest.mark.parametrize("language", ["fr", "ar"])
+def test_signup_with_a_verified_address_mail_in_the_page_language(client, amina, language):
+    client.post(
         "/accounts/signup/", signup_data(email="amina@example.com"), HTTP_ACCEPT_LANGUAGE=language
     )
 
-    assert field_errors(response, "email") == [expected]
+    expected = {
+        "fr": "Votre adresse e-mail a déjà un compte Boulmous",
+        "ar": "لبريدك الإلكتروني حساب في بولموس بالفعل",
+    }
+    assert mail.outbox[0].subject == expected[language]
 
 
-def test_create_account_with_a_taken_address_creates_nothing(amina):
-    # What the form no longer sees when two sign-ups give one address at once.
-    with pytest.raises(services.EmailTaken):
-        services.create_account(username="chafik", email="Amina@example.com", password=PASSWORD)
+def test_create_account_with_a_verified_address_makes_an_unverified_claim(amina):
+    services.create_account(username="chafik", email="Amina@example.com", password=PASSWORD)
 
-    assert list(User.objects.values_list("username", flat=True)) == ["amina"]
+    assert [row[:3] for row in emails()] == [
+        ("amina", "amina@example.com", True),
+        ("chafik", "Amina@example.com", False),
+    ]
 
 
-def test_database_refuses_one_address_in_two_cases(amina, bilal):
+def test_database_refuses_one_address_verified_by_two_accounts_in_two_cases(amina, bilal):
+    AccountEmail.objects.filter(user=bilal).update(address="AMINA@EXAMPLE.COM")
+
     with pytest.raises(IntegrityError), transaction.atomic():
-        AccountEmail.objects.filter(user=bilal).update(address="AMINA@EXAMPLE.COM")
+        AccountEmail.objects.filter(user=bilal).update(verified_at=timezone.now())
 
-    assert emails()[0] == ("amina", "amina@example.com", True, "amina@example.com")
+    assert emails()[1][:3] == ("bilal", "AMINA@EXAMPLE.COM", False)
+
+
+def test_verify_email_of_an_address_another_account_verified_raises(amina, bilal):
+    services.change_email(user=bilal, address="AMINA@example.com")
+
+    with pytest.raises(services.EmailTaken):
+        services.verify_email(user_id=bilal.pk, address="AMINA@example.com")
+
+    assert [row[2] for row in emails()] == [True, False]
 
 
 @pytest.mark.parametrize("address", ["amina@example.com", "Amina@Example.com"])
-def test_email_change_to_another_accounts_address_is_refused(client, amina, bilal, address):
+def test_email_change_to_another_accounts_address_answers_as_any_change(
+    client, amina, bilal, address
+):
     client.force_login(bilal)
 
     response = client.post("/accounts/email/", {"email": address})
 
-    assert (response.status_code, field_errors(response, "email")) == (422, [TAKEN])
-    assert f'value="{address}"' in response.content.decode()
+    assert (response.status_code, response["Location"]) == (302, "/accounts/email/sent/")
+    assert ([message.to for message in mail.outbox], "already belongs" in mail.outbox[0].body) == (
+        [[address]],
+        True,
+    )
     assert emails() == [
         ("amina", "amina@example.com", True, "amina@example.com"),
-        ("bilal", "bilal@example.com", False, "bilal@example.com"),
+        ("bilal", address, False, address),
     ]
-
-
-def test_change_email_to_a_taken_address_raises_and_keeps_the_old_one(amina, bilal):
-    with pytest.raises(services.EmailTaken):
-        services.change_email(user=bilal, address="AMINA@example.com")
-
-    bilal.refresh_from_db()
-    assert (bilal.email, emails()[1][1]) == ("bilal@example.com", "bilal@example.com")
 
 
 @pytest.mark.parametrize("address", ["", "not-an-email", "a" * 250 + "@example.com"])

@@ -13,18 +13,21 @@ import pytest
 from axes.handlers.proxy import AxesProxyHandler
 from django.contrib import auth
 from django.contrib.auth.models import User
+from django.core import mail
 from django.core.cache import cache
 from django.core.management import call_command
 from django.test import Client, RequestFactory
 from django.utils import translation
 from django.utils.translation import ngettext
 
+from scoring.accounts import services as account_services
 from scoring.clubs import services as club_services
 from scoring.engine import Rules
 from scoring.infra import throttles
-from scoring.infra.throttles import LIMITS, client_address
+from scoring.infra.throttles import KEYED_LIMITS, LIMITS, client_address
 from scoring.table import services
-from tests.conftest import REDIS_URL, ScorerClient
+from tests.conftest import REDIS_URL, SMALL_LIMIT, ScorerClient
+from tests.factories import account
 
 pytestmark = pytest.mark.django_db
 
@@ -358,13 +361,125 @@ def test_throttled_signup_creates_no_account(small_limits):
     assert (response.status_code, User.objects.count()) == (429, 0)
 
 
+def per(limit):
+    """A limit's figure as docs/deploy.md writes it: ``10 per hour``, ``1 per 5 minutes``."""
+    if limit.seconds in (throttles.HOUR, throttles.DAY):
+        return f"{limit.count} per {'hour' if limit.seconds == throttles.HOUR else 'day'}"
+    return f"{limit.count} per {limit.seconds // 60} minutes"
+
+
 def test_deploy_doc_gives_each_limit():
     """The declared figures, which the tests above count to patched small (small_limits)."""
     text = (ROOT / "docs" / "deploy.md").read_text()
 
-    rows = re.findall(r"^\| `([a-z-]+)` \| [^|]+ \| (\d+) per hour \|", text, re.M)
-    limits = (*LIMITS, throttles.API_REQUESTS)
-    assert rows == [(limit.name, str(limit.count)) for limit in limits]
+    rows = re.findall(r"^\| `([a-z-]+)` \| [^|]+ \| (\d+ per [a-z0-9 ]+) \|", text, re.M)
+    limits = (*LIMITS, throttles.API_REQUESTS, *KEYED_LIMITS)
+    assert rows == [(limit.name, per(limit)) for limit in limits]
+
+
+# --- Mail to an address (issue 39 finding 1) -------------------------------------------------
+
+
+def with_address(username, address="amina@example.com"):
+    """A signed-in account whose address is given, not verified yet."""
+    user = User.objects.create(username=username)
+    account_services.change_email(user=user, address=address)
+    browser = Client()
+    browser.force_login(user)
+    return browser
+
+
+def test_verification_mail_past_the_accounts_figure_is_refused():
+    """20 resends and 5 address changes from one account sent 25 mails: now at most one
+    account's hourly figure, each refusal a 429 that changes nothing."""
+    browser = with_address("amina")
+    resends = [
+        browser.post("/accounts/email/resend/", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}").status_code
+        for n in range(20)
+    ]
+    changes = [
+        browser.post(
+            "/accounts/email/", {"email": f"other{n}@example.com"}, HTTP_X_FORWARDED_FOR=HERE
+        ).status_code
+        for n in range(5)
+    ]
+
+    assert len(mail.outbox) <= throttles.VERIFY_MAIL_ACCOUNT.count
+    assert (resends[0], set(resends[1:]), set(changes)) == (302, {429}, {429})
+    assert User.objects.get(username="amina").email == "amina@example.com"
+
+
+def test_verification_mail_refusal_says_why_and_when(small_limits):
+    browser = with_address("amina")
+    for _ in range(SMALL_LIMIT):
+        browser.post("/accounts/email/resend/", HTTP_X_FORWARDED_FOR=HERE)
+
+    refused = browser.post("/accounts/email/resend/", HTTP_X_FORWARDED_FOR=HERE)
+
+    page = refused.content.decode()
+    assert (refused.status_code, 0 < int(refused["Retry-After"]) <= throttles.HOUR) == (429, True)
+    assert "Too many emails were asked for, for this account or this email address" in page
+    assert len(mail.outbox) == SMALL_LIMIT
+
+
+def test_verification_mail_to_one_address_from_many_accounts_is_refused(small_limits):
+    """Accounts each under their figure, from addresses of their own, still mail one email
+    address no more than its figure: its cool-down counts them all."""
+    answers = [
+        with_address(f"player{n}", "other@example.com")
+        .post("/accounts/email/resend/", HTTP_X_FORWARDED_FOR=f"192.0.2.{n}")
+        .status_code
+        for n in range(SMALL_LIMIT + 2)
+    ]
+
+    assert answers == [302] * SMALL_LIMIT + [429, 429]
+    assert len(mail.outbox) == SMALL_LIMIT
+
+
+def test_verification_mail_from_one_address_for_many_accounts_is_refused(small_limits):
+    answers = [
+        with_address(f"player{n}", f"player{n}@example.com")
+        .post("/accounts/email/resend/", HTTP_X_FORWARDED_FOR=HERE)
+        .status_code
+        for n in range(SMALL_LIMIT + 1)
+    ]
+
+    assert answers == [302] * SMALL_LIMIT + [429]
+
+
+def test_email_change_refused_changes_nothing(small_limits):
+    browser = with_address("amina")
+    for n in range(SMALL_LIMIT):
+        browser.post("/accounts/email/", {"email": f"a{n}@example.com"}, HTTP_X_FORWARDED_FOR=HERE)
+
+    refused = browser.post("/accounts/email/", {"email": "late@example.com"})
+
+    assert (refused.status_code, User.objects.get(username="amina").email) == (
+        429,
+        f"a{SMALL_LIMIT - 1}@example.com",
+    )
+
+
+def test_signup_past_an_addresses_figure_sends_nothing_and_answers_the_same(small_limits):
+    """Sign-ups giving one address make their accounts as ever; the address gets no more
+    mail than its figure, and the page does not say so."""
+    answers = [
+        Client()
+        .post(
+            "/accounts/signup/",
+            {
+                "username": f"player{n}",
+                "email": "victim@example.com",
+                "password1": PASSWORD,
+                "password2": PASSWORD,
+            },
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        )
+        .status_code
+        for n in range(SMALL_LIMIT + 2)
+    ]
+
+    assert (answers, len(mail.outbox)) == ([302] * (SMALL_LIMIT + 2), SMALL_LIMIT)
 
 
 # --- The address -----------------------------------------------------------------------------
@@ -409,3 +524,21 @@ def test_client_address_believes_the_proxies_given(settings):
         client_address(request_from("10.1.2.3", HERE)),
         client_address(request_from("127.0.0.1", HERE)),
     ] == [HERE, "127.0.0.1"]
+
+
+def test_password_reset_to_one_address_from_many_addresses_sends_its_figure(small_limits):
+    """Each address under its own figure, the email address still gets no more than its
+    own; the page answers the same whether it sent or not."""
+    account("amina", "amina@example.com")
+    answers = [
+        Client()
+        .post(
+            "/accounts/password_reset/",
+            {"email": "amina@example.com"},
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        )
+        .status_code
+        for n in range(SMALL_LIMIT + 2)
+    ]
+
+    assert (answers, len(mail.outbox)) == ([302] * (SMALL_LIMIT + 2), SMALL_LIMIT)

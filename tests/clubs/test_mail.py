@@ -18,11 +18,11 @@ from django.utils import timezone, translation
 from scoring.accounts import services as account_services
 from scoring.clubs import mail, privacy
 from scoring.clubs import services as club_services
-from scoring.clubs.models import ClubResult, MailChoice, MailSent, Member
+from scoring.clubs.models import ClubResult, MailChoice, MailSent, Member, Night
 from scoring.clubs.nights import services as night_services
 from scoring.clubs.nights.pages import night_money
 from scoring.common.words import say_day
-from tests.clubs.factories import account, signed_in
+from tests.clubs.factories import account, signed_in, with_role
 from tests.clubs.night_money import (
     BOULMOUS_MADE,
     new_night,
@@ -397,3 +397,54 @@ def test_mail_choice_goes_with_the_account_detached(readers, organiser):
     mail.send_night(night.pk)
     assert [message.to for message in django_mail.outbox] == [["amina@example.org"]]
     assert MailChoice.objects.filter(member=bilal).count() == 0
+
+
+# --- A night with no game counted (issue 39 finding 5) ---------------------------------------
+
+
+def test_nights_ended_with_no_game_counted_mail_nobody(readers, django_capture_on_commit_callbacks):
+    """A scorer creating and ending nights with no game made the club mail every member who
+    asked, each time: only a night with a counted game is mailed now."""
+    scorer = signed_in(with_role(readers, "Sami", Member.Role.SCORER))
+    for day in ("2025-03-07", "2025-03-08", "2025-03-09"):
+        scorer.post("/clubs/sfax/nights/new", {"date": day, "place": "", "rounds": ""})
+    abandoned = new_night(readers)
+    scorer.post(url(abandoned, "draw"))  # a round drawn, then ended with its tables playing
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [
+            scorer.post(url(night, "end"), {"confirm": "1", "choice": "settle"}).status_code
+            for night in Night.objects.order_by("pk")
+        ]
+
+    assert (answers, django_mail.outbox, mail.send_due()) == ([302] * 4, [], 0)
+    assert MailSent.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "No game counted this night: no mail was sent to the members."),
+        (
+            "fr",
+            "Aucune partie comptée pendant cette soirée\u00a0: aucun e-mail n’a été envoyé "
+            "aux membres.",
+        ),
+        ("ar", "لم تُحتسب أي مباراة في هذه الأمسية: لم يُرسل أي بريد إلى الأعضاء."),
+    ],
+)
+def test_night_ended_with_no_game_counted_says_no_mail_went(readers, organiser, language, said):
+    night = new_night(readers)
+
+    response = organiser.post(url(night, "end"), follow=True, HTTP_ACCEPT_LANGUAGE=language)
+
+    assert (response.status_code, said in response.content.decode()) == (200, True)
+
+
+def test_night_ended_with_a_game_counted_says_nothing_of_mail(readers, organiser):
+    night = new_night(readers)
+    play_two_rounds(readers, organiser, night)
+
+    response = organiser.get(url(night))
+
+    assert "no mail was sent" not in response.content.decode()

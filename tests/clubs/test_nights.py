@@ -26,6 +26,7 @@ from scoring.table import services
 from scoring.table.models import Game, ScorerLink, Summary
 from tests.clubs.factories import account, signed_in, with_role
 from tests.clubs.nights import PLAYERS, ids, night_url, nine_present, present, win
+from tests.conftest import SMALL_LIMIT
 
 pytestmark = pytest.mark.django_db
 
@@ -132,6 +133,40 @@ def test_new_night_zero_rounds_is_refused(club, organiser):
     response = organiser.post("/clubs/sfax/nights/new", {"date": "2025-03-07", "rounds": "0"})
 
     assert (response.status_code, Night.objects.count()) == (422, 0)
+
+
+def test_new_night_past_the_clubs_figure_is_refused_from_anywhere(club, small_limits):
+    """Nights are counted per club (issue 39 finding 5): a scorer making them by the dozen,
+    from one address or many, meets the club's figure; another club does not."""
+    scorer = signed_in(with_role(club, "Sami", Member.Role.SCORER))
+    answers = [
+        scorer.post(
+            "/clubs/sfax/nights/new",
+            {"date": "2025-03-07", "place": "", "rounds": ""},
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{n}",
+        ).status_code
+        for n in range(SMALL_LIMIT + 1)
+    ]
+
+    assert (answers, Night.objects.count()) == ([302] * SMALL_LIMIT + [429], SMALL_LIMIT)
+    assert (
+        "This club has made too many nights"
+        in scorer.post(
+            "/clubs/sfax/nights/new", {"date": "2025-03-08", "place": "", "rounds": ""}
+        ).content.decode()
+    )
+
+
+def test_new_night_refused_post_of_a_stranger_counts_nothing(club, organiser, small_limits):
+    stranger = signed_in(account("zied"))
+    for _ in range(SMALL_LIMIT + 1):
+        stranger.post("/clubs/sfax/nights/new", {"date": "2025-03-07", "place": "", "rounds": ""})
+
+    response = organiser.post(
+        "/clubs/sfax/nights/new", {"date": "2025-03-07", "place": "", "rounds": ""}
+    )
+
+    assert (response.status_code, Night.objects.count()) == (302, 1)
 
 
 def test_new_night_plain_member_is_forbidden(club):

@@ -28,6 +28,7 @@ from ...engine.league import standings_csv as csv_text
 from ...infra.etags import etag, unchanged
 from ...infra.preview import preview_response
 from ...infra.qr import qr_code
+from ...infra.throttles import NIGHT_CREATE, NIGHTS_PAUSED, refused_for, too_many
 from ...table.face import Summary
 from ..access import club_may, user_id_of, with_club
 from ..forms import look_alike_message
@@ -63,6 +64,10 @@ def new_night(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
     form = NewNightForm(request.POST or None, initial={"date": today})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        # Counted per club, not per address: a scorer making nights by the dozen fills the
+        # club's history and calendar (docs/deploy.md, "Throttles").
+        if seconds := refused_for(NIGHT_CREATE, request, lambda group, request: str(club.pk)):
+            return too_many(request, NIGHTS_PAUSED, seconds)
         made = make_once(
             data["once"],
             lambda: services.create_night(
@@ -399,6 +404,9 @@ def ranking(
         "games": counted_games(rows),
         "season": season_of_night(found),
         "money": night_money(club, found, public=public),
+        # Said to whoever ended it: no member waits for a mail that will not come.
+        # (rows come from counted games only, as mail.mailed asks).
+        "unmailed": found.ended_at is not None and not rows,
     }
     shared, preview = night_shared(request, club, found, rows)
     image = reverse("night_preview", args=[club.slug, found.pk])
