@@ -68,6 +68,8 @@ def _writer(request: HttpRequest, game_id: str) -> Actor:
         if check_csrf(request) is not None:
             raise errors.ApiError(403, "csrf_failed", BAD_CSRF)
     if not table.may(request, Action.SCORE_GAME, game_id):  # type: ignore[arg-type]
+        if not table.Game.objects.filter(public_id=game_id).exists():  # deleted meanwhile
+            raise errors.not_found(errors.NO_GAME)
         why = table.refusal(request, game_id)  # type: ignore[arg-type]
         raise errors.ApiError(403, "forbidden", why.message, reason=why.reason)
     return request.actor  # type: ignore[attr-defined,no-any-return]
