@@ -21,6 +21,18 @@ READS_MAY_SEND_NO_TOKEN = [{}]
 signed-in session, shows a private club's to its members."""
 
 
+EXAMPLES = {
+    "club": "demo",
+    "season": "march-may-2025",
+    "player_id": "1",
+    "night_id": "1",
+    "game_id": "GAME_ID",
+    "number": "1",
+}
+"""Each path parameter's example: the demo club's (``make demo``), in the OpenAPI document
+and the API's page's curl lines."""
+
+
 class Api(NinjaAPI):
     """ninja's application, its OpenAPI document saying what the API does: a read (GET)
     needs no token, though it may send one; and every operation may answer 429 (the
@@ -37,6 +49,11 @@ class Api(NinjaAPI):
                 if method == "get" and "security" in operation:
                     operation["security"] = READS_MAY_SEND_NO_TOKEN + operation["security"]
                 operation["responses"].setdefault(429, too_many)
+                for parameter in operation.get("parameters", []):
+                    if parameter["in"] == "path" and parameter["name"] in EXAMPLES:
+                        example = EXAMPLES[parameter["name"]]
+                        integer = parameter.get("schema", {}).get("type") == "integer"
+                        parameter["example"] = int(example) if integer else example
         return schema
 
 

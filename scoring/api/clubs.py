@@ -4,6 +4,7 @@ functions (scoring/clubs/pages/, scoring/clubs/league/, scoring/clubs/history.py
 the same rights (:func:`.access.readable_club`, :func:`.access.run_club`) and the players
 named as those pages name them for this request (scoring/clubs/names.py)."""
 
+import re
 from datetime import date
 from typing import Any
 
@@ -12,7 +13,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Query, Router, Schema
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..clubs.face import (
     CLUB_ACTIONS,
@@ -53,6 +54,8 @@ from .schemas import (
 )
 
 router = Router(tags=["clubs"])
+
+ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def api_url(name: str, **kwargs: Any) -> str:
@@ -130,6 +133,15 @@ class GamesFilter(Schema):
     since: date | None = Field(None, description="From this day on, in the club's zone.")
     until: date | None = Field(None, description="Up to this day, in the club's zone.")
     page: int = Field(1, ge=1, le=1_000_000)
+
+    @field_validator("since", "until", mode="before")
+    @classmethod
+    def iso_day(cls, value: object) -> object:
+        """A day as the document says (YYYY-MM-DD), not pydantic's lax reading of ``0`` as
+        the epoch's day."""
+        if isinstance(value, str) and not ISO_DAY.fullmatch(value):
+            raise ValueError("a day is written YYYY-MM-DD")
+        return value
 
 
 @router.get(
