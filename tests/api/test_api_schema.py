@@ -9,6 +9,8 @@ from datetime import date
 import pytest
 import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
@@ -27,7 +29,18 @@ BOULMOUS = Hand(Contract(0, 6, Trump.HEARTS), tricks=(6, 0, 0, 0))
 
 
 @pytest.fixture
-def demo(db):
+def in_process():
+    """Requests to the WSGI handler, as the test client makes them: neither the start nor
+    the end of one closes the database connection the test's transaction holds."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
+
+
+@pytest.fixture
+def demo(db, in_process):
     """The public club ``demo`` of the document's examples, a game of it, and its season
     once at ``march-may-2025`` (the example), now at ``spring-2025``: the example's
     standings answer the 302 of an old address."""
