@@ -16,7 +16,7 @@ from .access import Reader
 
 log = logging.getLogger(__name__)
 
-READS_MAY_SEND_NO_TOKEN = [{}]
+READS_MAY_SEND_NO_TOKEN: list[dict[str, list[str]]] = [{}]
 """A read needs no token: a public club's data answers anyone (docs/api.md); a token, or a
 signed-in session, shows a private club's to its members."""
 

@@ -181,7 +181,10 @@ def test_two_admins_merging_the_same_pair_at_once_merge_once_and_tell_the_second
         browsers = [signed_in(amina), signed_in(bilal)]
 
         responses = at_once(
-            *(lambda browser=browser: browser.post(url, {"into": omar}) for browser in browsers)
+            *(
+                lambda browser=browser, url=url, omar=omar: browser.post(url, {"into": omar})
+                for browser in browsers
+            )
         )
 
         statuses = tuple(sorted(response.status_code for response in responses))

@@ -84,18 +84,18 @@ def filtered(
         games = games.filter(game__summary__status=status)
     since: date | None = filters.get("since")
     if since:
-        start = _utc_start(since, club.time_zone)
-        if start is None and since.year > 1:  # a day after the calendar's last moment
+        since_start = _utc_start(since, club.time_zone)
+        if since_start is None and since.year > 1:  # a day after the calendar's last moment
             return games.none()
-        if start is not None:
-            games = games.filter(Q(moment__gte=start))
+        if since_start is not None:
+            games = games.filter(Q(moment__gte=since_start))
     until: date | None = filters.get("until")
     if until:
-        end = _utc_start(until + timedelta(days=1), club.time_zone) if until < date.max else None
-        if end is None and until.year == 1:  # a day before the calendar's first moment
+        after = _utc_start(until + timedelta(days=1), club.time_zone) if until < date.max else None
+        if after is None and until.year == 1:  # a day before the calendar's first moment
             return games.none()
-        if end is not None:
-            games = games.filter(Q(moment__lt=end))
+        if after is not None:
+            games = games.filter(Q(moment__lt=after))
     return games
 
 
