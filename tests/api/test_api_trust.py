@@ -124,3 +124,22 @@ def test_games_page_filtered_to_the_calendars_edges_answers_200(public, query):
     answer = Client(raise_request_exception=False).get(f"/clubs/sfax/games/?{query}")
 
     assert answer.status_code == 200
+
+
+# --- Finding 13: the document says what the API does -----------------------------------------
+
+
+def test_openapi_document_says_reads_need_no_token_and_lists_each_status():
+    paths = Client().get("/api/v1/openapi.json").json()["paths"]
+    standings = paths["/api/v1/clubs/{club}/seasons/{season}/standings"]["get"]
+    record = paths["/api/v1/games/{game_id}/hands"]["post"]
+
+    assert (standings["security"], sorted(standings["responses"])) == (
+        [{}, {"Reader": []}],
+        ["200", "302", "401", "403", "404", "422", "429"],
+    )
+    assert (record["security"], "413" in record["responses"], "429" in record["responses"]) == (
+        [{"Reader": []}],
+        True,
+        True,
+    )
