@@ -4,6 +4,7 @@ functions (scoring/clubs/pages/, scoring/clubs/league/, scoring/clubs/history.py
 the same rights (:func:`.access.readable_club`, :func:`.access.run_club`) and the players
 named as those pages name them for this request (scoring/clubs/names.py)."""
 
+import re
 from datetime import date
 from typing import Any
 
@@ -12,7 +13,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Query, Router, Schema
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from ..clubs.face import (
     CLUB_ACTIONS,
@@ -46,11 +47,15 @@ from .schemas import (
     GamesOut,
     NightOut,
     NightsOut,
+    Number,
     PlayerOut,
+    Slug,
     StandingsOut,
 )
 
 router = Router(tags=["clubs"])
+
+ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def api_url(name: str, **kwargs: Any) -> str:
@@ -60,7 +65,7 @@ def api_url(name: str, **kwargs: Any) -> str:
 @router.get(
     "/clubs/{club}", response={200: ClubOut, **ERRORS}, url_name="club", operation_id="club"
 )
-def club(request: HttpRequest, club: str) -> dict[str, Any]:
+def club(request: HttpRequest, club: Slug) -> dict[str, Any]:
     """The club: its name, time zone, rules and league points, and its seasons with their
     days and addresses."""
     found, _ = readable_club(request, club)
@@ -95,11 +100,11 @@ def club(request: HttpRequest, club: str) -> dict[str, Any]:
 
 @router.get(
     "/clubs/{club}/seasons/{season}/standings",
-    response={200: StandingsOut, **ERRORS},
+    response={200: StandingsOut, 302: None, **ERRORS},
     url_name="standings",
     operation_id="standings",
 )
-def standings(request: HttpRequest, club: str, season: str) -> HttpResponse | dict[str, Any]:
+def standings(request: HttpRequest, club: Slug, season: Slug) -> HttpResponse | dict[str, Any]:
     """A season's standings: one object per line of its standings.csv, with the CSV's
     column names as keys, in the CSV's order. A season whose address changed answers a
     redirect (302) to its new one."""
@@ -120,12 +125,23 @@ def standings(request: HttpRequest, club: str, season: str) -> HttpResponse | di
 
 class GamesFilter(Schema):
     season: str | None = Field(None, description="A season's address: its days' games.")
-    player: int | None = Field(None, description="A player's number: his games.")
-    night: int | None = Field(None, description="A night's number: its games.")
+    player: int | None = Field(
+        None, ge=1, le=2**31 - 1, description="A player's number: his games."
+    )
+    night: int | None = Field(None, ge=1, le=2**31 - 1, description="A night's number: its games.")
     status: str | None = Field(None, pattern="^(playing|won|abandoned)$")
     since: date | None = Field(None, description="From this day on, in the club's zone.")
     until: date | None = Field(None, description="Up to this day, in the club's zone.")
     page: int = Field(1, ge=1, le=1_000_000)
+
+    @field_validator("since", "until", mode="before")
+    @classmethod
+    def iso_day(cls, value: object) -> object:
+        """A day as the document says (YYYY-MM-DD), not pydantic's lax reading of ``0`` as
+        the epoch's day."""
+        if isinstance(value, str) and not ISO_DAY.fullmatch(value):
+            raise ValueError("a day is written YYYY-MM-DD")
+        return value
 
 
 @router.get(
@@ -134,7 +150,7 @@ class GamesFilter(Schema):
     url_name="club_games",
     operation_id="club_games",
 )
-def club_games(request: HttpRequest, club: str, filters: Query[GamesFilter]) -> dict[str, Any]:
+def club_games(request: HttpRequest, club: Slug, filters: Query[GamesFilter]) -> dict[str, Any]:
     """The club's games, newest first (won ones by their finish, others by their start),
     narrowed by the filters given, a page of 50 at a time."""
     found, member = readable_club(request, club)
@@ -183,7 +199,7 @@ def club_games(request: HttpRequest, club: str, filters: Query[GamesFilter]) -> 
     url_name="player",
     operation_id="player",
 )
-def player(request: HttpRequest, club: str, player_id: int) -> dict[str, Any]:
+def player(request: HttpRequest, club: Slug, player_id: Number) -> dict[str, Any]:
     """A player's figures, as his page shows them: each statistic over the club's counted
     games, his rating, his contracts by bid and by trump, whom he met, his last games."""
     found, member = readable_club(request, club)
@@ -251,7 +267,7 @@ def player(request: HttpRequest, club: str, player_id: int) -> dict[str, Any]:
     url_name="nights",
     operation_id="nights",
 )
-def nights(request: HttpRequest, club: str) -> dict[str, Any]:
+def nights(request: HttpRequest, club: Slug) -> dict[str, Any]:
     """The club's nights, the latest first, each with its rounds planned and drawn."""
     found, _ = readable_club(request, club)
     return {
@@ -277,7 +293,7 @@ def nights(request: HttpRequest, club: str) -> dict[str, Any]:
     url_name="night",
     operation_id="night",
 )
-def night(request: HttpRequest, club: str, night_id: int) -> dict[str, Any]:
+def night(request: HttpRequest, club: Slug, night_id: Number) -> dict[str, Any]:
     """A night: each round drawn, its tables (players by seat, as their game stands) and
     who sat it out."""
     found, member = readable_club(request, club)
@@ -330,7 +346,7 @@ class ChangesFilter(Schema):
     url_name="changes",
     operation_id="changes",
 )
-def changes(request: HttpRequest, club: str, filters: Query[ChangesFilter]) -> dict[str, Any]:
+def changes(request: HttpRequest, club: Slug, filters: Query[ChangesFilter]) -> dict[str, Any]:
     """The club's history, for its admins: every change made to the club, its players,
     seasons, nights and games, and by whom, newest first, as its history page says each;
     50 a page."""

@@ -11,7 +11,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from .api import api
+from .api import EXAMPLES, api
 
 SUMMARIES: dict[str, Promise] = {
     "club": _("The club: its name, time zone, rules and league points, and its seasons."),
@@ -57,14 +57,6 @@ PARAMETERS: dict[tuple[str, str], Promise] = {
 """What each parameter is, by where it is given and its name, in the page's language (the
 OpenAPI document says it in English only)."""
 
-EXAMPLES = {
-    "club": "demo",
-    "season": "march-may-2025",
-    "player_id": "1",
-    "night_id": "1",
-    "game_id": "GAME_ID",
-    "number": "1",
-}
 
 BODIES = {
     "record_hand": '{"number": 1, "token": "UUID", "taker": 1, "bid": 4, "trump": "H", '

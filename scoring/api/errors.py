@@ -3,6 +3,7 @@
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -29,6 +30,7 @@ TOO_MANY = _(
     "Too many requests from this token, or from this address, in a short time: wait the "
     "seconds Retry-After gives."
 )
+TOO_LARGE = _("The request's body is over the limit of %(limit)s bytes: this API takes no more.")
 SERVER_ERROR = _("The server failed to answer. Try again later.")
 
 
@@ -45,6 +47,12 @@ class ApiError(Exception):
 
 def not_found(message: str | Promise = NOT_FOUND) -> ApiError:
     return ApiError(404, "not_found", message)
+
+
+def too_large() -> ApiError:
+    """A body over the limit Django reads (DATA_UPLOAD_MAX_MEMORY_SIZE), saying it."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return ApiError(413, "too_large", TOO_LARGE % {"limit": limit}, limit=limit)
 
 
 def error_response(request: HttpRequest, error: ApiError) -> JsonResponse:

@@ -11,7 +11,7 @@ from ..common.rights import Action
 from ..engine import record_to_dict, result_to_dict
 from ..table.face import Game, exported, hooks, load_shown, may
 from . import errors
-from .schemas import ERRORS, GameOut
+from .schemas import ERRORS, GameId, GameOut
 
 router = Router(tags=["games"])
 
@@ -19,7 +19,7 @@ router = Router(tags=["games"])
 @router.get(
     "/games/{game_id}", response={200: GameOut, **ERRORS}, url_name="game", operation_id="game"
 )
-def game(request: HttpRequest, game_id: str) -> dict[str, Any]:
+def game(request: HttpRequest, game_id: GameId) -> dict[str, Any]:
     """A game's record, as its page exports it, and the engine's report of it: each hand
     scored, the totals, the winner, the boîtes and boulmous, and the money's settlement."""
     found = Game.objects.select_related(*hooks.loaded_with_game).filter(public_id=game_id).first()

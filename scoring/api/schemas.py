@@ -4,13 +4,21 @@ columns (scoring/engine/league.py ``CSV_HEADER``), a player's counts from the le
 statistics: a new statistic reaches both with no change here."""
 
 from datetime import date, datetime
-from typing import Any
+from typing import Annotated, Any
 
-from ninja import Schema
+from ninja import Path, Schema
 from pydantic import Field, create_model
 
 from ..engine import OPTIONS, Kind, Option
 from ..engine.league import CSV_HEADER, STATISTICS
+
+Slug = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,40}$")]
+"""A club's or a season's address (a SlugField of 40): anything else names nothing, and
+is answered 404 before any query (a NUL byte, overlong, not UTF-8)."""
+GameId = Annotated[str, Path(pattern=r"^[-a-zA-Z0-9_]{1,32}$")]
+"""A game's public id (``token_urlsafe``, 32 at most)."""
+Number = Annotated[int, Path(ge=1, le=2**31 - 1)]
+"""A player's, night's or hand's number: beyond a database's integer, it names nothing."""
 
 
 class FieldProblem(Schema):

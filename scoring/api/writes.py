@@ -23,7 +23,7 @@ from ..engine import record_to_dict, result_to_dict
 from ..table import face as table
 from . import errors
 from .access import ANYONE
-from .schemas import ERRORS, EditIn, ErrorOut, GameWritten, HandIn
+from .schemas import ERRORS, EditIn, ErrorOut, GameId, GameWritten, HandIn, Number
 
 router = Router(tags=["writes"])
 
@@ -40,7 +40,7 @@ BAD_CSRF = _(
     "X-CSRFToken, or send a token instead (Authorization: Bearer …)."
 )
 
-WRITE_ERRORS: dict[int, type[Schema]] = {**ERRORS, 400: ErrorOut, 409: ErrorOut}
+WRITE_ERRORS: dict[int, type[Schema]] = {**ERRORS, 400: ErrorOut, 409: ErrorOut, 413: ErrorOut}
 
 
 def _game(state: table.GameState) -> dict[str, Any]:
@@ -68,6 +68,8 @@ def _writer(request: HttpRequest, game_id: str) -> Actor:
         if check_csrf(request) is not None:
             raise errors.ApiError(403, "csrf_failed", BAD_CSRF)
     if not table.may(request, Action.SCORE_GAME, game_id):  # type: ignore[arg-type]
+        if not table.Game.objects.filter(public_id=game_id).exists():  # deleted meanwhile
+            raise errors.not_found(errors.NO_GAME)
         why = table.refusal(request, game_id)  # type: ignore[arg-type]
         raise errors.ApiError(403, "forbidden", why.message, reason=why.reason)
     return request.actor  # type: ignore[attr-defined,no-any-return]
@@ -103,7 +105,7 @@ def _refused(refused: table.WriteRefused) -> errors.ApiError:
     url_name="record_hand",
     operation_id="record_hand",
 )
-def record_hand(request: HttpRequest, game_id: str, body: HandIn) -> Status[dict[str, Any]]:
+def record_hand(request: HttpRequest, game_id: GameId, body: HandIn) -> Status[dict[str, Any]]:
     """Record hand ``number`` (the game's next), as the game page's form does: a 201 with
     the game now; the same ``token`` sent again with the same hand records nothing more (a
     200, status ``duplicate``), with another hand it is a 422 ``token_reused``; a number
@@ -135,7 +137,9 @@ def record_hand(request: HttpRequest, game_id: str, body: HandIn) -> Status[dict
     url_name="hand",
     operation_id="edit_hand",
 )
-def edit_hand(request: HttpRequest, game_id: str, number: int, body: EditIn) -> dict[str, Any]:
+def edit_hand(
+    request: HttpRequest, game_id: GameId, number: Number, body: EditIn
+) -> dict[str, Any]:
     """Change hand ``number``, as its edit page does; everything after is scored again. An
     edit that wins the game before its last hand is a 409 ``ends_early``, unless sent with
     ``discard_after_end`` (the hands after the new end are then discarded)."""
@@ -163,7 +167,7 @@ def edit_hand(request: HttpRequest, game_id: str, number: int, body: EditIn) -> 
     url_name="hand",
     operation_id="undo_hand",
 )
-def undo_hand(request: HttpRequest, game_id: str, number: int) -> dict[str, Any]:
+def undo_hand(request: HttpRequest, game_id: GameId, number: Number) -> dict[str, Any]:
     """Undo hand ``number``, the game's last, as the game page's Undo does; sent again, it
     finds it gone and changes nothing more. A hand that is not the last is a 409
     ``conflict``: only the last hand can be undone."""

@@ -160,7 +160,7 @@ def test_public_club_is_read_by_anyone_with_public_names():
     ("url", "status"),
     [
         ("/api/v1/clubs/nope", 404),
-        ("/api/v1/clubs/sfax/players/abc", 422),
+        ("/api/v1/clubs/sfax/players/abc", 404),
         ("/api/v1/clubs/sfax/players/999999", 404),
         ("/api/v1/clubs/sfax/players/99999999999999999999999", 404),
         ("/api/v1/clubs/sfax/nights/0", 404),

@@ -587,6 +587,37 @@ def test_the_same_token_sent_twice_at_once_records_one_hand():
     report(outcomes)
 
 
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_sent_while_an_admin_deletes_the_game_is_recorded_first_or_a_404():
+    """Issue 39: the hand waits for the game's lock the delete holds, then finds no game: a
+    404, as a moment later; or it is recorded first and deleted with the game. Never a 500."""
+    from scoring.clubs import edits
+
+    outcomes = Counter()
+    club, admin = make_club()
+    token = bearer(create_token(user=admin, name="x").secret)
+    for _ in range(ROUNDS):
+        game = club_services.start_club_game(
+            club=club, names=NAMES, first_dealer=0, owner_id=admin.pk
+        ).game
+
+        sent, _ = at_once(
+            lambda client, game=game: record(client, game, 1, token, token=str(uuid.uuid4())),
+            lambda client, game=game: edits.delete_club_game(club=club, public_id=game.public_id),
+        )
+
+        assert sent.status_code in (201, 404)
+        if sent.status_code == 404:
+            assert sent.json()["error"] == {
+                "code": "not_found",
+                "message": "No game has this id.",
+            }
+        assert (Game.objects.filter(pk=game.pk).exists(), rows(game)) == (False, [])
+        outcomes[sent.status_code] += 1
+    report(outcomes)
+
+
 def test_scorer_link_reads_its_game_but_no_private_club(owner):
     club, admin = make_club()
     game = club_services.start_club_game(

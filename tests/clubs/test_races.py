@@ -160,3 +160,38 @@ def test_a_merge_and_the_winning_hand_of_his_game_at_once_leave_the_league_as_a_
         assert (summary.status, summary.names[1], won.result.finished) == ("won", "Omar", True)
         check_league(club)
     report(outcomes)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_two_admins_merging_the_same_pair_at_once_merge_once_and_tell_the_second():
+    """Issue 39: the second merge finds Omarr gone, and says he is already Omar's (a 409 on
+    the merge page), or, started after the first ended, finds no Omarr (a 404); never a
+    500."""
+    outcomes = Counter()
+    for round_ in range(ROUNDS):
+        club, amina = new_club(round_)
+        bilal = User.objects.create(username=f"bilal{round_}")
+        Member.objects.create(
+            club=club, name="Bilal", key="bilal", role=Member.Role.ADMIN, user=bilal
+        )
+        omarr = member_services.add_member(club=club, name="Omarr").pk
+        omar = member_services.add_member(club=club, name="Omar").pk
+        url = f"/clubs/{club.slug}/members/{omarr}/merge"
+        browsers = [signed_in(amina), signed_in(bilal)]
+
+        responses = at_once(
+            *(
+                lambda browser=browser, url=url, omar=omar: browser.post(url, {"into": omar})
+                for browser in browsers
+            )
+        )
+
+        statuses = tuple(sorted(response.status_code for response in responses))
+        outcomes[statuses] += 1
+        assert statuses in {(302, 404), (302, 409)}
+        if statuses == (302, 409):
+            told = next(one for one in responses if one.status_code == 409).content.decode()
+            assert "Omarr is already merged into Omar" in told
+        assert sorted(club.members.values_list("name", flat=True)) == ["Amina", "Bilal", "Omar"]
+    report(outcomes)

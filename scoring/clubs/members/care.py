@@ -33,6 +33,7 @@ from ..privacy import LastAdmin
 from ..services import NameLooksLike, NameTaken, lock_club, only_admin
 
 __all__ = [
+    "AlreadyMerged",
     "BothHaveAccounts",
     "DrawnTogether",
     "HasGames",
@@ -79,6 +80,15 @@ class DrawnTogether(MergeRefused):
 
 class BothHaveAccounts(MergeRefused):
     """Each is an account's player: merged, one account would lose its player."""
+
+
+class AlreadyMerged(MergeRefused):
+    """Another admin merged ``gone`` meanwhile (two admins merging the same pair): he is
+    ``into``'s now, and nothing more changes."""
+
+    def __init__(self, into: str) -> None:
+        self.into = into
+        super().__init__(into)
 
 
 class HasGames(Exception):
@@ -284,6 +294,9 @@ def merge_members(*, club: Club, gone_id: int, kept_id: int, by: Actor) -> Merge
             club=club, pk__in=[gone_id, kept_id]
         )
     }
+    if len(locked) != 2:  # one of them merged or removed while this one waited for the lock
+        _already_merged(club, next(one for one in pair if one.pk == gone_id), locked)
+        raise Member.DoesNotExist
     gone, kept = locked[gone_id], locked[kept_id]
     refusal = merge_refusal(club, gone, kept)
     if refusal is not None:
@@ -310,6 +323,21 @@ def merge_members(*, club: Club, gone_id: int, kept_id: int, by: Actor) -> Merge
     rerated = rerate_from(club, start) if start is not None else 0
     history.log(club, by, "members_merged", gone.name, before=before, after={"into": kept.name})
     return Merged(kept, games, rerated)
+
+
+def _already_merged(club: Club, gone: Member, locked: dict[int, Member]) -> None:
+    """Raises AlreadyMerged if ``gone`` is no longer the club's because the club's history
+    says he was merged (into whom it says), ``kept`` being still there."""
+    if gone.pk in locked:
+        return
+    merged = (
+        club.changes.filter(action="members_merged", subject=gone.name[:120])
+        .order_by("-at", "-pk")
+        .values_list("after", flat=True)
+        .first()
+    )
+    if isinstance(merged, dict) and "into" in merged:
+        raise AlreadyMerged(str(merged["into"]))
 
 
 def _take_over(gone: Member, kept: Member) -> None:

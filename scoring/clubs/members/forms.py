@@ -13,7 +13,7 @@ from ...common.forms import MAX_NAME, NameField, TextField
 from ...common.names import name_key
 from ...common.once import OnceFields
 from ..models import Member
-from .care import BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
+from .care import AlreadyMerged, BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
 
 
 class MemberForm(OnceFields):
@@ -74,6 +74,11 @@ class MergeForm(forms.Form):
 def merge_refused_message(refusal: MergeRefused, gone: str, kept: str) -> str:
     """What is said of two members who cannot be merged (scoring/clubs/members/care.py)."""
     names = {"gone": gone, "kept": kept}
+    if isinstance(refusal, AlreadyMerged):
+        return gettext(
+            "%(gone)s is already merged into %(into)s: another admin merged them meanwhile. "
+            "Nothing more changed."
+        ) % {"gone": gone, "into": refusal.into}
     if isinstance(refusal, SatTogether):
         return ngettext(
             "%(gone)s and %(kept)s sat in %(count)s game together: they are two players.",

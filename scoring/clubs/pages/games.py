@@ -9,7 +9,7 @@ summaries and the results written with each change: no game is scored to list it
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.core.paginator import Page, Paginator
@@ -84,11 +84,29 @@ def filtered(
         games = games.filter(game__summary__status=status)
     since: date | None = filters.get("since")
     if since:
-        games = games.filter(Q(moment__gte=day_start(since, club.time_zone)))
+        since_start = _utc_start(since, club.time_zone)
+        if since_start is None and since.year > 1:  # a day after the calendar's last moment
+            return games.none()
+        if since_start is not None:
+            games = games.filter(Q(moment__gte=since_start))
     until: date | None = filters.get("until")
     if until:
-        games = games.filter(Q(moment__lt=day_start(until + timedelta(days=1), club.time_zone)))
+        after = _utc_start(until + timedelta(days=1), club.time_zone) if until < date.max else None
+        if after is None and until.year == 1:  # a day before the calendar's first moment
+            return games.none()
+        if after is not None:
+            games = games.filter(Q(moment__lt=after))
     return games
+
+
+def _utc_start(day: date, zone: str) -> datetime | None:
+    """The start of ``day`` in ``zone``, in UTC as the database compares it; None at the
+    calendar's edges (0001-01-01 east of UTC, 9999-12-31 west of it), where it has none:
+    the filter then bounds nothing, or everything."""
+    try:
+        return day_start(day, zone).astimezone(UTC)
+    except OverflowError:
+        return None
 
 
 def games_page(
