@@ -335,8 +335,8 @@ class GamesFilterForm(forms.Form):
     player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False)
     night = forms.TypedChoiceField(label=_("Night"), coerce=int, required=False)
     status = forms.ChoiceField(label=_("Status"), choices=STATUSES, required=False)
-    since = DateField(label=_("From"), required=False)
-    until = DateField(label=_("To"), required=False)
+    since = DateField(label=_("From"), required=False, bounded=False)
+    until = DateField(label=_("To"), required=False, bounded=False)
 
     def __init__(
         self,

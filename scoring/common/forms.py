@@ -2,6 +2,7 @@
 whether each value is legal, and never re-implement a rule."""
 
 import math
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -24,6 +25,7 @@ from ..engine import (
 )
 from .names import check_name, check_text
 from .once import OnceFields
+from .words import say_day
 
 # What this site keeps; the game record itself sets no limits.
 MAX_TARGET = 32767
@@ -49,10 +51,33 @@ class DateInput(forms.DateInput):
         super().__init__(attrs, format=self.ISO)
 
 
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(2999, 12, 31)
+"""The days a date field takes: a club's seasons, nights and filters, with room on both
+sides for what is worked out from a day (its start in the club's zone, the day after),
+which Python's dates, ending at years 1 and 9999, would not have."""
+
+
 class DateField(forms.DateField):
-    """A day typed in the browser's date control (:class:`DateInput`)."""
+    """A day typed in the browser's date control (:class:`DateInput`), from
+    :data:`FIRST_DAY` to :data:`LAST_DAY`."""
 
     widget = DateInput
+
+    def __init__(self, *args: Any, bounded: bool = True, **kwargs: Any) -> None:
+        """``bounded=False``: any day Python has, for a filter, which bounds nothing past
+        the calendar's edges (the games list gives the whole list or none, as the API)."""
+        super().__init__(*args, **kwargs)
+        self.bounded = bounded
+
+    def validate(self, value: Any) -> None:
+        super().validate(value)
+        if self.bounded and value and not FIRST_DAY <= value <= LAST_DAY:
+            raise forms.ValidationError(
+                gettext("Give a day between %(first)s and %(last)s.")
+                % {"first": say_day(FIRST_DAY), "last": say_day(LAST_DAY)},
+                code="out_of_range",
+            )
 
 
 def form_megabytes() -> str:
