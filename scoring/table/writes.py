@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import IntegrityError
 from django.http import QueryDict
 from django.utils.translation import gettext
 
@@ -98,14 +99,24 @@ def record_hand(form: HandForm, public_id: str, by: Actor) -> Written:
     """Hand ``form``'s number, recorded if the form holds a hand the game allows next."""
     if not form.is_valid():
         return Written(form)
-    try:
-        state = services.record_hand(
+
+    def recorded() -> GameState:
+        return services.record_hand(
             public_id=public_id,
             number=form.cleaned_data["number"],
             hand=form.cleaned_data["hand"],
             token=form.cleaned_data["token"],
             by=by,
         )
+
+    try:
+        try:
+            state = recorded()
+        except IntegrityError:
+            # The same form's other send (a double tap) wrote its hand meanwhile, where the
+            # game's row lock does not keep the two apart (SQLite's shared cache, in tests):
+            # the table's unique keys refused this one. Once more, it is told which it was.
+            state = recorded()
     except services.WriteRefused as refused:
         return Written(form, refused=refused)
     except services.RulesBroken as broken:
