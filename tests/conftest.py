@@ -56,6 +56,12 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     from django.db import connections
 
     for connection in connections.all():
+        if connection.vendor == "postgresql":
+            # A test's commits need not survive a power cut: not waiting for the log's
+            # flush at each one took a fifth off the database tests' time (tests/table:
+            # 56 s, then 45 s).
+            options = connection.settings_dict.setdefault("OPTIONS", {})
+            options["options"] = f"{options.get('options', '')} -c synchronous_commit=off".strip()
         if connection.vendor == "sqlite":
             options = connection.settings_dict.setdefault("OPTIONS", {})
             commands = options.get("init_command", "")
