@@ -24,17 +24,16 @@ from ..clubs.face import (
     Night,
     Season,
     dated,
-    details,
     filtered,
     games_page,
-    label,
+    lines,
     moved_season,
     night_rounds,
     player_stats,
+    reading,
     season_standings,
     sees_full_names,
     shown_names,
-    subject,
 )
 from ..engine import Trump
 from ..engine.league import standing_values
@@ -351,10 +350,10 @@ def changes(request: HttpRequest, club: Slug, filters: Query[ChangesFilter]) -> 
     seasons, nights and games, and by whom, newest first, as its history page says each;
     50 a page."""
     found, _ = run_club(request, club)
-    lines = found.changes.select_related("by_user")
+    kept = reading(found.changes.all())
     if filters.kind is not None:
-        lines = lines.filter(action=filters.kind)
-    pages = Paginator(lines, HISTORY_PER_PAGE)
+        kept = kept.filter(action=filters.kind)
+    pages = Paginator(kept, HISTORY_PER_PAGE)
     try:
         page = pages.page(filters.page)
     except EmptyPage:
@@ -366,19 +365,20 @@ def changes(request: HttpRequest, club: Slug, filters: Query[ChangesFilter]) -> 
         "pages": pages.num_pages,
         "changes": [
             {
-                "id": change.pk,
-                "at": change.at,
-                "kind": change.action,
-                "words": label(change.action),
-                "subject": subject(change),
-                "by": change.by_user.get_username() if change.by_user else None,
+                "id": line.change.pk,
+                "at": line.change.at,
+                "kind": line.change.action,
+                "words": line.words,
+                "subject": line.subject,
+                "into": line.into,
+                "by": line.change.by_user.get_username() if line.change.by_user else None,
                 "details": [
                     {"words": one.words, "before": one.before, "after": one.after}
-                    for one in details(change)
+                    for one in line.details
                 ],
-                "before": change.before,
-                "after": change.after,
+                "before": line.change.before,
+                "after": line.change.after,
             }
-            for change in page
+            for line in lines(page)
         ],
     }

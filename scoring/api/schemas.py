@@ -337,7 +337,10 @@ class ChangeOut(Schema):
     words: str
     """The kind as the history page says it, in the request's language."""
     subject: str
-    """What it is about, as it was named then: a player's name, a season's, a night's day."""
+    """What it is about: a player by his name now (a merge, by the merged player's name
+    then), a game by its players' names now, a season by its name then, a night by its day."""
+    into: str | None
+    """A merge's player kept, by his name now; None for any other kind."""
     by: str | None
     """The account that made it (its username); None for a command or an import."""
     details: list[DetailOut]

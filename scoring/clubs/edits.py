@@ -16,6 +16,7 @@ its deletion, move its games at once, and the all-time standings never change.
 
 from dataclasses import replace
 from datetime import UTC, date, datetime
+from itertools import chain
 from typing import Any
 
 from django.db import transaction
@@ -32,7 +33,7 @@ from ..table.face import (
     move_finish,
     revoke_scorer_link,
 )
-from .history import as_json, changed, log
+from .history import as_json, changed, log, seat_ids
 from .league.ratings import forget
 from .league.standings import season_of
 from .models import Club, ClubGame, Member, Night, Round, Season
@@ -190,21 +191,15 @@ def delete_night(*, club: Club, night_id: int, by: Actor = NOBODY) -> Night:
         .order_by("round__number", "table")
         .values_list("game__public_id", "round__number", "table")
     )
+    present, left = (
+        list(night.attendances.filter(present=here).values_list("member_id", flat=True))
+        for here in (True, False)
+    )
     before = {
         **night_facts(night),
         "ended_at": as_json(night.ended_at),
-        "present": [
-            names.get(member_id, str(member_id))
-            for member_id in night.attendances.filter(present=True).values_list(
-                "member_id", flat=True
-            )
-        ],
-        "left": [
-            names.get(member_id, str(member_id))
-            for member_id in night.attendances.filter(present=False).values_list(
-                "member_id", flat=True
-            )
-        ],
+        "present": [names.get(member_id, str(member_id)) for member_id in present],
+        "left": [names.get(member_id, str(member_id)) for member_id in left],
         "rounds_drawn": [
             {
                 "number": row.number,
@@ -224,7 +219,10 @@ def delete_night(*, club: Club, night_id: int, by: Actor = NOBODY) -> Night:
         revoke_scorer_link(public_id=public_id, link_id=link_id)
     ClubGame.objects.filter(round__night=night).update(round=None, table=None)
     night.delete()
-    log(club, by, "night_deleted", before["date"], before=before)
+    # Each member the night names, once, in the order its record names them.
+    drawn = [[*chain.from_iterable(row.tables), *row.sitting_out] for row in rounds]
+    named = list(dict.fromkeys([*present, *left, *chain.from_iterable(drawn)]))
+    log(club, by, "night_deleted", before["date"], members=named, before=before)
     return night
 
 
@@ -265,9 +263,10 @@ def delete_club_game(*, club: Club, public_id: str, by: Actor = NOBODY) -> dict[
         if summary
         else ", ".join(state.names)
     )
+    seated = seat_ids(club, state.names)
     forget(club, game)
     Game.objects.filter(pk=game.pk).delete()
-    log(club, by, "game_deleted", subject, before=record)
+    log(club, by, "game_deleted", subject, members=seated, before=record)
     return record
 
 
@@ -292,6 +291,7 @@ def move_club_game(
             by,
             "game_moved",
             ", ".join(state.names),
+            members=seat_ids(club, state.names),
             before={"game": public_id, "finished_at": as_json(before and before.astimezone(UTC))},
             after={"game": public_id, "finished_at": as_json(finished_at.astimezone(UTC))},
         )

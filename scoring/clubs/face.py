@@ -10,7 +10,7 @@ Something new another context needs is re-exported here, from the module that ho
 from .access import club_may, club_member
 from .edits import moved_season
 from .embed import allow_origin
-from .history import CLUB_ACTIONS, details, label, subject
+from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
 from .league.pages import player_stats
@@ -41,18 +41,17 @@ __all__ = [
     "create_club",
     "create_season",
     "dated",
-    "details",
     "filtered",
     "games_page",
     "import_club_records",
-    "label",
+    "lines",
     "moved_season",
     "night_rounds",
     "player_stats",
+    "reading",
     "rebuild_league",
     "season_standings",
     "sees_full_names",
     "send_due",
     "shown_names",
-    "subject",
 ]

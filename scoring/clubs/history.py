@@ -6,13 +6,20 @@ declared once, in :data:`CLUB_ACTIONS`: the words the history page says each in,
 may make it (the policy's action, scoring/common/rights.py). The history page, its filter
 and docs/league.md's list follow from that declaration; ``tests/clubs/test_history.py``
 posts every staff form of the URL conf and expects one line naming who sent it.
+
+Names follow the member: a line keeps the members it is about by id (``member``,
+``members``), and :func:`lines` says each by his name now; the names a line stored are
+said only where they tell what changed (a rename's, a merge's merged player, a deleted
+game's record), and anonymising rewrites those (scoring/clubs/privacy.py).
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -20,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from ..common.rights import Action, Actor
 from ..common.words import say_day
 from ..engine import OPTIONS
+from ..engine.names import name_key
 from .models import Club, ClubChange, Member
 
 PER_PAGE = 50
@@ -83,22 +91,57 @@ def log(
     club: Club,
     by: Actor,
     action: str,
-    subject: str,
+    subject: str | Member,
     *,
+    member: Member | None = None,
+    members: list[int | None] | None = None,
     before: Any = None,
     after: Any = None,
 ) -> ClubChange:
-    """One line of the club's history; call it inside the change's transaction."""
+    """One line of the club's history; call it inside the change's transaction. A line about
+    a member is given him (``subject``, or ``member`` beside a subject of its own, as a
+    merge's); a line naming several, their ids (``members``)."""
     if action not in CLUB_ACTIONS:
         raise ValueError(f"unknown club action {action!r}: declare it in CLUB_ACTIONS")
+    if isinstance(subject, Member):
+        member = subject
+    named = subject.name if isinstance(subject, Member) else subject
     return ClubChange.objects.create(
         club=club,
         by_user_id=by.user_id,
         action=action,
-        subject=subject[:120],
+        subject=named[:120],
+        member=member,
+        members=members,
         before=before,
         after=after,
     )
+
+
+def seat_ids(club: Club, names: Iterable[str]) -> list[int | None]:
+    """A game's players as the club's members, by id, in its seats' order (None for a name
+    no member has): a game's line's ``members``."""
+    keys = [name_key(name) for name in names]
+    ids = dict(Member.objects.filter(club=club, key__in=keys).values_list("key", "pk"))
+    return [ids.get(key) for key in keys]
+
+
+def merged(club: Club, gone_id: int, kept_id: int) -> None:
+    """A merge: the lines about or naming the merged player, about or naming the player
+    kept, who he is now (before the merged player is deleted)."""
+    ClubChange.objects.filter(club=club, member_id=gone_id).update(member_id=kept_id)
+    naming = ClubChange.objects.filter(club=club, members__isnull=False).only("members")
+    lines = [line for line in naming if isinstance(line.members, list) and gone_id in line.members]
+    for line in lines:
+        line.members = [kept_id if one == gone_id else one for one in line.members or []]
+    ClubChange.objects.bulk_update(lines, ["members"])
+
+
+def deleted(member: Member) -> None:
+    """A member about to be deleted: the lines about him keep his name as it is last (each
+    but a merge's, whose subject is the merged player's name), and say it from then on."""
+    lines = ClubChange.objects.filter(club=member.club_id, member=member)
+    lines.exclude(action="members_merged").update(subject=member.name[:120])
 
 
 def label(action: str) -> str:
@@ -209,9 +252,98 @@ def details(change: ClubChange) -> list[Detail]:
     ]
 
 
-def subject(change: ClubChange) -> str:
-    """What a line is about, as the page says it: a night's day (a night's or a round's
-    line keeps it in ISO 8601) as the pages say a day."""
+GAME_LINES = frozenset({"game_deleted", "game_moved"})
+"""The lines whose ``members`` are a game's seats, named in their subject in seat order."""
+
+
+def reading(changes: QuerySet[ClubChange]) -> QuerySet[ClubChange]:
+    """The lines as the history reads them: each with its account and its member (one
+    query for any number of lines)."""
+    return changes.select_related("by_user", "member")
+
+
+def names_now(changes: Iterable[ClubChange]) -> dict[int, str]:
+    """The names now of the members game lines seat, by id: one query, none if no line is a
+    game's. Names are the club's members' full names: the history is its admins'."""
+    ids = {
+        one
+        for change in changes
+        if change.action in GAME_LINES and isinstance(change.members, list)
+        for one in change.members
+        if isinstance(one, int)
+    }
+    if not ids:
+        return {}
+    return dict(Member.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
+def subject(change: ClubChange, names: dict[int, str] | None = None) -> str:
+    """What a line is about, as the page says it: a member by his name now (a merge's, by
+    the merged player's name then); a game's players by their names now (``names``, from
+    :func:`names_now`), each with what followed his name (his total); a night's day (a
+    night's or a round's line keeps it in ISO 8601) as the pages say a day."""
     if change.action.startswith(("night_", "round_")):
         return _said("date", change.subject)
+    if change.member is not None and change.action != "members_merged":
+        return change.member.name
+    if change.action in GAME_LINES and names:
+        apart, parts = seat_parts(change)
+        seats = [*(change.members if isinstance(change.members, list) else [])]
+        seats += [None] * (len(parts) - len(seats))
+        return apart.join(
+            (names.get(seat, name) if name and isinstance(seat, int) else name) + rest
+            for seat, (name, rest) in zip(seats, parts, strict=False)
+        )
     return change.subject
+
+
+def into(change: ClubChange) -> str | None:
+    """The player a merge kept, by his name now (as then if he is no longer the club's)."""
+    if change.action != "members_merged":
+        return None
+    if change.member is not None:
+        return change.member.name
+    kept = change.after.get("into") if isinstance(change.after, dict) else None
+    return str(kept) if kept is not None else None
+
+
+def seat_parts(change: ClubChange) -> tuple[str, list[tuple[str, str]]]:
+    """A game's line's subject parted by seat, and each part as its player's name and what
+    follows it. A deleted game's names ``name total`` parted by `` · `` (by ``, `` if it had
+    no summary: scoring/clubs/edits.py), its record's players beside it, which tell each
+    part's name even where the subject was cut short; a moved game's, names parted by ``, ``.
+    A part that is not its player's name is all said after an empty name."""
+    apart = " · " if change.action == "game_deleted" and " · " in change.subject else ", "
+    parts = change.subject.split(apart)
+    record = change.before if isinstance(change.before, dict) else {}
+    players = record.get("players") if change.action == "game_deleted" else None
+    seated = [str(one) for one in players] if isinstance(players, list) else parts
+    said = []
+    for part, player in zip(parts, seated[: len(parts)] + parts[len(seated) :], strict=True):
+        if part.startswith(player[: len(part)]):  # his name, and his total if the part has one
+            said.append((part[: len(player)], part[len(player) :]))
+        else:
+            said.append(("", part))
+    return apart, said
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the history as its page and the API say it."""
+
+    change: ClubChange
+    words: str
+    subject: str
+    into: str | None
+    details: list[Detail]
+
+
+def lines(changes: Iterable[ClubChange]) -> list[Line]:
+    """The lines (read through :func:`reading`) as the page says them, members by their
+    names now: one query more, for the players of the games' lines among them."""
+    changes = list(changes)
+    names = names_now(changes)
+    return [
+        Line(change, label(change.action), subject(change, names), into(change), details(change))
+        for change in changes
+    ]

@@ -311,7 +311,17 @@ class ClubChange(models.Model):
     action = models.CharField(max_length=20)
     subject = models.CharField(max_length=120, blank=True)
     """What the change is about, as it was named when it was made: a member's name, a
-    season's, a night's date."""
+    season's, a night's date. A line about a member is shown with his name now (``member``);
+    this one is said only when it has none (deleted since, or a line no member was found
+    for), or to say what changed: a merged player's name, a game's players and totals."""
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    """The member the line is about (a merge's: the player kept), if any; the history says
+    his name now. None for a line about no member, or about one deleted since."""
+    members = models.JSONField(null=True, blank=True)
+    """The members a line names besides ``member``, by id: a deleted or moved game's, in
+    its seats' order (None for a seat no member held); a deleted night's, each once."""
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
 

@@ -56,7 +56,7 @@ def set_short_in_public(*, club: Club, member_id: int, short: bool, by: Actor = 
         club,
         by,
         "public_name_set",
-        member.name,
+        member,
         before={"short": not short},
         after={"short": short},
     )
@@ -97,32 +97,45 @@ def _rename(club: Club, member: Member, name: str) -> None:
         Player.objects.filter(key=old, seats__isnull=True).delete()
     ClubResult.objects.filter(club=club, key=old).update(key=new, name=name)
     totals.rekey(club, old, new)
-    _rename_in_history(club, old, name)
+    _rename_in_history(club, member, name)
     member.name, member.key = name, new
 
 
-def _rename_in_history(club: Club, old_key: str, name: str) -> None:
-    """The club's history lines that named him name him ``name`` now: the name removed is
-    kept nowhere, nor any name he had before it.
+def _rename_in_history(club: Club, member: Member, name: str) -> None:
+    """The club's history lines about him or naming him name him ``name`` now: the name
+    removed is kept nowhere, nor any name he had before it. (The lines say his name now
+    as they are read: what is rewritten is what they stored to say what changed.)
 
-    The lines are read from the newest back, following him through his names: a rename to
-    the name he has (or an undone one) means the lines before it named him by the name he
-    had then, and those alone (a player who had that name before him is someone else); a
-    merge into him, that the lines before it named him by the merged player's name too. Each
-    name stands whole in a value (a subject, a value before or after, a deleted game's
-    record's players), or among the names of a game's line (game_deleted's ``Amina 0 ·
-    Pierre 24``, game_moved's ``Amina, Pierre``)."""
-    his = {old_key}
+    A line about him (its ``member``) names him by a name he had, wherever it stores one:
+    its subject, a rename's names, a merge's (the merged player's is his too). A line
+    naming him among others (its ``members``) names him by the name he had then: a game's
+    in his seat (its subject's part, its record's player), a deleted night's wherever that
+    name stands. The name he had then is told by his own lines, read from the newest back:
+    before a rename of him, he had the name he was renamed from; before a merge into him,
+    the merged player's name too (a player who had one of his names at another time is
+    someone else)."""
+    his = {member.key}
     lines = []
-    history = ClubChange.objects.filter(club=club).only("action", "subject", "before", "after")
-    for line in history.order_by("-pk"):
-        earlier = _his_names_before(line, his)
+    about = ClubChange.objects.filter(club=club).filter(Q(member=member) | Q(members__isnull=False))
+    read = about.only("action", "subject", "member", "members", "before", "after")
+    for line in read.order_by("-pk"):
+        mine = line.member_id == member.pk
+        seats = [
+            index
+            for index, one in enumerate(line.members if isinstance(line.members, list) else [])
+            if one == member.pk
+        ]
+        if not mine and not seats:
+            continue
+        earlier = _his_names_before(line) if mine else set()
         keys = his | earlier
-        now = (
-            _renamed_subject(line, keys, name),
-            _renamed(line.before, keys, name),
-            _renamed(line.after, keys, name),
-        )
+        if line.action in history.GAME_LINES and not mine:
+            subject = _seated_subject(line, seats, name)
+            before, after = _seated(line.before, seats, name), line.after
+        else:
+            subject = name if mine else line.subject
+            before, after = _renamed(line.before, keys, name), _renamed(line.after, keys, name)
+        now = (subject, before, after)
         if now != (line.subject, line.before, line.after):
             line.subject, line.before, line.after = now
             lines.append(line)
@@ -145,13 +158,11 @@ def _line_names(line: ClubChange) -> tuple[str, str] | None:
     return None
 
 
-def _his_names_before(line: ClubChange, his: set[str]) -> set[str]:
-    """The keys of his names this line adds, the lines before it having named him so: the
-    name he was renamed from, or the player merged into him."""
+def _his_names_before(line: ClubChange) -> set[str]:
+    """The keys of his names a line of his adds, the lines before it having named him so:
+    the name he was renamed from, or the player merged into him."""
     names = _line_names(line)
-    if names is None or name_key(names[1]) not in his:
-        return set()
-    return {name_key(names[0])}
+    return set() if names is None else {name_key(names[0])}
 
 
 def _his_names_then(line: ClubChange, his: set[str], earlier: set[str]) -> set[str]:
@@ -174,28 +185,22 @@ def _renamed(value: Any, keys: set[str], name: str) -> Any:
     return value
 
 
-def _renamed_subject(line: ClubChange, keys: set[str], name: str) -> str:
-    """A line's subject, his names in it now ``name``. A game's line names its players in
-    their seats' order: a deleted game's as ``name total`` parted by `` · `` (by ``, `` if
-    it had no summary: scoring/clubs/edits.py), its record's players beside it, which tell
-    each part's name even where the subject was cut short; a moved game's parted by ``, ``."""
-    subject = line.subject
-    if name_key(subject) in keys:
-        return name
-    if line.action not in ("game_deleted", "game_moved"):
-        return subject
-    apart = " · " if line.action == "game_deleted" and " · " in subject else ", "
-    record = line.before if isinstance(line.before, dict) else {}
-    players = record.get("players") if line.action == "game_deleted" else None
-    parts = subject.split(apart)
-    seated = [str(one) for one in players] if isinstance(players, list) else parts
-    renamed = []
-    for part, player in zip(parts, seated[: len(parts)] + parts[len(seated) :], strict=True):
-        if name_key(player) not in keys or not part.startswith(player[: len(part)]):
-            renamed.append(part)
-        else:  # his name, and his total if the part has one
-            renamed.append(name + part[len(player) :])
-    return apart.join(renamed)[:120]
+def _seated_subject(line: ClubChange, seats: list[int], name: str) -> str:
+    """A game's line's subject, his seats' parts naming him ``name``, what followed his
+    name (his total) kept."""
+    apart, parts = history.seat_parts(line)
+    said = [
+        (name if index in seats and was else was) + rest for index, (was, rest) in enumerate(parts)
+    ]
+    return apart.join(said)[:120]
+
+
+def _seated(record: Any, seats: list[int], name: str) -> Any:
+    """A deleted game's record, his seats' players named ``name``."""
+    if not isinstance(record, dict) or not isinstance(record.get("players"), list):
+        return record
+    players = [name if index in seats else one for index, one in enumerate(record["players"])]
+    return {**record, "players": players}
 
 
 def _lock_games(members: Iterable[Member]) -> None:
@@ -239,7 +244,7 @@ def remove_member(*, club: Club, member_id: int, by: Actor = NOBODY) -> Member:
         raise LastAdmin(member.name)
     member.role = Member.Role.GUEST
     _detach(club, member, anonymous=True)
-    history.log(club, by, "member_anonymised", member.name)
+    history.log(club, by, "member_anonymised", member)
     return member
 
 

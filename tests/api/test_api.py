@@ -386,16 +386,25 @@ def test_changes_are_the_history_pages_lines_newest_first(private):
         1,
     )
     assert [
-        (line["id"], line["kind"], line["words"], line["subject"], line["by"], line["details"])
+        (
+            line["id"],
+            line["kind"],
+            line["words"],
+            line["subject"],
+            line["into"],
+            line["by"],
+            line["details"],
+        )
         for line in answer["changes"]
     ] == [
         (
-            one["change"].pk,
-            one["change"].action,
-            one["said"],
-            one["subject"],
-            one["change"].by_user.username if one["change"].by_user else None,
-            [vars(detail) for detail in one["details"]],
+            one.change.pk,
+            one.change.action,
+            one.words,
+            one.subject,
+            one.into,
+            one.change.by_user.username if one.change.by_user else None,
+            [vars(detail) for detail in one.details],
         )
         for one in page
     ]

@@ -1,6 +1,7 @@
 """The club's history: each line says what changed, about whom, when in the club's zone,
 and by which account; only the club's admins see it."""
 
+import importlib
 import inspect
 import re
 from collections.abc import Callable
@@ -10,9 +11,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.apps import apps as django_apps
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.clubs import edits, history, privacy, services
@@ -511,7 +515,8 @@ def test_undo_page_names_the_change_and_what_it_changed(sfax):
 
     html = undo(sfax, "get").content.decode()
 
-    assert "<strong>player renamed</strong>: <bdi>Dalila</bdi>" in html
+    # Named as he is now; the names before and after, as the rename set them.
+    assert "<strong>player renamed</strong>: <bdi>Dalia</bdi>" in html
     assert "name: <bdi>Dalila</bdi> → <bdi>Dalia</bdi>" in html
 
 
@@ -577,3 +582,149 @@ def test_undo_is_for_admins_only(sfax):
     client.force_login(get_user_model().objects.get(username="chafik"))
 
     assert client.post("/clubs/sfax/history/undo").status_code == 403
+
+
+# Names follow the member (issue 39, item 2): a line keeps him by id, and says his name now.
+
+
+def history_lines(client, club="sfax"):
+    """The history page's lines, as it says each: its kind's words, its subject, and the
+    player a merge kept."""
+    return [
+        (line.words, line.subject, line.into)
+        for line in client.get(f"/clubs/{club}/history").context["changes"]
+    ]
+
+
+def admin_client(sfax):
+    client = Client()
+    client.force_login(sfax.amina)
+    return client
+
+
+def test_line_written_before_a_rename_names_him_as_he_is_now(sfax):
+    member_services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
+    member_care.rename_member(club=sfax.club, member_id=sfax.bilal.pk, name="Bilal B.", by=NOBODY)
+    client = admin_client(sfax)
+
+    page = history_lines(client)[:2]
+    api = client.get("/api/v1/clubs/sfax/changes").json()["changes"][:2]
+    stored = ClubChange.objects.filter(club=sfax.club).order_by("-pk")[:2]
+
+    assert page == [("player renamed", "Bilal B.", None), ("role changed", "Bilal B.", None)]
+    assert [line["subject"] for line in api] == ["Bilal B.", "Bilal B."]
+    # Stored as he was named then, by id: the rename's names say what changed.
+    assert [(line.subject, line.member_id, line.before) for line in stored] == [
+        ("Bilal", sfax.bilal.pk, {"name": "Bilal"}),
+        ("Bilal", sfax.bilal.pk, {"role": "member"}),
+    ]
+
+
+def test_deleted_game_line_names_its_players_as_they_are_now_its_record_as_then(sfax):
+    edits.delete_club_game(club=sfax.club, public_id=sfax.game, by=NOBODY)
+    member_care.rename_member(club=sfax.club, member_id=sfax.dalila.pk, name="Dalia", by=NOBODY)
+
+    (deleted,) = [line for line in history_lines(admin_client(sfax)) if line[0] == "game deleted"]
+    line = ClubChange.objects.get(club=sfax.club, action="game_deleted")
+
+    assert deleted == ("game deleted", "Amina 3 · Dalia 1 · Emna 1 · Farid 1", None)
+    assert (line.subject, line.before["players"]) == (
+        "Amina 3 · Dalila 1 · Emna 1 · Farid 1",
+        ["Amina", "Dalila", "Emna", "Farid"],
+    )
+
+
+def test_merge_line_and_the_merged_players_lines_name_the_player_kept_as_he_is_now(sfax):
+    omarr = member_services.add_member(club=sfax.club, name="Omarr")
+    omar = member_services.add_member(club=sfax.club, name="Omar")
+    member_care.merge_members(club=sfax.club, gone_id=omarr.pk, kept_id=omar.pk, by=NOBODY)
+    member_care.rename_member(club=sfax.club, member_id=omar.pk, name="Omar B.", by=NOBODY)
+
+    lines = history_lines(admin_client(sfax))[:4]
+
+    assert lines == [
+        ("player renamed", "Omar B.", None),
+        ("players merged", "Omarr", "Omar B."),
+        ("player added", "Omar B.", None),
+        ("player added", "Omar B.", None),  # Omarr's, who is Omar
+    ]
+
+
+def test_deleted_member_lines_say_the_name_he_had_last(sfax):
+    omar = member_services.add_member(club=sfax.club, name="Omar")
+    member_care.rename_member(club=sfax.club, member_id=omar.pk, name="Omar B.", by=NOBODY)
+    member_care.delete_member(club=sfax.club, member_id=omar.pk, by=NOBODY)
+    # Another player takes the name he had: the lines stay his.
+    member_services.add_member(club=sfax.club, name="Omar")
+
+    lines = history_lines(admin_client(sfax))[:4]
+
+    assert lines == [
+        ("player added", "Omar", None),
+        ("player removed", "Omar B.", None),
+        ("player renamed", "Omar B.", None),
+        ("player added", "Omar B.", None),
+    ]
+
+
+def test_history_page_costs_the_same_queries_for_4_lines_and_20(sfax):
+    club = services.create_club(
+        name="Kef",
+        slug="kef",
+        time_zone="Africa/Tunis",
+        rules=Rules(target=3),
+        points=(3, 2, 1, 0),
+        public=False,
+        invite_admits=False,
+        admin_user_id=sfax.amina.pk,
+        admin_name="Amina",
+    )
+    client = admin_client(sfax)
+    counts = []
+    for sets in (1, 5):  # each set, 4 lines: 2 players added, a game's line, a rename
+        ClubChange.objects.filter(club=club).delete()
+        for number in range(sets):
+            one = member_services.add_member(club=club, name=f"Joueur {sets} {number}")
+            two = member_services.add_member(club=club, name=f"Autre {sets} {number}")
+            history.log(
+                club, NOBODY, "game_moved", f"{one.name}, {two.name}", members=[one.pk, two.pk]
+            )
+            name = f"J {sets} {number}"
+            member_care.rename_member(club=club, member_id=one.pk, name=name, by=NOBODY)
+        with CaptureQueriesContext(connection) as queries:
+            shown = history_lines(client, "kef")
+        counts.append(len(queries))
+        assert [subject for _, subject, _ in shown[:4]] == [
+            f"J {sets} {sets - 1}",
+            f"J {sets} {sets - 1}, Autre {sets} {sets - 1}",
+            f"Autre {sets} {sets - 1}",
+            f"J {sets} {sets - 1}",
+        ]
+        assert len(shown) == 4 * sets
+
+    assert counts[0] == counts[1]
+
+
+def test_migration_finds_each_stored_line_the_members_its_service_now_keeps(sfax):
+    club, by = sfax.club, NOBODY
+    member_services.set_role(club=club, member_id=sfax.bilal.pk, role="scorer", by=by)
+    member_care.rename_member(club=club, member_id=sfax.bilal.pk, name="Bilal B.", by=by)
+    member_services.add_member(club=club, name="Bilal")  # the name he left, another's now
+    omarr = member_services.add_member(club=club, name="Omarr")
+    member_care.merge_members(club=club, gone_id=omarr.pk, kept_id=sfax.chafik.pk, by=by)
+    edits.delete_club_game(club=club, public_id=sfax.game, by=by)
+    edits.delete_night(club=club, night_id=sfax.night.pk, by=by)
+    member_care.rename_member(club=club, member_id=sfax.dalila.pk, name="Dalia", by=by)
+    zied = member_services.add_member(club=club, name="Zied")
+    member_care.delete_member(club=club, member_id=zied.pk, by=by)
+    privacy.remove_member(club=club, member_id=sfax.farid.pk, by=by)
+    kept = list(ClubChange.objects.order_by("pk").values_list("action", "member", "members"))
+    ClubChange.objects.update(member=None, members=None)
+
+    migration = importlib.import_module("scoring.migrations.0030_history_members")
+    migration.link_members(django_apps, None)
+
+    found = list(ClubChange.objects.order_by("pk").values_list("action", "member", "members"))
+    assert found == kept
+    # Every line about or naming a member but the deleted player's two.
+    assert len([one for one in kept if one[1] is not None or one[2] is not None]) == 15

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from scoring.accounts.services import delete_account
 from scoring.clubs import services as club_services
-from scoring.clubs.edits import delete_club_game
+from scoring.clubs.edits import delete_club_game, delete_night
 from scoring.clubs.league.ratings import rebuild
 from scoring.clubs.mail import night_mail
 from scoring.clubs.members import services as member_services
@@ -645,6 +645,9 @@ def _everything_said(cafe, amina, night, game, tmp_path):
     with zipfile.ZipFile(tmp_path / "backup.zip") as archive:
         for name in archive.namelist():
             said[f"backup {name}"] = archive.read(name)
+    # The club's history as stored: what it says of him is what it keeps, nothing more.
+    rows = ClubChange.objects.filter(club=cafe).values_list("subject", "before", "after")
+    said["stored history"] = json.dumps(list(rows), ensure_ascii=False).encode()
     return said
 
 
@@ -653,10 +656,16 @@ def test_anonymised_member_names_he_had_appear_on_no_surface(cafe, amina, bilal,
     bilal_member = member(cafe, PLAYERS[1])
     admin = Actor(user_id=amina.pk)
     # He had another name before (renamed, in the club's history), sat in a game deleted
-    # since (its record kept in the history) and played a night.
+    # since (its record kept in the history), and played a night.
     rename_member(club=cafe, member_id=bilal_member.pk, name="Bilal Chebi", by=admin)
     deleted = play(cafe, WON_BY_BILAL, names=(PLAYERS[0], "Bilal Chebi", *PLAYERS[2:]))
     delete_club_game(club=cafe, public_id=deleted.public_id, by=admin)
+    # ... was checked in at a night deleted since (its check-in kept in the history) ...
+    gone = night_services.create_night(
+        club=cafe, date=timezone.localdate(), place="Ailleurs", rounds=1, by=admin
+    )
+    night_services.check_in(night_id=gone.pk, member_ids=[bilal_member.pk], guests=[])
+    delete_night(club=cafe, night_id=gone.pk, by=admin)
     night = night_services.create_night(
         club=cafe, date=timezone.localdate(), place="Café", rounds=1, by=admin
     )
@@ -669,7 +678,8 @@ def test_anonymised_member_names_he_had_appear_on_no_surface(cafe, amina, bilal,
     night_services.end_night(night_id=night.pk, by=admin)
     before = _everything_said(cafe, amina, night, game, tmp_path / "before")
     named_before = {where for where, text in before.items() if b"cheb" in text.lower()}
-    assert len(named_before) == 47  # pages, files, API reads, mail, history, backup tables
+    # pages, files, API reads, mail, history (its page, its API, its rows), backup tables
+    assert len(named_before) == 48
 
     if how == "removed by an admin":
         response = signed_in(amina).post(

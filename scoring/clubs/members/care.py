@@ -230,7 +230,13 @@ def rename_member(*, club: Club, member_id: int, name: str, by: Actor) -> Member
     old = member.name
     games = _rename(club, member, name)
     history.log(
-        club, by, "member_renamed", old, before={"name": old}, after={"name": name, "games": games}
+        club,
+        by,
+        "member_renamed",
+        old,
+        member=member,
+        before={"name": old},
+        after={"name": name, "games": games},
     )
     return member
 
@@ -314,6 +320,7 @@ def merge_members(*, club: Club, gone_id: int, kept_id: int, by: Actor) -> Merge
         "games": games,
     }
     user_id, claimed_by_id = gone.user_id, gone.claimed_by_id
+    history.merged(club, gone.pk, kept.pk)
     gone.delete()
     if user_id is not None:
         kept.user_id, kept.claimed_by_id = user_id, None
@@ -321,7 +328,9 @@ def merge_members(*, club: Club, gone_id: int, kept_id: int, by: Actor) -> Merge
         kept.claimed_by_id = claimed_by_id
     kept.save()
     rerated = rerate_from(club, start) if start is not None else 0
-    history.log(club, by, "members_merged", gone.name, before=before, after={"into": kept.name})
+    history.log(
+        club, by, "members_merged", gone.name, member=kept, before=before, after={"into": kept.name}
+    )
     return Merged(kept, games, rerated)
 
 
@@ -331,13 +340,13 @@ def _already_merged(club: Club, gone: Member, locked: dict[int, Member]) -> None
     if gone.pk in locked:
         return
     merged = (
-        club.changes.filter(action="members_merged", subject=gone.name[:120])
+        history.reading(club.changes.filter(action="members_merged", subject=gone.name[:120]))
         .order_by("-at", "-pk")
-        .values_list("after", flat=True)
         .first()
     )
-    if isinstance(merged, dict) and "into" in merged:
-        raise AlreadyMerged(str(merged["into"]))
+    kept = history.into(merged) if merged is not None else None
+    if kept is not None:
+        raise AlreadyMerged(kept)
 
 
 def _take_over(gone: Member, kept: Member) -> None:
@@ -394,9 +403,10 @@ def delete_member(*, club: Club, member_id: int, by: Actor) -> Member:
         club,
         by,
         "member_removed",
-        member.name,
+        member,
         before={"name": member.name, "role": member.role, "account": member.user_id is not None},
     )
+    history.deleted(member)
     member.delete()
     return member
 
@@ -413,7 +423,7 @@ def retire_member(*, club: Club, member_id: int, by: Actor) -> Member:
     _one_admin_left(club, member)
     member.retired_at = timezone.now()
     member.save(update_fields=["retired_at"])
-    history.log(club, by, "member_retired", member.name)
+    history.log(club, by, "member_retired", member)
     return member
 
 
@@ -426,7 +436,7 @@ def bring_back(*, club: Club, member_id: int, by: Actor) -> Member:
         return member
     member.retired_at = None
     member.save(update_fields=["retired_at"])
-    history.log(club, by, "member_returned", member.name)
+    history.log(club, by, "member_returned", member)
     return member
 
 
@@ -458,8 +468,11 @@ def undo_last_change(*, club: Club, change_id: int, by: Actor) -> Member:
         raise NotUndoable(change.action)
     was: dict[str, str] = change.before or {}
     renamed = change.action == "member_renamed"
-    name = (change.after or {})["name"] if renamed else change.subject
-    member = Member.objects.get(club=club, key=name_key(name))
+    if change.member_id is not None:
+        member = Member.objects.get(club=club, pk=change.member_id)
+    else:  # a line no member was found for (docs/league.md)
+        name = (change.after or {})["name"] if renamed else change.subject
+        member = Member.objects.get(club=club, key=name_key(name))
     if renamed:
         _lock_seated({member.key, name_key(was["name"])})
     club = lock_club(club)
@@ -471,7 +484,7 @@ def undo_last_change(*, club: Club, change_id: int, by: Actor) -> Member:
         club,
         by,
         "change_undone",
-        member.name,
+        member,
         before=before,
         after={"undone": change.action, **after},
     )

@@ -16,7 +16,7 @@ def add_member(
 ) -> Member:
     """A player of the club who may never touch the app: a name, and a role."""
     member = new_members(club, [name], role=role)[0]
-    history.log(club, by, "member_added", member.name, after={"role": member.role})
+    history.log(club, by, "member_added", member, after={"role": member.role})
     return member
 
 
@@ -33,7 +33,7 @@ def set_role(*, club: Club, member_id: int, role: str, by: Actor = NOBODY) -> Me
         return member
     was, member.role = member.role, role
     member.save(update_fields=["role"])
-    history.log(club, by, "role_changed", member.name, before={"role": was}, after={"role": role})
+    history.log(club, by, "role_changed", member, before={"role": was}, after={"role": role})
     return member
 
 
@@ -69,7 +69,7 @@ def join_club(*, club: Club, user_id: int, member_id: int | None, name: str) -> 
         member.claimed_by_id = user_id
         action = "claim_made"
     member.save()
-    history.log(club, Actor(user_id=user_id), action, member.name, after={"new": member_id is None})
+    history.log(club, Actor(user_id=user_id), action, member, after={"new": member_id is None})
     return member
 
 
@@ -94,7 +94,7 @@ def confirm_claim(*, club: Club, member_id: int, accept: bool, by: Actor = NOBOD
     member.claimed_by_id = None
     member.save()
     action = "claim_accepted" if accepted else "claim_refused"
-    history.log(club, by, action, member.name, after={"account": account})
+    history.log(club, by, action, member, after={"account": account})
     return member
 
 

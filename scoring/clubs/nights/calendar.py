@@ -71,7 +71,7 @@ def change_feed_key(*, club: Club, member_id: int, by: Actor | None = None) -> M
     member.feed_version += 1
     member.save(update_fields=["feed_version"])
     if by is not None:
-        history.log(club, by, "feed_key_changed", member.name)
+        history.log(club, by, "feed_key_changed", member)
     return member
 
 

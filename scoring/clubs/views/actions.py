@@ -29,7 +29,7 @@ from ...common.words import elide, number
 from ...table.face import Summary
 from .. import edits, privacy
 from ..access import with_club
-from ..history import CLUB_ACTIONS, details, label, subject
+from ..history import CLUB_ACTIONS, label, lines
 from ..league.standings import season_games
 from ..members import care
 from ..members.forms import AnonymiseForm
@@ -574,10 +574,11 @@ def _history(club: Club, thing: Any = None) -> str:
 
 
 def _undo_asked(club: Club, change: ClubChange) -> Asked:
+    (shown,) = lines([change])
     line = said(
         gettext("<strong>%(what)s</strong>: <bdi>%(subject)s</bdi>"),
-        what=label(change.action),
-        subject=subject(change),
+        what=shown.words,
+        subject=shown.subject,
     )
     changed = [
         said(gettext("%(words)s: <bdi>%(value)s</bdi>"), words=one.words, value=one.after)
@@ -588,7 +589,7 @@ def _undo_asked(club: Club, change: ClubChange) -> Asked:
             before=one.before,
             after=one.after,
         )
-        for one in details(change)
+        for one in shown.details
     ]
     refusal = ""
     if change.action not in care.UNDOABLE:

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_safe
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
 from ..access import with_club
-from ..history import CLUB_ACTIONS, PER_PAGE, details, label, subject
+from ..history import CLUB_ACTIONS, PER_PAGE, lines, reading
 from ..models import Club, Member
 
 
@@ -19,25 +19,16 @@ from ..models import Club, Member
 @with_club(Action.RUN_CLUB)
 def club_history(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     kind = request.GET.get("kind", "")
-    changes = club.changes.select_related("by_user")
+    changes = reading(club.changes.all())
     if kind in CLUB_ACTIONS:
         changes = changes.filter(action=kind)
     else:
         kind = ""
     page: Page[Any] = Paginator(changes, PER_PAGE).get_page(request.GET.get("page"))
-    lines = [
-        {
-            "change": change,
-            "said": label(change.action),
-            "subject": subject(change),
-            "details": details(change),
-        }
-        for change in page
-    ]
     context = {
         "club": club,
         "page": page,
-        "changes": lines,
+        "changes": lines(page),
         "kind": kind,
         "kinds": [(one.kind, str(one.words)) for one in CLUB_ACTIONS.values()],
     }
