@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.db.models.signals import post_save
 from django.test import Client, override_settings
 from django.utils import translation
+from whitenoise.base import WhiteNoise
 
 from scoring.common.rights import COOKIE, PhoneRights, cookie_value
 from scoring.engine import Rules
@@ -29,8 +30,8 @@ SQLITE_TESTS = (
     "tests/site/test_legacy_migration.py",
     "tests/site/test_finish_migration.py",
     "tests/accounts/test_email_migration.py",
-    # The code that asks `connection.vendor` (or writes SQLite's own SQL).
-    "tests/site/test_settings.py",
+    # The code that asks `connection.vendor` (or writes SQLite's own SQL). The settings'
+    # SQLite branch is tested in a process of its own (tests/site/test_settings.py), once.
     "tests/site/test_bulk.py",
     "tests/site/test_compiled.py",
     "tests/site/test_backup.py",
@@ -48,10 +49,11 @@ has a branch for SQLite joins this list."""
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
-    """On SQLite the test database lives in memory, in shared-cache mode, where a table a
-    transaction writes is locked against every other connection at once, with no wait: the
-    live server's threads (a phone polling its game while another saves a hand) answered
-    500 "database table is locked". Readers there may read uncommitted rows, so that they
+    """On PostgreSQL, commits do not wait for the log's flush. On SQLite the test database
+    lives in memory, in shared-cache mode, where a table a transaction writes is locked
+    against every other connection at once, with no wait: the live server's threads (a
+    phone polling its game while another saves a hand) answered 500 "database table is
+    locked". Readers there may read uncommitted rows, so that they
     take no table lock; a file database, as ``make run`` has, is not in that mode."""
     from django.db import connections
 
@@ -117,6 +119,32 @@ def client(made_games):
 def watcher():
     """A phone that never saw the game: it may watch, not change."""
     return Client()
+
+
+_SCANNED: dict[tuple, dict] = {}
+"""The static files WhiteNoise found under a root, by root and by how it serves them."""
+_scan = WhiteNoise.update_files_dictionary
+
+
+def _scan_once(self, root, prefix):
+    """WhiteNoise's scan of the static files, once per process: its middleware scans them
+    each time it is made, so each test client paid about 24 ms for it (a tenth of the
+    database tests' CPU). The files collected do not change during a run."""
+    key = (root, prefix, self.max_age, self.allow_all_origins, self.charset, self.index_file)
+    if key not in _SCANNED:
+        before = dict(self.files)
+        _scan(self, root, prefix)
+        _SCANNED[key] = {
+            url: file for url, file in self.files.items() if before.get(url) is not file
+        }
+    else:
+        self.files.update(_SCANNED[key])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_files_scanned_once():
+    with patch.object(WhiteNoise, "update_files_dictionary", _scan_once):
+        yield
 
 
 @pytest.fixture(autouse=True)

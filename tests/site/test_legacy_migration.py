@@ -7,14 +7,16 @@ two clubs and the demo club with members of every role and a pending claim, seas
 club games, imported records, a night with two rounds drawn, and the league's results.
 expected.json holds what that commit's site answered over HTTP for those rows.
 
-Each test puts the test database back at 0007_nights, inserts the rows there by raw SQL,
-migrates to the head, then asks the site again: the same downloads, the same games in
+The module puts the test database back at 0007_nights once, inserts the rows there by raw
+SQL, migrates to the head, then each test asks the site again (what a test writes is rolled
+back, as the migration is the slow part): the same downloads, the same games in
 each club, night and home page, and the same rows in the tables that keep their names.
 """
 
 import json
 import re
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -22,6 +24,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
@@ -102,7 +105,7 @@ KEPT = {
 """The columns checked after migrating, in tables that keep their names (last_login is
 not: signing in writes it)."""
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def plain(kind: str, value: Any) -> Any:
@@ -157,33 +160,37 @@ def migrate_to_head() -> None:
     executor.migrate(executor.loader.graph.leaf_nodes())
 
 
-@pytest.fixture
-def migrated() -> dict[str, dict[str, str]]:
+@pytest.fixture(scope="module")
+def migrated(django_db_setup, django_db_blocker) -> Iterator[dict[str, dict[str, str]]]:
     """The legacy rows in a database migrated from 0007_nights to the head; gives each
     column's field type at 0007_nights, by table. The database is left at the head, even
-    when a step fails (the test's flush then empties it, as after any transactional test).
-
-    Transactional: migrations on SQLite cannot run inside the test's transaction."""
-    try:
-        executor = MigrationExecutor(connection)
-        executor.migrate(LEGACY)
-        executor.loader.build_graph()
-        applied = [
-            key for key in executor.loader.applied_migrations if key in executor.loader.graph.nodes
-        ]
-        models = {
-            model._meta.db_table: model
-            for model in executor.loader.project_state(applied).apps.get_models()
-        }
-        insert_legacy_rows(models)
-    finally:
-        migrate_to_head()
-    return {
+    when a step fails, and emptied after the module's tests (as after a transactional
+    test): migrations on SQLite cannot run inside a test's transaction."""
+    with django_db_blocker.unblock():
+        try:
+            executor = MigrationExecutor(connection)
+            executor.migrate(LEGACY)
+            executor.loader.build_graph()
+            applied = [
+                key
+                for key in executor.loader.applied_migrations
+                if key in executor.loader.graph.nodes
+            ]
+            models = {
+                model._meta.db_table: model
+                for model in executor.loader.project_state(applied).apps.get_models()
+            }
+            insert_legacy_rows(models)
+        finally:
+            migrate_to_head()
+    yield {
         table: {
             field.column: field.get_internal_type() for field in models[table]._meta.concrete_fields
         }
         for table in ROWS
     }
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
 
 
 def select(table: str, columns: tuple[str, ...], kinds: dict[str, str]) -> list[tuple]:

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring.engine import FailedTaker, Rules, dealer_of, hand_from_dict, loads
+from scoring.engine import FailedTaker, Rules, dealer_of, hand_from_dict, loads, loads_scored
 from scoring.management.commands.export_all import file_name
 from scoring.table import services
 from scoring.table.models import Game, Player
@@ -169,15 +169,17 @@ def test_export_all_of_no_game_writes_nothing(db, tmp_path):
 
 
 def test_export_all_memory_does_not_grow_with_the_number_of_games(db, tmp_path):
-    record = loads((DATA / "valid" / "plays_revokes_both_ways.json").read_text())
-    for _ in range(200):
-        services.import_record(record=record)
+    record, result = loads_scored((DATA / "valid" / "plays_revokes_both_ways.json").read_text())
+    services.import_many(
+        records=[record] * 200, results=[result] * 200, owner_id=None, club_label=""
+    )
     tracemalloc.start()
     run("export_all", tmp_path / "200")
     few = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    for _ in range(400):
-        services.import_record(record=record)
+    services.import_many(
+        records=[record] * 400, results=[result] * 400, owner_id=None, club_label=""
+    )
 
     tracemalloc.start()
     run("export_all", tmp_path / "600")
