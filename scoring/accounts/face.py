@@ -8,7 +8,7 @@ holds it.
 """
 
 from . import hooks
-from .services import AccountNeeded
+from .services import AccountNeeded, expire_claims
 from .tokens import PREFIX, digest_of, user_of
 
-__all__ = ["PREFIX", "AccountNeeded", "digest_of", "hooks", "user_of"]
+__all__ = ["PREFIX", "AccountNeeded", "digest_of", "expire_claims", "hooks", "user_of"]

@@ -4,12 +4,15 @@ signing up, giving an email address and verifying it; all its data, and its dele
 An address belongs to the account that verified it, whatever its case: the database's
 constraint decides (AccountEmail), so that two accounts verifying one address at once cannot
 both have it. Giving an address is only a claim, unverified: it blocks nobody, and tells
-nobody whether the address is known (its mail says so, to the address alone). What
+nobody whether the address is known (its mail says so, to the address alone). A claim not
+verified within LINK_DAYS days lapses, here alone (``lapse``): as the account's address is
+read (``email_of``), and for the rest by ``manage.py expire_email_claims``. What
 other contexts keep about an account they give and change through the hooks
 (scoring/accounts/hooks.py): games and clubs are theirs, not the account's.
 """
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -20,7 +23,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from . import hooks
-from .models import AccountEmail
+from .models import LINK_DAYS, AccountEmail
 
 DATA_FORMAT = "boulmous-account-data/1"
 """The ``format`` of an account's data: the shape docs/privacy.md declares."""
@@ -45,11 +48,54 @@ def verified_owner(address: str) -> AccountEmail | None:
     return rows_of(address).filter(verified_at__isnull=False).select_related("user").first()
 
 
+def _lapsed(rows: QuerySet[AccountEmail]) -> QuerySet[AccountEmail]:
+    """Those of ``rows`` that are claims older than LINK_DAYS days, not lapsed yet."""
+    cutoff = timezone.now() - timedelta(days=LINK_DAYS)
+    return rows.filter(verified_at__isnull=True, claimed_at__lt=cutoff).exclude(address="")
+
+
+def lapse(rows: QuerySet[AccountEmail]) -> int:
+    """The claims among ``rows`` not verified within LINK_DAYS days lapse: the account has
+    no address any more, in Django's field neither, and the row keeps only when it was
+    given (the account page says when it lapsed). How many lapsed; none the second time."""
+    with transaction.atomic():
+        # Locked first: an address given again meanwhile is a new claim, and stays.
+        users = list(_lapsed(rows).select_for_update().values_list("user_id", flat=True))
+        if not users:
+            return 0
+        User.objects.filter(pk__in=users).update(email="")
+        return _lapsed(AccountEmail.objects.filter(user_id__in=users)).update(address="")
+
+
+def expire_claims() -> int:
+    """Every claim not verified within LINK_DAYS days lapses (``manage.py
+    expire_email_claims``, daily); how many did."""
+    return lapse(AccountEmail.objects.all())
+
+
+def email_of(user_id: int) -> AccountEmail | None:
+    """The account's address, verified or not; None if it has none, or if its claim lapsed
+    (now, if it was due to)."""
+    email = AccountEmail.objects.filter(user_id=user_id).first()
+    if email is None or not email.address:
+        return None
+    if not email.verified and lapse(AccountEmail.objects.filter(pk=email.pk)):
+        return None
+    return email
+
+
+def lapsed_email(user_id: int) -> AccountEmail | None:
+    """The row of the account's address if that lapsed unverified (and none was given
+    since): its ``lapses_at`` says when. Ask ``email_of`` first, which lapses a claim due."""
+    return AccountEmail.objects.filter(user_id=user_id, address="").first()
+
+
 def _claim(user: User, address: str) -> AccountEmail:
     """Give ``user`` the address, unverified, in Django's field too: a claim, which any
-    number of accounts may hold, until one verifies it."""
+    number of accounts may hold, until one verifies it, for LINK_DAYS days from now."""
     email, _ = AccountEmail.objects.update_or_create(
-        user=user, defaults={"address": address, "verified_at": None}
+        user=user,
+        defaults={"address": address, "verified_at": None, "claimed_at": timezone.now()},
     )
     User.objects.filter(pk=user.pk).update(email=address)
     user.email = address
@@ -72,9 +118,11 @@ def create_account(*, username: str, email: str, password: str) -> User:
 @transaction.atomic
 def change_email(*, user: User, address: str) -> AccountEmail:
     """The account's address, now ``address``. A new address is unverified until its link
-    is opened; giving the same one again changes nothing."""
+    is opened; giving the verified one again changes nothing, giving an unverified one
+    again (or asking for its link again) claims it anew, for LINK_DAYS days from now, as
+    long as the new link lasts."""
     current = AccountEmail.objects.select_for_update().filter(user=user).first()
-    if current is not None and current.address == address:
+    if current is not None and current.verified and current.address == address:
         return current
     return _claim(user, address)
 
@@ -82,13 +130,14 @@ def change_email(*, user: User, address: str) -> AccountEmail:
 @transaction.atomic
 def verify_email(*, user_id: int, address: str) -> AccountEmail | None:
     """Mark the address verified, if it is still this account's (exactly as the link gave
-    it); None when the account no longer has it, EmailTaken when another account verified
-    it first. Other accounts' claims of it, unverified, go: it is this account's now."""
+    it); None when the account no longer has it (its claim lapsed, maybe now), EmailTaken
+    when another account verified it first. Other accounts' claims of it, unverified, go:
+    it is this account's now."""
     # Every account's row of this address locked, in one order: two accounts verifying it
     # at once take turns (the second finds it verified, or its claim gone), never a deadlock.
     rows = list(rows_of(address).select_for_update().order_by("pk"))
     email = next((row for row in rows if row.user_id == user_id and row.address == address), None)
-    if email is None:
+    if email is None or lapse(AccountEmail.objects.filter(pk=email.pk)):
         return None
     if email.verified_at is None:
         if any(row.verified for row in rows):
@@ -117,15 +166,17 @@ class AccountNeeded(Exception):
 def account_data(user_id: int) -> dict[str, Any]:
     """Everything the site keeps about this account, as JSON data (docs/privacy.md): the
     account itself, then each context's sections."""
+    email = email_of(user_id)  # first: a claim due to lapse lapses, Django's field too
     user = get_user_model().objects.get(pk=user_id)
-    email = AccountEmail.objects.filter(user_id=user_id).first()
     verified = email.verified_at if email is not None else None
+    given = email.claimed_at if email is not None else None
     data: dict[str, Any] = {
         "format": DATA_FORMAT,
         "account": {
             "username": user.get_username(),
             "email": getattr(user, "email", ""),
             "email_verified_at": verified.isoformat() if verified else None,
+            "email_given_at": given.isoformat() if given else None,
             "date_joined": user.date_joined.isoformat(),
             "last_login": user.last_login.isoformat() if user.last_login else None,
         },

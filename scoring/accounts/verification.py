@@ -13,12 +13,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from ..infra.throttles import VERIFY_MAIL_COOL_DOWN, VERIFY_MAIL_RECIPIENT, refused_for
+from .models import LINK_DAYS
 from .services import verified_owner
 
 logger = logging.getLogger(__name__)
 
 SALT = "boulmous.accounts.verify_email"
-LINK_DAYS = 3
 MAX_AGE = timedelta(days=LINK_DAYS)
 
 
@@ -31,7 +31,8 @@ class Claim:
 
 
 class LinkExpired(Exception):
-    """The link was right, but is older than :data:`LINK_DAYS` days."""
+    """The link was right, but is older than :data:`LINK_DAYS` days: the address it
+    verifies, unverified that long, has lapsed (services.py ``lapse``)."""
 
 
 class LinkInvalid(Exception):

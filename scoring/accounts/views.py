@@ -41,9 +41,8 @@ from .forms import (
     SignUpForm,
     VerifiedPasswordResetForm,
 )
-from .models import AccountEmail, ApiToken
+from .models import LINK_DAYS, AccountEmail, ApiToken
 from .verification import (
-    LINK_DAYS,
     LinkExpired,
     LinkInvalid,
     read_token,
@@ -148,7 +147,7 @@ def account_page(
     new_token: tokens.NewToken | None = None,
 ) -> HttpResponse:
     user = signed_in(request)
-    email = AccountEmail.objects.filter(user=user).first()
+    email = services.email_of(user.pk)
     if form is None:
         form = EmailForm(user=user, initial={"email": email.address if email else ""})
     token_form = token_form or ApiTokenForm()
@@ -157,6 +156,8 @@ def account_page(
         "registration/account.html",
         {
             "email": email,
+            "lapsed": services.lapsed_email(user.pk) if email is None else None,
+            "days": LINK_DAYS,
             "email_form": form,
             "token_form": token_form,
             "api_tokens": ApiToken.objects.filter(user=user),
@@ -184,7 +185,7 @@ def change_email(request: HttpRequest) -> HttpResponse:
     form = EmailForm(request.POST, user=user)
     if form.is_valid():
         address = form.cleaned_data["email"]
-        current = AccountEmail.objects.filter(user=user).first()
+        current = services.email_of(user.pk)
         if current is not None and current.verified and current.address == address:
             return redirect("account")  # no change, no mail
         if refused := mail_refused(request, user, address):
@@ -198,13 +199,15 @@ def change_email(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def resend_link(request: HttpRequest) -> HttpResponse:
-    """The verification link again, for an address not verified yet."""
+    """The verification link again, for an address not verified yet (and not lapsed): the
+    address is claimed anew, for as long as the new link lasts."""
     user = signed_in(request)
-    email = AccountEmail.objects.filter(user=user).first()
+    email = services.email_of(user.pk)
     if email is None or email.verified:
         return redirect("account")
     if refused := mail_refused(request, user, email.address):
         return refused
+    email = services.change_email(user=user, address=email.address)
     mail_link(request, user, email)
     return redirect("email_sent")
 
@@ -255,7 +258,7 @@ def revoke_api_token(request: HttpRequest, token_id: int) -> HttpResponse:
 @require_safe
 @login_required
 def email_sent(request: HttpRequest) -> HttpResponse:
-    email = AccountEmail.objects.filter(user=signed_in(request)).first()
+    email = services.email_of(signed_in(request).pk)
     return render(request, "registration/email_sent.html", {"email": email, "days": LINK_DAYS})
 
 
@@ -277,7 +280,8 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
         if email is None:
             return link_refused(request, "stale")
         return render(request, "registration/email_verified.html", {"email": email})
-    if not AccountEmail.objects.filter(user_id=claim.user_id, address=claim.address).exists():
+    email = services.email_of(claim.user_id)
+    if email is None or email.address != claim.address:
         return link_refused(request, "stale")
     return render(request, "registration/email_verify.html", {"address": claim.address})
 

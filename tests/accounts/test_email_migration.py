@@ -1,12 +1,18 @@
 """Migration 0012_verified_email on a database where accounts share addresses (the sign-up
 form never refused one): it does not fail; the earliest account keeps each address, the
-others' is cleared, and every address comes in unverified."""
+others' is cleared, and every address comes in unverified. Migration 0031_email_claimed_at
+gives the addresses there are its own time: an unverified one lapses 3 days after it, never
+at once."""
 
 from datetime import UTC, datetime
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
+
+from scoring.accounts import services
+from scoring.accounts.models import AccountEmail as Email
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,3 +69,37 @@ def test_migration_keeps_each_address_for_its_earliest_account(migrated):
         ("emile", ""),
         ("farid", ""),
     ]
+
+
+def test_migration_0031_gives_the_addresses_there_are_its_own_time():
+    """Addresses given long ago, at 0030, verified and not; migrated to 0031 after
+    ``migrated_at``, then to the head: both are still their accounts'."""
+    before = [("scoring", "0030_history_members")]
+    executor = MigrationExecutor(connection)
+    try:
+        executor.migrate(before)
+        apps = executor.loader.project_state(before).apps
+        User = apps.get_model("auth", "User")
+        AccountEmail = apps.get_model("scoring", "AccountEmail")
+        for username, verified_at in [("amina", joined(1)), ("bilal", None)]:
+            user = User.objects.create(
+                username=username, email=f"{username}@example.com", date_joined=joined(1)
+            )
+            AccountEmail.objects.create(
+                user=user, address=f"{username}@example.com", verified_at=verified_at
+            )
+        migrated_at = timezone.now()
+        executor = MigrationExecutor(connection)
+        executor.migrate([("scoring", "0031_email_claimed_at")])
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    claimed = {row.user.username: row.claimed_at >= migrated_at for row in Email.objects.all()}
+    kept = {
+        row.user.username: getattr(services.email_of(row.user_id), "address", None)
+        for row in Email.objects.all()
+    }
+    assert (claimed, kept) == (
+        {"amina": True, "bilal": True},
+        {"amina": "amina@example.com", "bilal": "bilal@example.com"},
+    )
