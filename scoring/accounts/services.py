@@ -60,7 +60,8 @@ def lapse(rows: QuerySet[AccountEmail]) -> int:
     given (the account page says when it lapsed). How many lapsed; none the second time."""
     with transaction.atomic():
         # Locked first: an address given again meanwhile is a new claim, and stays.
-        users = list(_lapsed(rows).select_for_update().values_list("user_id", flat=True))
+        lapsing = _lapsed(rows).select_for_update().order_by("pk")  # in one order, as verifying
+        users = list(lapsing.values_list("user_id", flat=True))
         if not users:
             return 0
         User.objects.filter(pk__in=users).update(email="")
@@ -73,21 +74,23 @@ def expire_claims() -> int:
     return lapse(AccountEmail.objects.all())
 
 
+def address_row(user_id: int) -> AccountEmail | None:
+    """The row of the account's address as it is now, a claim due to lapse lapsed first:
+    None if none was ever given, its ``address`` empty if it lapsed (``lapses_at`` says
+    when)."""
+    row = AccountEmail.objects.filter(user_id=user_id).first()
+    if row is None or not row.address or row.verified:
+        return row
+    if lapse(AccountEmail.objects.filter(pk=row.pk)):
+        row.address = ""
+    return row
+
+
 def email_of(user_id: int) -> AccountEmail | None:
     """The account's address, verified or not; None if it has none, or if its claim lapsed
     (now, if it was due to)."""
-    email = AccountEmail.objects.filter(user_id=user_id).first()
-    if email is None or not email.address:
-        return None
-    if not email.verified and lapse(AccountEmail.objects.filter(pk=email.pk)):
-        return None
-    return email
-
-
-def lapsed_email(user_id: int) -> AccountEmail | None:
-    """The row of the account's address if that lapsed unverified (and none was given
-    since): its ``lapses_at`` says when. Ask ``email_of`` first, which lapses a claim due."""
-    return AccountEmail.objects.filter(user_id=user_id, address="").first()
+    row = address_row(user_id)
+    return row if row is not None and row.address else None
 
 
 def _claim(user: User, address: str) -> AccountEmail:
@@ -166,10 +169,10 @@ class AccountNeeded(Exception):
 def account_data(user_id: int) -> dict[str, Any]:
     """Everything the site keeps about this account, as JSON data (docs/privacy.md): the
     account itself, then each context's sections."""
-    email = email_of(user_id)  # first: a claim due to lapse lapses, Django's field too
+    row = address_row(user_id)  # first: a claim due to lapse lapses, Django's field too
     user = get_user_model().objects.get(pk=user_id)
-    verified = email.verified_at if email is not None else None
-    given = email.claimed_at if email is not None else None
+    verified = row.verified_at if row is not None else None
+    given = row.claimed_at if row is not None else None
     data: dict[str, Any] = {
         "format": DATA_FORMAT,
         "account": {

@@ -147,7 +147,8 @@ def account_page(
     new_token: tokens.NewToken | None = None,
 ) -> HttpResponse:
     user = signed_in(request)
-    email = services.email_of(user.pk)
+    row = services.address_row(user.pk)
+    email = row if row is not None and row.address else None
     if form is None:
         form = EmailForm(user=user, initial={"email": email.address if email else ""})
     token_form = token_form or ApiTokenForm()
@@ -156,7 +157,7 @@ def account_page(
         "registration/account.html",
         {
             "email": email,
-            "lapsed": services.lapsed_email(user.pk) if email is None else None,
+            "lapsed": row if row is not None and not row.address else None,
             "days": LINK_DAYS,
             "email_form": form,
             "token_form": token_form,

@@ -218,10 +218,14 @@ def test_claim_younger_than_three_days_stays(bilal):
     )
 
 
-def test_my_data_of_a_lapsed_claim_has_no_address(client, bilal):
+def test_my_data_of_a_lapsed_claim_has_no_address_only_when_it_was_given(client, bilal):
     log_in(client, bilal)
 
     with clock(LAPSED):
         data = client.get("/accounts/my-data.json").json()["account"]
 
-    assert (data["email"], data["email_verified_at"], data["email_given_at"]) == ("", None, None)
+    assert (data["email"], data["email_verified_at"], data["email_given_at"]) == (
+        "",
+        None,
+        "2026-12-01T10:00:00+00:00",
+    )
