@@ -7,16 +7,19 @@ said in an alert is the server's (tests/accounts/test_accounts.py).
 Screenshots of each step go to /tmp/accounts-*.png.
 """
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.auth.tokens import default_token_generator
 from django.template.loader import render_to_string
 from django.test import RequestFactory
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import expect
 
+from scoring.accounts.models import AccountEmail
 from scoring.accounts.verification import make_token
 from tests.browser.axe import report, violations
 from tests.browser.phone import PHONE_WIDTH, scroll_width
@@ -115,6 +118,11 @@ def give_email(page, address):
         page.locator("form.email button[type=submit]").click()
 
 
+def lapse_claim(user):
+    """The account's address, given 4 days ago and never verified."""
+    AccountEmail.objects.filter(user=user).update(claimed_at=timezone.now() - timedelta(days=4))
+
+
 def reset_address(user):
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     return f"/accounts/reset/{uid}/{default_token_generator.make_token(user)}/"
@@ -179,8 +187,12 @@ def test_every_account_page_has_one_h1_and_no_axe_violation(phone, amina, lang):
         check("password change", "/accounts/password_change/")
         check("password change, errors", then=lambda: submit(page))
         check("password changed", "/accounts/password_change/done/")
+        page.goto("/accounts/")
+        give_email(page, "amina.b@example.com")
+        lapse_claim(amina)
+        check("account, email lapsed", "/accounts/")
         check("delete account", "/accounts/delete/")
         check("delete account, errors", then=lambda: submit(page))
 
     assert found == dict.fromkeys(found, ([], 1, (True, PHONE_WIDTH)))
-    assert len(found) == 25
+    assert len(found) == 26
