@@ -6,6 +6,7 @@ also use the ORM: Django's async-safety check must be relaxed for the session.
 """
 
 import os
+import re
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -31,6 +32,18 @@ from tests.factories import LONG_MEMBERS
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 HERE = Path(__file__).resolve().parent
+
+
+FAILED = pytest.StashKey[bool]()
+"""Whether a test's call failed: its phones then screenshot their pages."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
 
 
 def pytest_collection_modifyitems(config, items):
@@ -91,12 +104,13 @@ def live_server(request):
 
 
 @pytest.fixture
-def phone(browser, live_server, made_games):
+def phone(request, browser, live_server, made_games):
     """phone(lang="en", javascript=True, scorer=True, zone="UTC"): a new page in a fresh
     360x640 context, its clock in time zone ``zone``.
 
     A scorer phone may score the games the test made before it opened it, as the phone
-    that started them; ``scorer=False`` gives a phone that never saw them.
+    that started them; ``scorer=False`` gives a phone that never saw them. When the test
+    fails, each page of its phones is screenshot to /tmp/failed-<test>-<n>.png.
     """
     contexts = []
 
@@ -116,6 +130,11 @@ def phone(browser, live_server, made_games):
         return context.new_page()
 
     yield open_phone
+    if request.node.stash.get(FAILED, False):
+        name = re.sub(r"\W+", "-", request.node.name)
+        pages = [page for context in contexts for page in context.pages]
+        for number, page in enumerate(pages):
+            page.screenshot(path=f"/tmp/failed-{name}-{number}.png", full_page=True)
     for context in contexts:
         context.close()
 

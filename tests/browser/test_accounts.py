@@ -3,8 +3,6 @@ Arabic; every account page passes axe in Arabic, and one page per template in En
 French (tests/browser/test_accessibility.py says why), the 429 page of a login locked out
 too; and the header, with its account link, stays on one line. That a wrong password is
 said in an alert is the server's (tests/accounts/test_accounts.py).
-
-Screenshots of each step go to /tmp/accounts-*.png.
 """
 
 import pytest
@@ -67,14 +65,11 @@ def test_signup_logout_login_by_taps(phone, live_server, transactional_db, lang)
     page.fill("#id_username", username)
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
-    page.screenshot(path=f"/tmp/accounts-signup-{lang}.png", full_page=True)
     submit(page)
     expect(page).to_have_url(f"{live_server.url}/rules")
     signed_up = header(page)
-    page.screenshot(path=f"/tmp/accounts-signed-up-{lang}.png")
 
     page.get_by_role("link", name=username).click()
-    page.screenshot(path=f"/tmp/accounts-account-{lang}.png", full_page=True)
     with page.expect_navigation():
         page.locator("form[action='/accounts/logout/'] button").click()
     logged_out = header(page)
@@ -103,7 +98,6 @@ def test_login_locked_shows_the_429_page_at_a_phone_width(phone, amina, lang, ti
     for _ in range(10):
         log_in(page, "amina", "wrong")
 
-    page.screenshot(path=f"/tmp/accounts-locked-{lang}.png", full_page=True)
     assert page.locator("h1").inner_text() == title
     assert (report(page), header(page)[:2]) == (([], 1), (True, PHONE_WIDTH))
     assert page.locator("html").get_attribute("dir") == ("rtl" if lang == "ar" else "ltr")
@@ -148,9 +142,6 @@ def test_every_account_page_has_one_h1_and_no_axe_violation(phone, amina, lang):
             header(page)[:2],
         )
         seen.add(template)
-        page.screenshot(
-            path=f"/tmp/accounts-axe-{name.replace(', ', '-').replace(' ', '-')}-{lang}.png"
-        )
 
     with rendered_templates() as templates:
         check("login", "/accounts/login/")

@@ -1,8 +1,6 @@
 """A club night on three 360x640 phones: the organiser checks in nine players and draws two
 rounds; two table phones, each opened from its table card's link, score their tables; the
 organiser's page follows them live; the night's ranking comes out at the end.
-
-Screenshots of each step go to /tmp/night-*.png.
 """
 
 from datetime import date
@@ -105,7 +103,6 @@ def test_night_of_nine_players_over_two_rounds_on_three_phones(phone, club):
         organiser.locator("label.check", has_text=name).click()
     with organiser.expect_navigation():
         organiser.get_by_role("button", name="Save who is present").click()
-    organiser.screenshot(path="/tmp/night-checked-in.png", full_page=True)
     widths.append(scroll_width(organiser))
 
     sat_out = []
@@ -113,11 +110,9 @@ def test_night_of_nine_players_over_two_rounds_on_three_phones(phone, club):
         with organiser.expect_navigation():
             organiser.get_by_role("button", name=f"Draw round {number}").click()
         sat_out.append(organiser.locator(".sitting-out").inner_text())
-        organiser.screenshot(path=f"/tmp/night-round-{number}.png", full_page=True)
         widths.append(scroll_width(organiser))
         organiser.get_by_role("link", name="Table cards (QR codes)").click()
         cards = organiser.locator(".card-url").all_inner_texts()
-        organiser.screenshot(path=f"/tmp/night-cards-{number}.png", full_page=True)
         organiser.goto(night_url)
         open_card(first_table, cards[0])
         open_card(second_table, cards[1])
@@ -139,7 +134,6 @@ def test_night_of_nine_players_over_two_rounds_on_three_phones(phone, club):
         tuple(cell.strip() for cell in rows.nth(index).locator("th, td").all_inner_texts())
         for index in range(rows.count())
     ]
-    organiser.screenshot(path="/tmp/night-ranking.png", full_page=True)
     widths.append(scroll_width(organiser))
 
     assert sat_out[0] != sat_out[1]

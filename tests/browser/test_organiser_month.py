@@ -13,7 +13,6 @@ dropped). After each step the season's standings.csv equals what this test compu
 own from the club's records.jsonl: each won game's ranks from its totals (the engine's),
 league points 3, 2, 1, 0, and OpenSkill's Plackett-Luce over the counted games in the order
 they finished (../shared/specs/league.md); and the page is no wider than the phone.
-Screenshots of each step go to /tmp/month-<lang>-*.png.
 """
 
 import csv
@@ -145,9 +144,8 @@ def standings_csv(page, season):
     }
 
 
-def check(page, lang, season, first, last, shot):
+def check(page, lang, season, first, last):
     page.goto(f"/clubs/port/seasons/{season}/")
-    page.screenshot(path=f"/tmp/month-{lang}-{shot}.png", full_page=True)
     assert scroll_width(page) == PHONE_WIDTH
     shown = standings_csv(page, season)
     assert shown == expected(page, lang, first, last)
@@ -201,7 +199,7 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
     key(admin, "first_dealer", 0).click()
     press(admin, lang, "Start the game")
     play(admin, lang, GAME)
-    check(admin, lang, "novembre", first, last, "game")
+    check(admin, lang, "novembre", first, last)
 
     # 4. The first night, its date as the form draws it: nine present, two rounds, each
     # table scored from its card; every table finished, so it ends at once.
@@ -226,9 +224,8 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
             play(table, lang, [boulmous_by(winner)] * 4)
     admin.goto(night)
     press(admin, lang, "End the night")
-    admin.screenshot(path=f"/tmp/month-{lang}-night-ranking.png", full_page=True)
     assert scroll_width(admin) == PHONE_WIDTH
-    after_night = check(admin, lang, "novembre", first, last, "night")
+    after_night = check(admin, lang, "novembre", first, last)
     assert sum(line[0] for line in after_night.values()) == 4 * 5
 
     # 5. The second night: eight present, one round; table 1 finishes, table 2 has played
@@ -254,7 +251,6 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
     expect(status(second_table)).to_contain_text("2")
     admin.goto(second_night)
     press(admin, lang, "End the night")
-    admin.screenshot(path=f"/tmp/month-{lang}-end-asked.png", full_page=True)
     assert scroll_width(admin) == PHONE_WIDTH
     press(admin, lang, "Settle them as they stand and end the night")
     admin.goto(second_night)
@@ -264,7 +260,7 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
     expect(second_table.get_by_role("button", name=say(lang, "Save the hand"))).to_have_count(0)
     closed = say(lang, "This night ended at %(time)s; its tables no longer score.")
     expect(second_table.locator("main")).to_contain_text(closed.split("%(time)s")[0].strip())
-    after_second = check(admin, lang, "novembre", first, last, "closed")
+    after_second = check(admin, lang, "novembre", first, last)
     assert sum(line[0] for line in after_second.values()) == 4 * 6
 
     # 6. A correction found through the games list: in Omarr's game, Chafik's trick of hand
@@ -280,7 +276,7 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
     key(admin, "tricks_3", 1).click()
     admin.get_by_role("button", name=say(lang, "Save the change"), exact=True).click()
     expect(admin.locator(".history li").first).to_contain_text("amina")
-    corrected = check(admin, lang, "novembre", first, last, "corrected")
+    corrected = check(admin, lang, "novembre", first, last)
     assert (corrected["Omarr"][:4], after_second["Omarr"][:4]) == ((1, 0, 2, 3), (1, 0, 1, 2))
 
     # 7. The guest "Omarr" merged into the member Omar, from the members page.
@@ -297,7 +293,7 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
     with admin.expect_navigation():
         merge.click()
     expect(admin.locator(".messages")).to_contain_text("Omar")
-    merged = check(admin, lang, "novembre", first, last, "merged")
+    merged = check(admin, lang, "novembre", first, last)
     assert ("Omarr" in merged, merged["Omar"][0]) == (False, corrected["Omar"][0] + 1)
 
     # 8. The season edited as its form comes up: its name alone, then its first day a week
@@ -307,7 +303,7 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
     admin.fill("#id_name", "Novembre 2026")
     press(admin, lang, "Save the season")
     expect(admin.locator(".messages")).to_be_visible()
-    assert check(admin, lang, "novembre", first, last, "renamed") == merged
+    assert check(admin, lang, "novembre", first, last) == merged
     admin.goto("/clubs/port/seasons/novembre/")
     admin.get_by_role("link", name=say(lang, "Change the season")).click()
     assert admin.input_value("#id_first_day") == first.isoformat()
@@ -316,5 +312,5 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
     press(admin, lang, "Save the season")
     expect(admin.locator(".messages")).to_be_visible()
     later = first + datetime.timedelta(days=7)
-    assert check(admin, lang, "novembre-2026", later, last, "edited") == merged
+    assert check(admin, lang, "novembre-2026", later, last) == merged
     assert admin.request.get("/clubs/port/seasons/novembre/").url.endswith("/novembre-2026/")

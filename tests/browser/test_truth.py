@@ -153,7 +153,6 @@ def test_three_phones_are_each_told_the_truth(phone, game):
     expect(chafik.locator(".waiting-hands")).to_be_visible(timeout=10_000)
     told = (waiting_notices(amina), waiting_notices(chafik), waiting_notices(bilal))
     conflict_alerts = alerts(bilal)
-    bilal.screenshot(path="/tmp/truth-conflict.png", full_page=True)
 
     # Bilal throws his hand 2 away: his hand 3 is sent, and the others' notice goes.
     bilal.locator(".offline-draft").get_by_role("button", name="Throw it away").click()
