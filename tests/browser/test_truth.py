@@ -183,9 +183,10 @@ def test_three_phones_are_each_told_the_truth(phone, game):
     expect(chafik.locator("#hand-form")).to_have_count(0)
     chafik_alerts = alerts(chafik)
     draft_text = draft.locator(".draft-text").inner_text()
+    chafik.clock.install()  # the page's timers, from its reload on, on a clock run here
     chafik.reload()
     expect(draft).to_be_visible()
-    chafik.wait_for_timeout(16_000)  # one retry's time: nothing is sent again
+    chafik.clock.run_for(16_000)  # one retry's time, at once: nothing is sent again (posts)
     after_reload = (
         chafik.locator("tr.pending").count(),
         chafik.locator("#hand-form").count(),
