@@ -215,15 +215,15 @@ def hide(page, hidden):
 
 
 def test_polling_slows_while_hidden_and_asks_at_once_when_seen(phone, game):
-    page = opened(phone(scorer=False), game)
+    page = opened(on_a_clock(phone(scorer=False)), game)
     asks = live_asks(page)
-    page.wait_for_timeout(4000)
+    page.wait_for_timeout(4000)  # the asks' pace, as the clock keeps the time
     seen = len(asks)
 
     hide(page, True)
     page.wait_for_timeout(300)  # an ask already on its way when the page was hidden
     asked = len(asks)
-    page.wait_for_timeout(5000)
+    run(page, 5000)
     hidden = len(asks) - asked
     hide(page, False)
     started = time.monotonic()
