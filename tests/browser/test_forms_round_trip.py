@@ -10,6 +10,7 @@ Screenshots of a refusal go to /tmp/round-trip-*.png.
 """
 
 from datetime import date
+from functools import cache
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -92,22 +93,31 @@ def club(transactional_db):
     return club_with_a_night(amina)
 
 
-def pages(club, lang):
-    """The addresses of the URL conf that answer the club's admin a page: all of them in
-    Arabic (EVERY_FORM), else the first of each template, as empty (an address ending in
-    /new) or filled in."""
+@cache
+def drawn_pages(lang):
+    """Which of the club's addresses (by their place in ``page_addresses``) :func:`pages`
+    keeps in ``lang``: the same for every club of :func:`club_with_a_night`, found once."""
     client = Client()
     client.force_login(User.objects.get(username="amina"))
-    found, drawn = [], set()
-    for address in page_addresses(club):
+    club = Club.objects.get()
+    kept, drawn = [], set()
+    for index, address in enumerate(page_addresses(club)):
         response = client.get(address)
         if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
             continue
         template = (response.templates[0].name, address.endswith("/new"))
         if lang in EVERY_FORM or template not in drawn:
-            found.append(address)
+            kept.append(index)
         drawn.add(template)
-    return found
+    return tuple(kept)
+
+
+def pages(club, lang):
+    """The addresses of the URL conf that answer the club's admin a page: all of them in
+    Arabic (EVERY_FORM), else the first of each template, as empty (an address ending in
+    /new) or filled in."""
+    addresses = page_addresses(club)
+    return [addresses[index] for index in drawn_pages(lang)]
 
 
 def send_filled_in_forms(page, addresses, lang):
