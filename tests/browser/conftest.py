@@ -6,6 +6,7 @@ also use the ORM: Django's async-safety check must be relaxed for the session.
 """
 
 import os
+import re
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -33,13 +34,41 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 HERE = Path(__file__).resolve().parent
 
 
+FAILED = pytest.StashKey[bool]()
+"""Whether a test's call failed: its phones then screenshot their pages."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stash[FAILED] = report.failed
+    return report
+
+
+LONGEST = (
+    "test_organiser_month.py",
+    "test_forms_round_trip.py",
+    "test_accessibility.py",
+    "test_accounts.py",
+    "test_every_page_fits.py",
+)
+"""The files whose tests take longest (tens of seconds each): run first, so that the two
+workers share the end of the run evenly rather than one of them ending it alone."""
+
+
 def pytest_collection_modifyitems(config, items):
+    places = [index for index, item in enumerate(items) if HERE in Path(item.path).parents]
+    ours = [items[index] for index in places]
+    first = {name: rank for rank, name in enumerate(LONGEST)}
+    ours.sort(key=lambda item: first.get(Path(item.path).name, len(LONGEST)))
+    for index, item in zip(places, ours, strict=True):
+        items[index] = item
     if CHROMIUM.exists():
         return
     skip = pytest.mark.skip(reason=f"browser tests need Debian's Chromium at {CHROMIUM}")
-    for item in items:
-        if HERE in Path(item.path).parents:
-            item.add_marker(skip)
+    for item in ours:
+        item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")
@@ -91,12 +120,13 @@ def live_server(request):
 
 
 @pytest.fixture
-def phone(browser, live_server, made_games):
+def phone(request, browser, live_server, made_games):
     """phone(lang="en", javascript=True, scorer=True, zone="UTC"): a new page in a fresh
     360x640 context, its clock in time zone ``zone``.
 
     A scorer phone may score the games the test made before it opened it, as the phone
-    that started them; ``scorer=False`` gives a phone that never saw them.
+    that started them; ``scorer=False`` gives a phone that never saw them. When the test
+    fails, each page of its phones is screenshot to /tmp/failed-<test>-<n>.png.
     """
     contexts = []
 
@@ -116,6 +146,11 @@ def phone(browser, live_server, made_games):
         return context.new_page()
 
     yield open_phone
+    if request.node.stash.get(FAILED, False):
+        name = re.sub(r"\W+", "-", request.node.name)
+        pages = [page for context in contexts for page in context.pages]
+        for number, page in enumerate(pages):
+            page.screenshot(path=f"/tmp/failed-{name}-{number}.png", full_page=True)
     for context in contexts:
         context.close()
 

@@ -38,7 +38,6 @@ def read(browser, live_server, club, lang):
     found = {}
     for name, url in urls.items():
         page.goto(url)
-        page.screenshot(path=f"/tmp/bidi-{name.split()[0]}-{lang}.png", full_page=True)
         found[name] = {
             "signs": misread_signs(page),
             "cut": names_cut_at_their_start(page, LONG_MEMBERS),

@@ -97,7 +97,6 @@ def test_from_the_game_page_one_tap_then_five_give_the_verdict(phone, game, lang
     ask(taps, page, text["hearts"], question)
 
     expect(verdict(page)).to_have_text(text["wins"])
-    page.screenshot(path=f"/tmp/calc-{lang}.png", full_page=True)
     assert page.locator(".verdict p").first.inner_text() == text["why"]
     assert page.locator(".calc-played .winner .card").inner_text() == question[0]
     assert page.url.endswith(f"/referee/trick?trump=H&cards=JD,AD,KD,QD&game={game.public_id}")
@@ -163,7 +162,6 @@ def test_the_way_back_to_the_game_survives_every_tap(phone, game, javascript):
     expect(played(page)).to_have_count(3)
     taps.tap(page.get_by_role("link", name="New question", exact=True))
     expect(played(page)).to_have_count(0)
-    page.screenshot(path=f"/tmp/calc-way-back-{'js' if javascript else 'nojs'}.png", full_page=True)
     back = page.get_by_role("link", name="Back to the game", exact=True)
     assert back.bounding_box()["y"] > page.locator(".calc-deck").bounding_box()["y"]
     assert page.url.endswith(f"/referee/trick?trump=H&game={game.public_id}")

@@ -1,8 +1,6 @@
 """A club on 360x640 phones: an admin creates it and invites a player by its link; the player,
 made a scorer, plays two games by taps; the admin corrects a hand of the first; and the
 season's standings and ratings follow each step.
-
-Screenshots of each step go to /tmp/club-*.png.
 """
 
 import datetime
@@ -97,7 +95,6 @@ def test_club_from_creation_to_corrected_standings(phone, accounts):
     admin.fill("#id_slug", "port")
     admin.fill("#id_your_name", "Amina")
     admin.locator("#id_invite_admits").check()
-    admin.screenshot(path="/tmp/club-new.png", full_page=True)
     submit(admin, "Create the club")
     today = datetime.date.today()
     admin.goto("/clubs/port/seasons/new")
@@ -110,12 +107,10 @@ def test_club_from_creation_to_corrected_standings(phone, accounts):
     # The invite link, as the members page shows it, opened by Bilal's phone.
     admin.goto("/clubs/port/members")
     invite = admin.locator(".share-url a").inner_text()
-    admin.screenshot(path="/tmp/club-members.png", full_page=True)
     widths.append(scroll_width(admin))
     log_in(player, "bilal")
     player.goto(invite)
     player.fill("#id_name", "Bilal")
-    player.screenshot(path="/tmp/club-join.png", full_page=True)
     submit(player, "Join the club")
     joined = Member.objects.get(club__slug="port", user__username="bilal")
     # The admin makes him a scorer.
@@ -132,7 +127,6 @@ def test_club_from_creation_to_corrected_standings(phone, accounts):
     player.goto("/clubs/port/seasons/autumn/")
     played = standings(player)
     rated = ratings(player)
-    player.screenshot(path="/tmp/club-standings-played.png", full_page=True)
     widths.append(scroll_width(player))
 
     # The admin corrects hand 3 of the first game, which he did not start: Bilal wins it.
@@ -145,7 +139,6 @@ def test_club_from_creation_to_corrected_standings(phone, accounts):
     edited = admin.locator(".history li").first.inner_text()
     player.goto("/clubs/port/seasons/autumn/")
     corrected = standings(player)
-    player.screenshot(path="/tmp/club-standings-corrected.png", full_page=True)
     widths.append(scroll_width(player))
 
     # Amina won the first game and Bilal the second; after the correction, Bilal both.

@@ -65,7 +65,6 @@ def test_hand_form_reached_by_back_keeps_new_taps_as_the_next_hand(phone, game):
     enter(Taps(), page, SECOND)
     with page.expect_navigation():
         save_button(page, "en").click()
-    page.screenshot(path="/tmp/hand-form-back.png")
     notice = page.locator("p.notice[role=alert]").inner_text()
     draft = (page.locator("#hand-form .status strong").inner_text(), taps_shown(page))
     held = recorded(game)

@@ -55,6 +55,20 @@ def opened(page, game):
     return page
 
 
+def on_a_clock(page):
+    """``page`` with its timers on a clock the test may run ahead (``run``); until then, it
+    keeps the time."""
+    page.clock.install()
+    return page
+
+
+def run(page, milliseconds):
+    """``milliseconds`` of the page's timers run at once, then a frame drawn: an ask they
+    would make is made, and seen by ``live_asks``, before this returns."""
+    page.clock.run_for(milliseconds)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(done))")
+
+
 def live_asks(page):
     """The live view's asks the page makes, as they are made."""
     asks = []
@@ -160,7 +174,8 @@ def test_hand_undone_elsewhere_renumbers_the_form_back(phone, game):
 
 def test_game_won_elsewhere_stops_the_polling(phone):
     game = services.create_game(names=NAMES, rules=Rules(target=5), first_dealer=0).game
-    first, second = opened(phone(), game), opened(phone(), game)
+    first, second = opened(phone(), game), on_a_clock(phone())
+    opened(second, game)
     asks = live_asks(second)
     tap(first, 1, 5, "S", (0, 5, 1))
 
@@ -169,7 +184,7 @@ def test_game_won_elsewhere_stops_the_polling(phone):
     expect(second.locator(".winner h1")).to_have_text("Bilal wins!", timeout=WITHIN)
     assert second.locator("#entry").count() == 0
     made = len(asks)
-    second.wait_for_timeout(4000)
+    run(second, 4000)
     assert (made >= 1, len(asks)) == (True, made)
 
 
@@ -177,11 +192,11 @@ def test_finished_game_page_never_polls(phone):
     game = services.create_game(names=NAMES, rules=Rules(target=5), first_dealer=0).game
     hand = Hand(Contract(1, 5, Trump.SPADES), tricks=(0, 5, 1, 0))
     services.record_hand(public_id=game.public_id, number=1, hand=hand, token=None)
-    page = phone(scorer=False)
+    page = on_a_clock(phone(scorer=False))
     asks = live_asks(page)
 
     opened(page, game)
-    page.wait_for_timeout(3500)
+    run(page, 3500)
 
     assert (page.locator(".winner").count(), len(asks)) == (1, 0)
 
@@ -200,15 +215,15 @@ def hide(page, hidden):
 
 
 def test_polling_slows_while_hidden_and_asks_at_once_when_seen(phone, game):
-    page = opened(phone(scorer=False), game)
+    page = opened(on_a_clock(phone(scorer=False)), game)
     asks = live_asks(page)
-    page.wait_for_timeout(4000)
+    page.wait_for_timeout(4000)  # the asks' pace, as the clock keeps the time
     seen = len(asks)
 
     hide(page, True)
     page.wait_for_timeout(300)  # an ask already on its way when the page was hidden
     asked = len(asks)
-    page.wait_for_timeout(5000)
+    run(page, 5000)
     hidden = len(asks) - asked
     hide(page, False)
     started = time.monotonic()

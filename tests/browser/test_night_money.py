@@ -1,8 +1,7 @@
 """The night's money on a 360x640 phone and on paper: a night of nine players over two
 rounds at 0.50 EUR a stake, played through the services; the organiser reads each
 player's balance and who pays whom on the night's ranking, without sideways scroll, and
-prints it (the print media keeps the money, drops the buttons). Screenshots go to
-/tmp/night-money-*.png."""
+prints it (the print media keeps the money, drops the buttons)."""
 
 from datetime import date
 from decimal import Decimal
@@ -72,12 +71,10 @@ def test_the_nights_money_reads_on_a_phone_and_prints(phone, night):
     payments = money.locator(".night-payments tbody tr")
     assert 1 <= payments.count() <= 8
     expect(payments.first).to_contain_text("€")
-    page.screenshot(path="/tmp/night-money-phone.png", full_page=True)
     assert scroll_width(page) <= PHONE_WIDTH
 
     page.emulate_media(media="print")
     page.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
-    page.screenshot(path="/tmp/night-money-print.png", full_page=True)
     expect(money).to_be_visible()
     expect(page.get_by_role("button", name="Print")).to_be_hidden()
     balances = money.locator(".night-balances").bounding_box()

@@ -104,7 +104,6 @@ def game(transactional_db):
 def test_whole_game_one_screen_per_hand(phone, game, lang):
     page = phone(lang)
     page.goto(f"/games/{game.public_id}/")
-    page.screenshot(path=f"/tmp/one-screen-start-{lang}.png")
     violations = {"start": axe_violations(page)}
     taps_per_hand, all_in_view, scroll_during, results_in_view, focus = [], [], [], [], []
 
@@ -131,9 +130,7 @@ def test_whole_game_one_screen_per_hand(phone, game, lang):
             results_in_view.append(in_view(page, page.locator(".winner h1")))
         taps_per_hand.append(taps.count)
         if number == 4:
-            page.screenshot(path=f"/tmp/one-screen-mid-{lang}.png")
             violations["mid-game"] = axe_violations(page)
-    page.screenshot(path=f"/tmp/one-screen-end-{lang}.png", full_page=True)
     violations["finished"] = axe_violations(page)
     totals = [int(total) for total in page.locator(".scoreboard .total").all_inner_texts()]
 
@@ -161,7 +158,6 @@ def test_hand_error_is_beside_its_control_in_view_focused_and_announced(phone, g
 
     error = page.locator(".trumps .field-errors")
     expect(error).to_be_visible()
-    page.screenshot(path=f"/tmp/one-screen-error-{lang}.png")
     assert (in_view(page, error), error.get_attribute("role"), focused(page)) == (
         True,
         "alert",

@@ -88,8 +88,6 @@ def test_card_keys_stay_put_through_a_whole_hand(phone, db, lang):
             break
         expect(page.locator("span.key.played", has_text=label(code, lang))).to_have_count(1)
         tops.append(deck.bounding_box()["y"])
-        if count in (3, 4, 5):
-            page.screenshot(path=f"/tmp/play-keys-{lang}-{count}.png")
 
     assert tops == [start] * 23
     assert page.evaluate("window.scrollY") == 0
@@ -103,7 +101,6 @@ def test_card_by_card_without_a_contract_asks_for_it_then_plays(phone, db, javas
 
     page.get_by_role("button", name="Or record the play card by card").click()
     page.wait_for_url(f"**/games/{game.public_id}/hands/1/play")
-    page.screenshot(path=f"/tmp/play-contract-{'js' if javascript else 'nojs'}.png", full_page=True)
     form = page.locator("form.contract-choice")
     form.locator("label", has_text="Chafik").click()
     form.locator(".bids label", has_text="4").click()

@@ -2,7 +2,7 @@
 member choosing to be shown to the public by his first name and initial; each page passes
 axe and keeps to the phone's width.
 
-Screenshots of each step go to /tmp/privacy-*.png.
+A failing test leaves screenshots of its pages (tests/browser/conftest.py).
 """
 
 import pytest
@@ -18,8 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def seen(page, name):
-    """axe's findings, the h1 count and the page's width; a screenshot."""
-    page.screenshot(path=f"/tmp/privacy-{name}.png", full_page=True)
+    """axe's findings, the h1 count and the page's width."""
     return (*report(page), scroll_width(page))
 
 

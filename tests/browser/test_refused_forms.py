@@ -1,7 +1,5 @@
 """A form refused far down a 360x640 phone's page, answered as a plain post: the page comes
 back with the error beside its field, in view, and the field focused to type again.
-
-Screenshots go to /tmp/refused-*.png.
 """
 
 import pytest
@@ -33,7 +31,6 @@ def test_player_added_under_a_look_alike_name_shows_the_clash_in_view(phone, caf
     added.locator("#id_name").fill(LOOK_ALIKE)
     with page.expect_navigation():
         added.locator("button[type=submit]").click()
-    page.screenshot(path=f"/tmp/refused-member-{lang}.png")
     error = page.locator(".field-errors", has_text=CLASH[lang])
 
     assert (before, in_view(page, error), in_view(page, page.locator("#id_name"))) == (

@@ -42,7 +42,6 @@ def test_scorer_link_and_watch_link_do_what_they_say_until_revoked(phone, game):
     owner.get_by_role("button", name="Make a scorer link").click()
     scorer_url = owner.locator(".scorer-link .share-url a").get_attribute("href")
     qr_codes = owner.locator(".qr svg").count()
-    owner.screenshot(path="/tmp/rights-share-en.png", full_page=True)
 
     watcher = phone(scorer=False)
     watcher.goto(watch_url)

@@ -47,7 +47,6 @@ def test_standings_on_a_phone_keep_five_columns_in_view_the_rest_a_tap_away(phon
     page_width, table_width, wrap_width = widths(page)
     toggle = page.locator(".all-columns")
     toggle_height = toggle.bounding_box()["height"]
-    page.screenshot(path=f"/tmp/standings-phone-{lang}.png", full_page=True)
 
     toggle.click()
 

@@ -70,7 +70,6 @@ def test_game_played_by_taps_from_home_to_winner(phone, lang):
         page.locator(f"#id_player_{seat}").fill(name)
     key(page, "first_dealer", 0).click()
     widths.append(scroll_width(page))
-    page.screenshot(path=f"/tmp/browser-new-game-{lang}.png", full_page=True)
     page.get_by_role("button", name=text["start"], exact=True).click()
     expect(status(page)).to_have_text(text["hand"].format(1))
     first = page.locator(".status").inner_text()
@@ -87,8 +86,6 @@ def test_game_played_by_taps_from_home_to_winner(phone, lang):
             enter(taps, page, deal)
             rest = next(seat for seat in range(4) if seat not in deal.tapped)
             filled.append(checked(page, f"tricks_{rest}") == str(deal.tricks[rest]))
-            if number == 1:
-                page.screenshot(path=f"/tmp/browser-hand-form-{lang}.png", full_page=True)
             taps.tap(save_button(page, lang))
         if number < len(GAME):
             expect(status(page)).to_have_text(text["hand"].format(number + 1))
@@ -100,7 +97,6 @@ def test_game_played_by_taps_from_home_to_winner(phone, lang):
         shown.append(totals_shown(page))
         widths.append(scroll_width(page))
         swapped.append(same_document(page))
-    page.screenshot(path=f"/tmp/browser-winner-{lang}.png", full_page=True)
 
     assert first == text["first"]
     assert taps_per_hand == [1 if deal is VOID else 7 for deal in GAME]
@@ -127,7 +123,6 @@ def test_hand_without_trump_is_refused_in_the_user_language_and_keeps_taps(phone
 
     errors = page.locator("#entry .errorlist")
     expect(errors).to_have_text(TEXT[lang]["no_trump"])
-    page.screenshot(path=f"/tmp/browser-refused-{lang}.png", full_page=True)
     kept = [checked(page, name) for name in ("taker", "bid", "trump", "tricks_0", "tricks_3")]
     assert kept == ["1", "4", None, "1", "1"]
     assert status(page).inner_text() == TEXT[lang]["hand"].format(1)
@@ -165,7 +160,6 @@ def test_edit_of_a_past_hand_changes_the_winner(phone):
     taps.tap(page.get_by_role("link", name="Edit hand 3", exact=True))
     taps.tap(key(page, "tricks_0", 3))
     taps.tap(key(page, "tricks_1", 3))
-    page.screenshot(path="/tmp/browser-edit.png", full_page=True)
     taps.tap(page.get_by_role("button", name=TEXT["en"]["save_change"], exact=True))
 
     expect(page.locator(".winner h1")).to_have_text("Bilal wins!")
