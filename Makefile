@@ -67,6 +67,7 @@ vectors: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(PY) tests/bench/bench_engine.py
 	$(PY) tests/bench/bench_site.py
+	$(PY) tests/bench/bench_first_visit.py
 	$(PY) tests/bench/bench_cache.py
 	$(PY) tests/bench/bench_compiled.py
 	$(PY) tests/bench/bench_league.py

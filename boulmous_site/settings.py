@@ -289,7 +289,8 @@ USE_TZ = True
 TIME_ZONE = "UTC"
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# STATIC_ROOT: where collectstatic puts them (tests/bench/bench_first_visit.py: a temporary folder).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Static files are served as in production, debugging or not: collected (`make run`
 # collects them first), compressed, by WhiteNoise from STATIC_ROOT only. Under DEBUG,

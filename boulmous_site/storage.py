@@ -4,7 +4,9 @@ WhiteNoise (gzip and Brotli) as before (issue 20: a first visit's weight).
 
 Minifying drops the comments and the spaces between tokens, nothing else: no name is
 changed, and template literals and strings are kept as written (rjsmin, rcssmin). Under
-DEBUG (`make run`) the files are collected as written, to be read in the browser.
+DEBUG (`make run`) too: a phone on `make run` gets what production sends (issue 40.7: the
+first visit's weight is measured there, tests/bench/bench_first_visit.py); the files as
+written are in static/.
 """
 
 from collections.abc import Callable
@@ -12,7 +14,6 @@ from typing import Any
 
 import rcssmin
 import rjsmin
-from django.conf import settings
 from django.core.files.base import ContentFile
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
@@ -33,7 +34,7 @@ def minifier(name: str) -> Callable[[str], str] | None:
 
 class MinifiedStaticFilesStorage(CompressedManifestStaticFilesStorage):  # type: ignore[misc]
     def _save(self, name: str, content: Any) -> str:
-        minify = None if settings.DEBUG else minifier(name)
+        minify = minifier(name)
         if minify is not None:
             content.seek(0)
             content = ContentFile(minify(content.read().decode()).encode())

@@ -28,6 +28,8 @@ from tests.factories import NAMES
 pytestmark = pytest.mark.browser
 
 HEIGHT = 640
+SAVE_LOWEST = 630
+"""Save's bottom, and so every piece's, at most here: 10 px above the screen's edge (issue 40.6)."""
 LANGUAGES = ["en", "fr", "ar"]
 SAVE_BOTTOMS = Path(os.environ.get("BOULMOUS_SAVE_BOTTOMS", "/tmp/boulmous-save-bottoms.jsonl"))
 
@@ -113,6 +115,18 @@ def refused_save(page):
     expect(page.locator("#entry .tricks .field-errors")).to_be_visible()
 
 
+def tie_after_a_hand(page):
+    """Chafik 3♥ made, the tie's last hand, tapped and saved here: the page a save leaves."""
+    for name, value in [("taker", 2), ("bid", 3), ("trump", "H")]:
+        key(page, name, value).click()
+    for seat, count in [(0, 0), (1, 0), (2, 3)]:
+        key(page, f"tricks_{seat}", count).click()
+    page.locator("#entry button.save").click()
+    expect(page.locator("#entry input[name=number]")).to_have_value(str(len(TIE_HANDS) + 1))
+    expect(page.locator(".tie")).to_be_visible()
+    expect(page.locator(".share-result")).to_be_visible()
+
+
 def refused_auction(page):
     """Bilal calls 4 and Chafik 3: the auction is refused."""
     for name, value in [("taker", 2), ("bid", 3), ("trump", "H")]:
@@ -164,12 +178,17 @@ STATES = {
     "long names": lambda: new_game(LONG_NAMES, [hand(1, 4, (1, 4, 0, 1))]),
     "two-digit and negative totals": lambda: new_game(hands=TOTALS_HANDS),
     "tie at the top": lambda: new_game(hands=TIE_HANDS),
+    "tie at the top, after a hand": lambda: new_game(hands=TIE_HANDS[:-1]),
     "save refused": lambda: new_game(),
     "club game": club_game,
     "auction refused": lambda: new_game(),
     "offline conflict": lambda: new_game(hands=[hand(1, 5, (0, 5, 1, 0))]),
 }
-AFTER = {"save refused": refused_save, "auction refused": refused_auction}
+AFTER = {
+    "save refused": refused_save,
+    "auction refused": refused_auction,
+    "tie at the top, after a hand": tie_after_a_hand,
+}
 
 
 MEASURE = """() => {
@@ -242,7 +261,7 @@ def out_of_view(pieces):
         if not boxes
         or any(
             box["top"] < 0
-            or box["bottom"] > HEIGHT
+            or box["bottom"] > SAVE_LOWEST
             or box["left"] < 0
             or box["right"] > PHONE_WIDTH
             for box in boxes
@@ -285,6 +304,7 @@ def test_every_state_holds_on_one_screen(phone, transactional_db, state, lang):
         )
 
     assert out_of_view(measured["pieces"]) == []
+    assert save["bottom"] <= SAVE_LOWEST, save
     assert measured["width"] == PHONE_WIDTH
     assert measured["overlaps"] == []
     assert signs_misread == []
@@ -325,6 +345,6 @@ def test_save_stays_in_view_after_a_refused_auction_call(phone, transactional_db
 
     save = page.locator("#entry button.save").bounding_box()
     error = page.locator("#entry .errors").bounding_box()
-    assert (save["y"] >= 0, save["y"] + save["height"] <= HEIGHT) == (True, True)
+    assert (save["y"] >= 0, save["y"] + save["height"] <= SAVE_LOWEST) == (True, True)
     assert (error["y"] >= 0, error["y"] + error["height"] <= HEIGHT) == (True, True)
     assert "Chafik bid 3" in page.locator("#entry .errors").inner_text()
