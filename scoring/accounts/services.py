@@ -79,8 +79,8 @@ def address_row(user_id: int) -> AccountEmail | None:
     None if none was ever given, its ``address`` empty if it lapsed (``lapses_at`` says
     when)."""
     row = AccountEmail.objects.filter(user_id=user_id).first()
-    if row is None or not row.address or row.verified:
-        return row
+    if row is None or not row.address or row.verified or timezone.now() < row.lapses_at:
+        return row  # a read, no lock, unless the claim is due to lapse
     if lapse(AccountEmail.objects.filter(pk=row.pk)):
         row.address = ""
     return row
