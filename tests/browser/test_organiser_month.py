@@ -241,6 +241,7 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
         sat_out.append(admin.locator(".sitting-out").inner_text())
         widths.append(scroll_width(admin))
         admin.get_by_role("link", name=say(lang, "Table cards (QR codes)")).click()
+        expect(admin.locator(".card-url")).to_have_count(2)  # the click does not wait for it
         cards = admin.locator(".card-url").all_inner_texts()
         widths.append(scroll_width(admin))
         admin.goto(night)
@@ -291,6 +292,7 @@ def test_organiser_month_keeps_standings_and_ratings_right(phone, accounts, lang
     press(admin, lang, "Save who is present")
     press(admin, lang, "Draw round %(number)s", number=1)
     admin.get_by_role("link", name=say(lang, "Table cards (QR codes)")).click()
+    expect(admin.locator(".card-url")).to_have_count(2)
     cards = admin.locator(".card-url").all_inner_texts()
     open_card(first_table, lang, cards[0])
     open_card(second_table, lang, cards[1])
