@@ -30,6 +30,7 @@ SQLITE_TESTS = (
     "tests/site/test_legacy_migration.py",
     "tests/site/test_finish_migration.py",
     "tests/accounts/test_email_migration.py",
+    "tests/clubs/test_mail_migration.py",
     # The code that asks `connection.vendor` (or writes SQLite's own SQL). The settings'
     # SQLite branch is tested in a process of its own (tests/site/test_settings.py), once.
     "tests/site/test_bulk.py",

@@ -1,7 +1,7 @@
 """The mail members ask for (issue 22.6): after each night its ranking and money, at a
 season's end its standings. A member with an account chooses it per club (``choose``); each
-mail goes out once per member and night or season (a ``MailSent`` row, written in the same
-transaction as the sending, so a mail that fails is tried again), in the language he chose
+mail goes out once per member and end of a night or season (a ``MailSent`` row, written in
+the same transaction as the sending, so a mail that fails is tried again), in the language he chose
 it in, with a signed link that stops it without logging in.
 
 A night's mail goes out once the transaction that ends the night commits, and once more,
@@ -253,7 +253,10 @@ def _deliver(
     try:
         with transaction.atomic():
             _, created = MailSent.objects.get_or_create(
-                member_id=choice.member_id, night=night, season=season
+                member_id=choice.member_id,
+                night=night,
+                night_ended_at=night.ended_at if night else None,
+                season=season,
             )
             if created:
                 _send(make(), address)
@@ -328,7 +331,12 @@ def send_due() -> int:
     the nights and seasons some member still waits for)."""
     sent = 0
     nights = Night.objects.filter(
-        _waiting(NIGHTS, Q(chosen_at__lte=OuterRef("ended_at")), night=OuterRef(OuterRef("pk"))),
+        _waiting(
+            NIGHTS,
+            Q(chosen_at__lte=OuterRef("ended_at")),
+            night=OuterRef(OuterRef("pk")),
+            night_ended_at=OuterRef(OuterRef("ended_at")),
+        ),
         _counted_games(OuterRef("pk")),
         ended_at__isnull=False,
     )

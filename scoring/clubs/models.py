@@ -359,20 +359,27 @@ class MailChoice(models.Model):
 
 
 class MailSent(models.Model):
-    """A mail sent to a member, once for each night and each season."""
+    """A mail sent to a member, once for each end of a night and each season."""
 
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="mails_sent")
     night = models.ForeignKey(Night, null=True, blank=True, on_delete=models.CASCADE)
+    night_ended_at = models.DateTimeField(null=True, blank=True)
+    """The end of the night it was mailed for: a night reopened and ended again is mailed
+    again, as a correction, and the row of the first mail is kept."""
     season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE)
     sent_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["member", "night"], name="mail_sent_night_once"),
+            models.UniqueConstraint(
+                fields=["member", "night", "night_ended_at"], name="mail_sent_night_end_once"
+            ),
             models.UniqueConstraint(fields=["member", "season"], name="mail_sent_season_once"),
             models.CheckConstraint(
-                condition=models.Q(night__isnull=True, season__isnull=False)
-                | models.Q(night__isnull=False, season__isnull=True),
+                condition=models.Q(night__isnull=True, night_ended_at__isnull=True)
+                & models.Q(season__isnull=False)
+                | models.Q(night__isnull=False, night_ended_at__isnull=False)
+                & models.Q(season__isnull=True),
                 name="mail_sent_night_or_season",
             ),
         ]

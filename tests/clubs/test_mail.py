@@ -4,6 +4,7 @@ without logging in."""
 
 import io
 import re
+from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -221,6 +222,9 @@ def test_night_reopened_then_ended_again_is_mailed_again_as_a_correction(readers
     with translation.override("en"):
         day = say_day(night.date)
     assert (first, while_open, again, mail.send_due()) == (2, 0, 2, 0)
+    # Nothing is lost: the first mails' rows are kept beside the correction's.
+    ends = MailSent.objects.filter(night=night).values_list("night_ended_at", flat=True)
+    assert sorted(Counter(ends).values()) == [2, 2]
     assert [message.subject for message in english] == [
         f"Sfax: the ranking of the night of {day}",
         f"Correction: Sfax: the ranking of the night of {day}",

@@ -259,7 +259,7 @@ def populate() -> dict[str, Any]:
         language="fr",
         origin="https://boulmous.example",
     )
-    MailSent.objects.create(member=members["Bilal"], night=night)
+    MailSent.objects.create(member=members["Bilal"], night=night, night_ended_at=timezone.now())
     ScorerLink.objects.filter(game=one).update(revoked_at=timezone.now())
     # The club's own history: a line by an admin, with what it changed.
     club_history.log(

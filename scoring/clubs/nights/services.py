@@ -15,7 +15,7 @@ from ...engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ...engine.draw import Round as DrawnRound
 from ...table.face import Game, Summary, abandon_game, make_scorer_link
 from .. import history, mail
-from ..models import Attendance, Club, ClubGame, MailSent, Member, Night, Round
+from ..models import Attendance, Club, ClubGame, Member, Night, Round
 from ..services import names_as_club_writes, start_club_game
 
 
@@ -227,6 +227,6 @@ def reopen_night(*, night_id: int, by: Actor = NOBODY) -> Night:
     if last is not None:
         last.closed_at = None
         last.save(update_fields=["closed_at"])
-    # Due again at its next end, to every member who asked (mail.send_night).
-    MailSent.objects.filter(night=night).delete()
+    # Due again at its next end, to every member who asked (mail.send_night): a mail is
+    # kept by the end it was sent for (MailSent.night_ended_at).
     return night
