@@ -39,7 +39,8 @@ def test_scorer_link_and_watch_link_do_what_they_say_until_revoked(phone, game):
     owner = phone()
     owner.goto(f"/games/{game.public_id}/share")
     watch_url = owner.locator(".share-box .share-url a").first.get_attribute("href")
-    owner.get_by_role("button", name="Make a scorer link").click()
+    with owner.expect_navigation():
+        owner.get_by_role("button", name="Make a scorer link").click()
     scorer_url = owner.locator(".scorer-link .share-url a").get_attribute("href")
     qr_codes = owner.locator(".qr svg").count()
 
@@ -57,7 +58,8 @@ def test_scorer_link_and_watch_link_do_what_they_say_until_revoked(phone, game):
     watcher.reload()
     seen = watcher.locator(".last-hand span").inner_text()
     owner.goto(f"/games/{game.public_id}/share")
-    owner.get_by_role("button", name="Revoke this link").click()
+    with owner.expect_navigation():
+        owner.get_by_role("button", name="Revoke this link").click()
     other.reload()
     locked = other.locator("#entry").count()
 

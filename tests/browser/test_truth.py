@@ -68,7 +68,8 @@ def game(transactional_db):
 def joined(owner, phone, game, label):
     """A new phone handed a new scorer link of the game from the owner's share page."""
     owner.goto(f"/games/{game.public_id}/share")
-    owner.get_by_role("button", name="Make a scorer link").click()
+    with owner.expect_navigation():  # the new link's page, not the one before
+        owner.get_by_role("button", name="Make a scorer link").click()
     url = owner.locator(".scorer-link .share-url a").last.get_attribute("href")
     page = phone(scorer=False)
     page.add_init_script(WAKE_LOCK)
