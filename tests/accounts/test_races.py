@@ -2,17 +2,23 @@
 two sign-ups, or two accounts changing theirs, in two cases of one address. An address is
 only claimed until verified, so both are answered alike; when both open their links at
 once, one is verified (the database's constraint: one verified owner per address), the
-other's claim goes with it and its link is refused (400), never a 500 nor a deadlock.
+other's claim goes with it and its link is refused (400), never a 500 nor a deadlock. A
+claim given again while the daily job lapses it stays, claimed anew.
 Threads need PostgreSQL (concurrent connections); skipped on SQLite."""
+
+from collections import Counter
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
-from scoring.accounts.models import AccountEmail
+from scoring.accounts import services
+from scoring.accounts.models import LINK_DAYS, AccountEmail
 from scoring.accounts.verification import make_token
 from scoring.infra.throttles import VERIFY_MAIL_COOL_DOWN, VERIFY_MAIL_RECIPIENT
-from tests.clubs.races import at_once, racing, signed_in
+from tests.clubs.races import at_once, racing, report, signed_in
 from tests.factories import account
 
 pytestmark = [racing, pytest.mark.django_db(transaction=True)]
@@ -85,3 +91,30 @@ def test_two_accounts_taking_then_verifying_one_address_at_once_get_it_once():
         assert [response.status_code for response in taken] == [302, 302]
         assert sorted(response.status_code for response in verified) == [200, 400]
         assert one_owner(address) == ([True], 1)
+
+
+@pytest.mark.usefixtures("mail_unthrottled")
+def test_claim_given_again_while_the_daily_job_lapses_it_stays_claimed_anew():
+    """The account gives its address again (a new link, three days more) while
+    ``expire_email_claims`` lapses the old claim: whichever locks the row first, the account
+    ends with the address claimed anew, never lapsed, in its row and in Django's field."""
+    outcomes = Counter()
+    for round_ in range(ROUNDS):
+        address = f"late{round_}@example.com"
+        user = account(f"late{round_}", address, verified=False)
+        old = timezone.now() - timedelta(days=LINK_DAYS, minutes=1)
+        AccountEmail.objects.filter(user=user).update(claimed_at=old)
+
+        again, lapsed = at_once(change_email(signed_in(user), address), services.expire_claims)
+
+        row = AccountEmail.objects.get(user=user)
+        user.refresh_from_db()
+        outcomes[f"lapsed {lapsed}"] += 1
+        assert (again.status_code, lapsed in (0, 1)) == (302, True)
+        assert (row.address, row.verified, row.claimed_at > old, user.email) == (
+            address,
+            False,
+            True,
+            address,
+        )
+    report(outcomes)
