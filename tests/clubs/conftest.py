@@ -5,10 +5,7 @@ defines its own ``club`` (and ``amina``), which pytest prefers to these."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from scoring.clubs import services as club_services
-from scoring.clubs.members import services as member_services
-from scoring.engine import Rules
-from tests.clubs.factories import account, signed_in
+from tests.clubs.factories import account, make_club, signed_in
 from tests.clubs.night_money import PLAYERS, STAKE
 
 
@@ -27,20 +24,7 @@ def amina():
 @pytest.fixture
 def club(amina):
     """Sfax plays for 0.50 EUR a stake; nine players with Amina, its admin."""
-    club = club_services.create_club(
-        name="Sfax",
-        slug="sfax",
-        time_zone="Africa/Tunis",
-        rules=Rules(target=21, stake=STAKE, currency="EUR"),
-        points=(3, 2, 1, 0),
-        public=False,
-        invite_admits=False,
-        admin_user_id=amina.pk,
-        admin_name="Amina",
-    )
-    for name in PLAYERS:
-        member_services.add_member(club=club, name=name)
-    return club
+    return make_club(amina, target=21, stake=STAKE, currency="EUR", players=PLAYERS)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.clubs import services as club_services
+from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubResult, Member
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump
 
@@ -25,19 +26,33 @@ def signed_in(user):
     return browser
 
 
-def make_club(admin, *, public=False, invite_admits=False, slug="sfax", **rules):
-    """The club Sfax, whose first admin is ``admin``, known there as Amina."""
-    return club_services.create_club(
+def make_club(
+    admin,
+    *,
+    public=False,
+    invite_admits=False,
+    slug="sfax",
+    time_zone="Africa/Tunis",
+    points=(3, 2, 1, 0),
+    players=(),
+    **rules,
+):
+    """The club Sfax, whose first admin is ``admin``, known there as Amina, and ``players``
+    added after her, in this order."""
+    club = club_services.create_club(
         name="Sfax",
         slug=slug,
-        time_zone="Africa/Tunis",
+        time_zone=time_zone,
         rules=Rules(**rules),
-        points=(3, 2, 1, 0),
+        points=points,
         public=public,
         invite_admits=invite_admits,
         admin_user_id=admin.pk,
         admin_name="Amina",
     )
+    for name in players:
+        member_services.add_member(club=club, name=name)
+    return club
 
 
 def with_role(club, name, role):

@@ -8,12 +8,11 @@ import pytest
 from django.test import Client
 
 from scoring.clubs import services as club_services
-from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
 from scoring.clubs.nights import services as night_services
-from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine import Contract, Hand, Trump
 from scoring.table import services
-from tests.clubs.factories import account, signed_in
+from tests.clubs.factories import account, make_club, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -33,20 +32,7 @@ def amina():
 @pytest.fixture
 def club(amina):
     """Sfax, whose players joined in the reverse order; Amina its admin."""
-    club = club_services.create_club(
-        name="Sfax",
-        slug="sfax",
-        time_zone="Africa/Tunis",
-        rules=Rules(target=3),
-        points=(3, 2, 1, 0),
-        public=False,
-        invite_admits=False,
-        admin_user_id=amina.pk,
-        admin_name="Amina",
-    )
-    for name in reversed((*ORDERED, *ARABIC)):
-        member_services.add_member(club=club, name=name)
-    return club
+    return make_club(amina, target=3, players=reversed((*ORDERED, *ARABIC)))
 
 
 def in_order(page, names):

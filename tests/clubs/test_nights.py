@@ -19,12 +19,12 @@ from scoring.clubs.league.standings import season_standings
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Attendance, Member, Night, Round
 from scoring.clubs.nights import services as night_services
-from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine import Contract, Hand, Trump
 from scoring.engine.draw import MAX_PLAYERS
 from scoring.engine.league import CSV_HEADER
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink, Summary
-from tests.clubs.factories import account, signed_in, with_role
+from tests.clubs.factories import account, make_club, signed_in, with_role
 from tests.clubs.nights import PLAYERS, ids, night_url, nine_present, present, win
 from tests.conftest import SMALL_LIMIT
 
@@ -42,20 +42,7 @@ def amina():
 def club(amina):
     """The club Sfax, whose league points for ranks 1 to 4 are 5, 3, 1, 0; Amina is its admin,
     and eight more players are its members."""
-    club = club_services.create_club(
-        name="Sfax",
-        slug="sfax",
-        time_zone=ZONE,
-        rules=Rules(target=21),
-        points=(5, 3, 1, 0),
-        public=False,
-        invite_admits=False,
-        admin_user_id=amina.pk,
-        admin_name="Amina",
-    )
-    for name in PLAYERS:
-        member_services.add_member(club=club, name=name)
-    return club
+    return make_club(amina, time_zone=ZONE, points=(5, 3, 1, 0), target=21, players=PLAYERS)
 
 
 @pytest.fixture

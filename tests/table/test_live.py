@@ -14,15 +14,13 @@ from django.db import connection
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-from scoring.clubs import services as club_services
-from scoring.clubs.members import services as member_services
 from scoring.clubs.nights import services as night_services
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game, Summary
 from scoring.table.pages.game import version_of
 from scoring.table.views.live_middleware import current_version, unchanged
-from tests.clubs.factories import account, signed_in
+from tests.clubs.factories import account, make_club, signed_in
 from tests.clubs.nights import PLAYERS, night_url, nine_present
 from tests.conftest import REDIS_URL
 from tests.factories import NAMES, hand_data
@@ -45,20 +43,7 @@ def organiser(amina):
 @pytest.fixture
 def club(amina):
     """The club Sfax, as the night tests have it: Amina its admin, eight more members."""
-    club = club_services.create_club(
-        name="Sfax",
-        slug="sfax",
-        time_zone="Africa/Tunis",
-        rules=Rules(target=21),
-        points=(5, 3, 1, 0),
-        public=False,
-        invite_admits=False,
-        admin_user_id=amina.pk,
-        admin_name="Amina",
-    )
-    for name in PLAYERS:
-        member_services.add_member(club=club, name=name)
-    return club
+    return make_club(amina, points=(5, 3, 1, 0), target=21, players=PLAYERS)
 
 
 @pytest.fixture
