@@ -283,3 +283,20 @@ def test_seat_line_is_said_in_the_phone_language(game, language):
         True,
         False,
     )
+
+
+def test_pages_kept_in_the_cache_say_each_phone_its_own_seat(game):
+    links = seats_of(game)
+    bilal, dalila, stranger = Client(), Client(), Client()
+    bilal.post("/seat", {"code": links[1].code})
+    dalila.post("/seat", {"code": links[3].code})
+
+    lines = [held_line(phone.get(f"/games/{game.public_id}/")) for phone in (bilal, dalila)]
+    lines += [held_line(phone.get(f"/games/{game.public_id}/")) for phone in (stranger, bilal)]
+
+    assert lines == [
+        "You hold <bdi>Bilal</bdi>’s seat.",
+        "You hold <bdi>Dalila</bdi>’s seat.",
+        None,
+        "You hold <bdi>Bilal</bdi>’s seat.",
+    ]

@@ -47,12 +47,14 @@ class Shown:
     """The seat a watcher holds (access.held_seat): its page says so."""
 
 
-def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Shown | None:
+def game_shown(
+    request: HtmxHttpRequest, game: Game, *, can_score: bool, with_seat: bool = False
+) -> Shown | None:
     """What a game's page shows that may differ from one request, or one moment, to another:
     the game's version, the names shown, what the viewer may do there (score, share, start
     the rematch), the time zone its times are said in, the account shown in the header,
-    what the page leads back to, and the seat a watcher holds. None for a game with no
-    summary: drawn as before."""
+    what the page leads back to, and (``with_seat``: the game page) the seat a watcher
+    holds. None for a game with no summary: drawn as before."""
     shown = record_shown(request, game, can_score=can_score)
     if shown is None:
         return None
@@ -64,7 +66,7 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
         and may(request, Action.REMATCH_GAME, gid, game)
     )
     refused = None if can_score else lost_right(request, gid, game)
-    seat = None if can_score else held_seat(request, gid, game)
+    seat = None if can_score or not with_seat else held_seat(request, gid, game)
     reports = waiting.waiting(gid)  # one cache read for both parts below
     parts = (
         *shown,  # the game's version and the names shown, as record.json's key

@@ -338,7 +338,7 @@ def waiting_hands(request: HtmxHttpRequest, gid: str) -> HttpResponse:
 @with_game()
 def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     can_score = access.can_score
-    shown = game_shown(request, game, can_score=can_score)
+    shown = game_shown(request, game, can_score=can_score, with_seat=True)
     if shown is None or not cacheable(request):
         state = load_shown(request, game, can_score=can_score)
         return _game_page(request, state, can_score=can_score)
