@@ -585,18 +585,18 @@ def revoke_seat_link(*, public_id: str, seat: int, by: Actor = NOBODY) -> bool:
 @transaction.atomic
 def take_seat(*, link_id: int, by: Actor = NOBODY) -> SeatLink | None:
     """A phone takes the seat of this link, in the game's history; None if the link was
-    revoked meanwhile."""
-    link = (
-        SeatLink.objects.select_for_update()
-        .select_related("game")
-        .filter(pk=link_id, revoked_at=None)
-        .first()
-    )
+    revoked meanwhile. The game is locked first, as its owner's revoking locks it: neither
+    waits for the other holding what it wants."""
+    game_id = SeatLink.objects.filter(pk=link_id).values_list("game_id", flat=True).first()
+    game = None if game_id is None else Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        return None
+    link = game.seat_links.filter(pk=link_id, revoked_at=None).first()
     if link is None:
         return None
     link.taken_at = timezone.now()
     link.save(update_fields=["taken_at"])
-    _seats_changed(link.game, by, Change.Action.SEATED, link.seat)
+    _seats_changed(game, by, Change.Action.SEATED, link.seat)
     return link
 
 
