@@ -18,6 +18,7 @@ from .. import services
 from ..access import Access, with_game, writes_game
 from ..forms import SeatForm, seat_code
 from ..models import Game, SeatLink
+from ..pages.game import game_clock
 from .cached import names_part
 
 
@@ -44,7 +45,8 @@ def seats(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
         "missing": len(live) < len(names),
         "typed_at": request.build_absolute_uri(reverse("take_seat")),
     }
-    return render(request, "table/seats.html", context)
+    with game_clock(game):  # when each seat was taken, said in the game's time zone
+        return render(request, "table/seats.html", context)
 
 
 @require_POST
