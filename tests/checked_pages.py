@@ -43,6 +43,7 @@ def game_pages():
         services.record_hand(public_id=played.public_id, number=number, hand=hand, token=None)
     fresh = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     link = services.make_scorer_link(public_id=played.public_id)
+    seat = services.make_seat_links(public_id=played.public_id)[1]
     cards = REVOKED.split(",")
     return [
         ("home", "/", None),
@@ -65,6 +66,9 @@ def game_pages():
         ("import", "/games/import", None),
         ("share", f"/games/{played.public_id}/share", None),
         ("scorer link opened", f"/games/{played.public_id}/score/{link.secret}", None),
+        ("seats", f"/games/{played.public_id}/seats", None),
+        ("seat's code opened", f"/seat/{seat.code}", None),
+        ("a seat's code typed", "/seat", None),
         ("a game watched", f"/games/{played.public_id}/", WATCH),
     ]
 

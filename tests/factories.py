@@ -72,6 +72,7 @@ POST_ONLY = {
     "member_return",
     "member_role",
     "new_link",
+    "new_seat_links",
     "night_checkin",
     "night_draw",
     "night_reopen",
@@ -79,6 +80,7 @@ POST_ONLY = {
     "rematch",
     "resume",
     "revoke_link",
+    "revoke_seat",
     "undo_hand",
 }
 """The addresses that take a POST alone: a GET gets a 405 there, and so does a HEAD."""

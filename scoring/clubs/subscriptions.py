@@ -13,7 +13,7 @@ from . import access, privacy
 from .access import club_member
 from .league.ratings import follow
 from .league.results import club_game_of
-from .models import ClubGame
+from .models import ClubGame, Member
 from .names import club_names, sees_full_names
 
 
@@ -58,6 +58,18 @@ def public_names(
     return tuple(shown.get(name_key(name), name) for name in names)
 
 
+def member_seat(game: Game, user_id: int) -> int | None:
+    """The seat of a club game where the club's member linked to this account plays (one
+    query, for a club game alone): he holds it through his account, with no seat's code."""
+    club_game = club_game_of(game)
+    if club_game is None:
+        return None
+    mine = Member.objects.filter(club_id=club_game.club_id, user_id=user_id)
+    keys = set(mine.values_list("key", flat=True))
+    names = game.summary.names if keys else []
+    return next((seat for seat, name in enumerate(names) if name_key(name) in keys), None)
+
+
 def subscribe() -> None:
     hooks.loaded_with_game.append("club_game__club")
     # A game of a night that ended takes no more changes (access.night_closed).
@@ -68,6 +80,8 @@ def subscribe() -> None:
         hooks.time_zones.append(club_zone)
     if public_names not in hooks.names_shown:
         hooks.names_shown.append(public_names)
+    if member_seat not in hooks.seats_of_account:
+        hooks.seats_of_account.append(member_seat)
     access.subscribe()
     # An account's data and deletion reach its memberships.
     if privacy.account_part not in accounts_hooks.data_parts:

@@ -8,8 +8,9 @@ for games, clubs for clubs and their games: scoring/table/access.py,
 scoring/clubs/access.py); views only declare the action they need, and the server checks
 it before the view runs, never by hiding a button.
 
-A phone's rights live in one signed cookie: the games it started, and the games it was
-handed by a scorer link (by the link's id, checked against revocation on each use). A
+A phone's rights live in one signed cookie: the games it started, the games it was
+handed by a scorer link, and the seats it took by a seat's code (each by the link's id,
+checked against revocation on each use). A
 phone that started a game for the account that owns it (a club game) holds that game while
 the account's own right does (:data:`FOR_OWNER`).
 :class:`RequestRights` reads it once per request, lazily, as ``request.phone``, and who
@@ -37,6 +38,10 @@ class Role(StrEnum):
     an admin of the club): the rights of whoever started it follow his current role."""
     SCORER_LINK = "scorer link"
     """A phone handed one of the game's scorer links, not revoked since."""
+    SEAT_HOLDER = "seat holder"
+    """A phone that took one of the game's seats by its code (its seat link not revoked
+    since), or the account of the club member seated there: it watches the game as that
+    seat's player, and scores only with a scorer link."""
     CLUB_ADMIN = "club admin"
     CLUB_SCORER = "club scorer"
     CLUB_MEMBER = "club member"
@@ -112,15 +117,26 @@ scorer link's id: it holds while the account's right does (a club game's starter
 is a scorer or an admin of the club)."""
 KEPT = 100
 """Rights kept per phone: the most recent games (the cookie stays under 4 KB)."""
+KEPT_SEATS = 20
+"""Seats kept per phone: the most recent games' (one seat a game)."""
 YEAR = 365 * 24 * 3600
 
 
 @dataclass
 class PhoneRights:
-    """What this phone's cookie says: the games it may score, and the name it goes by."""
+    """What this phone's cookie says: the games it may score, the seat it holds in a game
+    (its seat link's id, by the game's public id), and the name it goes by."""
 
     games: dict[str, int] = field(default_factory=dict)
     label: str = ""
+    seats: dict[str, int] = field(default_factory=dict)
+
+    def take_seat(self, public_id: str, link_id: int) -> None:
+        """This phone holds the seat of this link in the game, in place of any other of it."""
+        self.seats.pop(public_id, None)
+        self.seats[public_id] = link_id
+        for oldest in list(self.seats)[: max(0, len(self.seats) - KEPT_SEATS)]:
+            del self.seats[oldest]
 
     def grant(self, public_id: str, link_id: int = STARTED) -> None:
         self.games.pop(public_id, None)
@@ -158,19 +174,29 @@ def read(request: HttpRequest) -> PhoneRights:
         return PhoneRights()
     games = payload.get("g") if isinstance(payload, dict) else None
     label = payload.get("l") if isinstance(payload, dict) else None
+    seats = payload.get("s", {}) if isinstance(payload, dict) else None
     if not isinstance(games, dict):
         return PhoneRights()
-    kept = {
+    return PhoneRights(_ids(games), label if isinstance(label, str) else "", _ids(seats))
+
+
+def _ids(found: object) -> dict[str, int]:
+    """The ``public id: link id`` pairs of a cookie's part, what is not one left out."""
+    if not isinstance(found, dict):
+        return {}
+    return {
         key: value
-        for key, value in games.items()
+        for key, value in found.items()
         if isinstance(key, str) and isinstance(value, int) and not isinstance(value, bool)
     }
-    return PhoneRights(kept, label if isinstance(label, str) else "")
 
 
 def cookie_value(rights: PhoneRights) -> str:
     """The cookie's value for ``rights``: signed, so that a phone cannot grant itself any."""
-    value = json.dumps({"g": rights.games, "l": rights.label}, separators=(",", ":"))
+    kept: dict[str, object] = {"g": rights.games, "l": rights.label}
+    if rights.seats:
+        kept["s"] = rights.seats
+    value = json.dumps(kept, separators=(",", ":"))
     return signing.get_cookie_signer(salt=COOKIE + SALT).sign(value)
 
 

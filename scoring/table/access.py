@@ -21,7 +21,7 @@ from ..common.http import HtmxHttpRequest
 from ..common.rights import FOR_OWNER, STARTED, Action, Actor, Role, first_allowed
 from ..infra.compiled import CompiledQuery
 from . import hooks
-from .models import Game, ScorerLink
+from .models import Game, ScorerLink, SeatLink
 from .state import GameState, load_game
 
 P = ParamSpec("P")
@@ -83,10 +83,34 @@ def _owner_account(request: HtmxHttpRequest, gid: str, game: Game | None) -> boo
     return _starter_holds(_the_game(gid, game).filter(owner_id=user_id))
 
 
+def held_seat(request: HtmxHttpRequest, gid: str, game: Game | None = None) -> int | None:
+    """The seat this request holds in the game: the phone's, by the seat link its cookie
+    names (one query: it may have been revoked since), else the account's, where another
+    context seats it (:func:`~scoring.table.hooks.seat_of_account`: clubs, a member's club
+    game). None for a request that holds none, which costs no query if it has no seat's
+    cookie and is not signed in."""
+    claim = request.phone.seats.get(gid)
+    if claim is not None:
+        live = SeatLink.objects.filter(pk=claim, game__public_id=gid, revoked_at=None)
+        seat = live.values_list("seat", flat=True).first()
+        if seat is not None:
+            return seat
+    user_id = signed_in(request)
+    if user_id is None or not hooks.seats_of_account:
+        return None
+    found = game if game is not None else Game.objects.filter(public_id=gid).first()
+    return None if found is None else hooks.seat_of_account(found, user_id)
+
+
+def _seat_holder(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool:
+    return held_seat(request, gid, game) is not None
+
+
 GAME_ROLES: list[tuple[Role, GameRoleCheck]] = [
     (Role.OWNER_PHONE, _owner_phone),
     (Role.SCORER_LINK, _scorer_link),
     (Role.OWNER_ACCOUNT, _owner_account),
+    (Role.SEAT_HOLDER, _seat_holder),
 ]
 """How a request comes to hold a role towards a game, cheapest check first."""
 

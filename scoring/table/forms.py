@@ -48,6 +48,7 @@ from ..engine import (
 )
 from ..engine.names import tellable_names
 from ..infra.fragments import NOT_KEPT
+from .models import SeatLink
 from .waiting import MOST
 
 
@@ -425,6 +426,41 @@ class JoinForm(forms.Form):
         required=False,
         max_length=40,
     )
+
+
+def seat_code(typed: str) -> str:
+    """A seat's code as typed, made as it is kept: capitals, no spaces or dashes."""
+    return "".join(typed.split()).replace("-", "").upper()
+
+
+class SeatForm(forms.Form):
+    """A phone taking a seat by its code, typed or read from the seat's QR code."""
+
+    code = forms.CharField(
+        label=_("Your seat’s code"),
+        help_text=_("Six letters and digits, shown for each seat on the scorer’s phone."),
+        max_length=20,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.link: SeatLink | None = None
+
+    def clean_code(self) -> str:
+        code = seat_code(self.cleaned_data["code"])
+        live = SeatLink.objects.select_related("game").filter(code=code, revoked_at=None)
+        self.link = live.first()
+        if self.link is None:
+            raise forms.ValidationError(
+                gettext(
+                    "No seat has this code now: check it, or ask the scorer for your seat’s code."
+                ),
+                code="unknown",
+            )
+        return code
 
 
 class WaitingForm(forms.Form):

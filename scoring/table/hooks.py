@@ -61,3 +61,15 @@ game's, its club's): the first that answers; the phone's if none does
 
 def zone_of(game: "Game") -> str | None:
     return next((zone for find in time_zones if (zone := find(game)) is not None), None)
+
+
+seats_of_account: list[Callable[["Game", int], int | None]] = []
+"""The seat an account holds in a game through what another context knows of it (clubs: the
+seat of a club game whose player is the club's member linked to the account): the first
+that answers; none if none does. A phone holds a seat by its code (access.held_seat)."""
+
+
+def seat_of_account(game: "Game", user_id: int) -> int | None:
+    return next(
+        (seat for find in seats_of_account if (seat := find(game, user_id)) is not None), None
+    )

@@ -206,6 +206,8 @@ class Change(models.Model):
         ABANDONED = "abandoned", _("game abandoned")
         RESUMED = "resumed", _("game resumed")
         MOVED = "moved", _("date of the game changed")
+        SEATED = "seated", _("seat taken")
+        UNSEATED = "unseated", _("seat code revoked")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(default=timezone.now)
@@ -240,6 +242,45 @@ class ScorerLink(models.Model):
 
     class Meta:
         ordering = ["created_at", "id"]
+
+
+SEAT_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""A seat's code is typed by hand: no 0 and O, no 1, I and L."""
+SEAT_CODE_LENGTH = 6
+
+
+def new_seat_code() -> str:
+    return "".join(secrets.choice(SEAT_CODE_ALPHABET) for _ in range(SEAT_CODE_LENGTH))
+
+
+class SeatLink(models.Model):
+    """A seat of a game handed to a player's phone, by a QR code or a short code typed, until
+    it is revoked: the phone then watches the game as that seat's player. One live link per
+    seat; a code is unique among the live ones."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_links")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    code = models.CharField(max_length=SEAT_CODE_LENGTH, default=new_seat_code)
+    created_at = models.DateTimeField(default=timezone.now)
+    taken_at = models.DateTimeField(null=True, blank=True)
+    """When a phone last took the seat; None while none has."""
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["seat", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat"],
+                condition=models.Q(revoked_at=None),
+                name="seat_link_one_live_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["code"],
+                condition=models.Q(revoked_at=None),
+                name="seat_link_live_code_unique",
+            ),
+            models.CheckConstraint(condition=models.Q(seat__lt=SEATS), name="seat_link_is_0_to_3"),
+        ]
 
 
 class Summary(models.Model):

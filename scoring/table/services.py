@@ -34,7 +34,17 @@ from ..engine import Hand as EngineHand
 from ..infra.bulk import JsonText, insert_objects, insert_rows, values_found
 from .access import Refusal, closed
 from .hooks import game_changed
-from .models import Change, Game, Hand, Player, ScorerLink, Seat, Summary, rules_columns
+from .models import (
+    Change,
+    Game,
+    Hand,
+    Player,
+    ScorerLink,
+    Seat,
+    SeatLink,
+    Summary,
+    rules_columns,
+)
 from .state import (
     HAND_COLUMNS,
     HAND_JSON_COLUMNS,
@@ -529,6 +539,65 @@ def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
             .filter(handed_on_from__in=links)
             .values_list("pk", flat=True)
         )
+
+
+def _seats_changed(game: Game, by: Actor, action: str, seat: int) -> None:
+    """A seat taken or its code revoked, in the game's history; the game's version moves,
+    so that its pages (kept in the cache by version) show the line."""
+    _change(game, by, action, after={"seat": seat})
+    Summary.objects.filter(game=game).update(changed_at=timezone.now())
+
+
+@transaction.atomic
+def make_seat_links(*, public_id: str) -> list[SeatLink]:
+    """Each seat's live link, made for the seats that have none (asked twice, the same
+    ones): the game locked, so that two owners asking at once make one per seat."""
+    game = Game.objects.select_for_update().get(public_id=public_id)
+    live = {link.seat: link for link in game.seat_links.filter(revoked_at=None)}
+    for seat in range(SEATS):
+        if seat not in live:
+            live[seat] = _new_seat_link(game, seat)
+    return [live[seat] for seat in range(SEATS)]
+
+
+def _new_seat_link(game: Game, seat: int) -> SeatLink:
+    """A link for the seat, its code drawn again in the rare case that a live one has it."""
+    for _ in range(4):
+        try:
+            with transaction.atomic():
+                return SeatLink.objects.create(game=game, seat=seat)
+        except IntegrityError:
+            continue
+    return SeatLink.objects.create(game=game, seat=seat)
+
+
+@transaction.atomic
+def revoke_seat_link(*, public_id: str, seat: int, by: Actor = NOBODY) -> bool:
+    """The seat's live link stops working: every phone that took it holds the seat no more
+    (at its next request). Whether there was one to revoke (asked twice, nothing more)."""
+    game = Game.objects.select_for_update().get(public_id=public_id)
+    revoked = game.seat_links.filter(seat=seat, revoked_at=None).update(revoked_at=timezone.now())
+    if revoked:
+        _seats_changed(game, by, Change.Action.UNSEATED, seat)
+    return bool(revoked)
+
+
+@transaction.atomic
+def take_seat(*, link_id: int, by: Actor = NOBODY) -> SeatLink | None:
+    """A phone takes the seat of this link, in the game's history; None if the link was
+    revoked meanwhile. The game is locked first, as its owner's revoking locks it: neither
+    waits for the other holding what it wants."""
+    game_id = SeatLink.objects.filter(pk=link_id).values_list("game_id", flat=True).first()
+    game = None if game_id is None else Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        return None
+    link = game.seat_links.filter(pk=link_id, revoked_at=None).first()
+    if link is None:
+        return None
+    link.taken_at = timezone.now()
+    link.save(update_fields=["taken_at"])
+    _seats_changed(game, by, Change.Action.SEATED, link.seat)
+    return link
 
 
 def record_ids(games: QuerySet[Game], ids: Sequence[str]) -> set[str]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import app, live, records, share, table
+from .views import app, live, records, seats, share, table
 
 urlpatterns = [
     path("", table.home, name="home"),
@@ -30,4 +30,10 @@ urlpatterns = [
     path("games/<slug:gid>/share/new", share.new_link, name="new_link"),
     path("games/<slug:gid>/share/<int:link_id>/revoke", share.revoke_link, name="revoke_link"),
     path("games/<slug:gid>/score/<slug:secret>", share.join, name="join"),
+    # Seats on phones (issue 40.1), in views/seats.py.
+    path("games/<slug:gid>/seats", seats.seats, name="seats"),
+    path("games/<slug:gid>/seats/new", seats.new_seat_links, name="new_seat_links"),
+    path("games/<slug:gid>/seats/<int:seat>/revoke", seats.revoke_seat, name="revoke_seat"),
+    path("seat", seats.take_seat, name="take_seat"),
+    path("seat/<slug:secret>", seats.take_seat, name="seat"),
 ]

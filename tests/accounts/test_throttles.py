@@ -273,6 +273,9 @@ def posting(limit):
     if limit.name == "scorer-link-join":
         link = services.make_scorer_link(public_id=game.public_id)
         return Client(), f"/games/{game.public_id}/score/{link.secret}", {"label": "Table 1"}
+    if limit.name == "seat-take":
+        seat = services.make_seat_links(public_id=game.public_id)[1]
+        return Client(), "/seat", {"code": seat.code}
     admin = signed_in("amina")
     club = club_services.create_club(
         name="Sfax",

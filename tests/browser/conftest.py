@@ -219,11 +219,13 @@ def long_club(transactional_db):
     failed = Hand(Contract(1, 5, Trump.SPADES), (2, 2, 1, 1))
     services.record_hand(public_id=playing.public_id, number=1, hand=failed, token=None)
     link = services.make_scorer_link(public_id=finished.public_id)
+    seat = services.make_seat_links(public_id=finished.public_id)[0]
     token = create_token(user=amina, name="Tableau du café").token
     arguments = {
         "gid": finished.public_id,
         "number": 1,
         "link_id": link.pk,
+        "seat": 0,
         "club": club.slug,
         "season": season.slug,
         "night": night.pk,
@@ -236,7 +238,7 @@ def long_club(transactional_db):
         "player_id": members[1].pk,
         "night_id": night.pk,
     }
-    secrets = {"join": link.secret, "join_club": club.invite_secret}
+    secrets = {"join": link.secret, "join_club": club.invite_secret, "seat": seat.code}
     return {
         "arguments": arguments,
         "secrets": secrets,

@@ -307,6 +307,8 @@ def populate() -> dict[str, Any]:
     services.hand_on_scorer_link(link_id=link.pk, public_id=plain.public_id, to=rematch.public_id)
     services.revoke_scorer_link(public_id=plain.public_id, link_id=link.pk)
     services.make_scorer_link(public_id=rematch.public_id)
+    services.make_seat_links(public_id=plain.public_id)
+    services.revoke_seat_link(public_id=plain.public_id, seat=2)
     services.import_record(
         record=load_record((DATA / "valid" / "about_abandoned_tnd.json").read_text("utf-8")),
         owner_id=amina.pk,

@@ -96,10 +96,12 @@ def build_site():
         token=None,
     )
     link = services.make_scorer_link(public_id=game.public_id)
+    seat = services.make_seat_links(public_id=game.public_id)[0]
     arguments = {
         "gid": game.public_id,
         "number": 1,
         "link_id": link.pk,
+        "seat": 0,
         "club": club.slug,
         "season": season.slug,
         "night": night.pk,
@@ -113,7 +115,7 @@ def build_site():
         "player_id": members[0],
         "night_id": night.pk,
     }
-    secrets = {"join": link.secret, "join_club": club.invite_secret}
+    secrets = {"join": link.secret, "join_club": club.invite_secret, "seat": seat.code}
 
     return Site(lambda name: address(name, arguments, secrets), admin, game)
 

@@ -22,7 +22,7 @@ from django.utils.html import escape
 
 from scoring.engine import Contract, Ending, Hand, Rules, Trump
 from scoring.table import services
-from scoring.table.models import Change, Game, Player, Seat
+from scoring.table.models import Change, Game, Player, Seat, SeatLink
 from scoring.table.models import Hand as HandRow
 from scoring.table.state import load_game
 from tests.factories import NAMES, hand_data, new_game_data
@@ -287,6 +287,46 @@ def test_add_hand_two_phones_at_once_under_htmx_record_one_and_refuse_the_other(
             "Hand 1 was just recorded by someone else: here is the game now.",
             "#game",
         )
+    report(outcomes)
+
+
+# --- Seats on phones (issue 40.1) ---------------------------------------------------------------
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_seat_codes_made_twice_at_once_give_one_code_a_seat():
+    for _ in range(ROUNDS):
+        game = game_with([])
+
+        responses = at_once(
+            *(lambda client, game=game: client.post(url(game, "seats/new")) for _ in range(2))
+        )
+
+        live = SeatLink.objects.filter(game=game, revoked_at=None)
+        assert ([response.status_code for response in responses], live.count()) == ([302, 302], 4)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_seat_taken_while_its_code_is_revoked_ends_revoked_and_said_in_order():
+    outcomes = Counter()
+    for _ in range(ROUNDS):
+        game = game_with([])
+        code = services.make_seat_links(public_id=game.public_id)[1].code
+
+        taken, revoked = at_once(
+            lambda client, code=code: client.post("/seat", {"code": code}),
+            lambda client, game=game: client.post(url(game, "seats/1/revoke")),
+        )
+
+        outcomes[taken.status_code] += 1
+        said = list(
+            Change.objects.filter(game=game).order_by("pk").values_list("action", flat=True)
+        )
+        assert (taken.status_code in (302, 422), revoked.status_code) == (True, 302)
+        assert said in (["created", "unseated"], ["created", "seated", "unseated"])
+        assert SeatLink.objects.filter(game=game, seat=1, revoked_at=None).count() == 0
     report(outcomes)
 
 

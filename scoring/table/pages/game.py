@@ -188,8 +188,12 @@ def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
     )
 
 
+SEAT_CHANGES = frozenset({Change.Action.SEATED, Change.Action.UNSEATED})
+"""Changes of who holds a seat, not of the hands: an undo stays redoable past them."""
+
+
 def _redo_number(state: GameState, changes: Sequence[Change]) -> int | None:
-    latest = changes[0] if changes else None
+    latest = next((change for change in changes if change.action not in SEAT_CHANGES), None)
     if latest is None or latest.action != Change.Action.UNDONE or state.ending.over:
         return None
     return latest.hand_number if latest.hand_number == state.next_number else None
@@ -233,6 +237,9 @@ def _event(change: Change, names: Sequence[str]) -> Event:
             "number": change.hand_number,
             "hand": " → ".join(parts),
         }
+    seat = change.after.get("seat") if isinstance(change.after, dict) else None
+    if change.action in SEAT_CHANGES and isinstance(seat, int) and 0 <= seat < len(names):
+        label = gettext("%(action)s: %(name)s") % {"action": label, "name": names[seat]}
     return Event(change.at, label, _who(change))
 
 
@@ -243,6 +250,8 @@ def _who(change: Change) -> str:
         return change.by_device
     if change.action == Change.Action.IMPORTED:
         return gettext("the phone that imported it")
+    if change.action == Change.Action.SEATED:
+        return gettext("a player’s phone")
     return gettext("the phone that started the game")
 
 

@@ -10,7 +10,7 @@ from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
 from ...infra.pagecache import account_shown
 from .. import waiting
-from ..access import lost_right, may
+from ..access import held_seat, lost_right, may
 from ..hooks import crumb_of, names_for, zone_of
 from ..models import Game, Summary
 from ..pages.game import version_of
@@ -43,13 +43,18 @@ class Shown:
     parts: tuple[object, ...]
     can_share: bool
     can_rematch: bool
+    seat: int | None = None
+    """The seat a watcher holds (access.held_seat): its page says so."""
 
 
-def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Shown | None:
+def game_shown(
+    request: HtmxHttpRequest, game: Game, *, can_score: bool, with_seat: bool = False
+) -> Shown | None:
     """What a game's page shows that may differ from one request, or one moment, to another:
     the game's version, the names shown, what the viewer may do there (score, share, start
-    the rematch), the time zone its times are said in, the account shown in the header, and
-    what the page leads back to. None for a game with no summary: drawn as before."""
+    the rematch), the time zone its times are said in, the account shown in the header,
+    what the page leads back to, and (``with_seat``: the game page) the seat a watcher
+    holds. None for a game with no summary: drawn as before."""
     shown = record_shown(request, game, can_score=can_score)
     if shown is None:
         return None
@@ -61,6 +66,7 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
         and may(request, Action.REMATCH_GAME, gid, game)
     )
     refused = None if can_score else lost_right(request, gid, game)
+    seat = None if can_score or not with_seat else held_seat(request, gid, game)
     reports = waiting.waiting(gid)  # one cache read for both parts below
     parts = (
         *shown,  # the game's version and the names shown, as record.json's key
@@ -73,5 +79,6 @@ def game_shown(request: HtmxHttpRequest, game: Game, *, can_score: bool) -> Show
         waiting.stamp(gid, reports),
         tuple((one.name, one.count) for one in waiting.others(request, gid, reports)),
         refused.reason if refused is not None else None,
+        seat,
     )
-    return Shown(parts, can_share, can_rematch)
+    return Shown(parts, can_share, can_rematch, seat)

@@ -32,6 +32,7 @@ from .. import services, waiting, writes
 from ..access import (
     Access,
     forbidden,
+    held_seat,
     load_shown,
     lost_right,
     may,
@@ -192,7 +193,16 @@ def game_context(
             request, state.game, state.names, state.result.totals, state.result.winner
         ),
         "preview_url": preview_url(request, state.game, read),
+        # Asked only where the page says it: a watcher's full page (not its swapped parts).
+        "held_name": lambda: held_name(request, state),
     }
+
+
+def held_name(request: HtmxHttpRequest, state: GameState) -> str:
+    """The player of the seat this request holds in the game, as the page shows him; empty
+    if it holds none."""
+    seat = held_seat(request, state.game.public_id, state.game)
+    return "" if seat is None else state.names[seat]
 
 
 def _history(state: GameState) -> tuple[list[Change], str]:
@@ -328,7 +338,7 @@ def waiting_hands(request: HtmxHttpRequest, gid: str) -> HttpResponse:
 @with_game()
 def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     can_score = access.can_score
-    shown = game_shown(request, game, can_score=can_score)
+    shown = game_shown(request, game, can_score=can_score, with_seat=True)
     if shown is None or not cacheable(request):
         state = load_shown(request, game, can_score=can_score)
         return _game_page(request, state, can_score=can_score)
@@ -342,6 +352,7 @@ def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
             context.update(
                 can_share=shown.can_share,
                 can_rematch=shown.can_rematch,
+                held_name="" if shown.seat is None else state.names[shown.seat],
                 notice="",
                 announce="",
                 csrf_token=CSRF_PLACEHOLDER,
