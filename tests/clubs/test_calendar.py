@@ -375,3 +375,14 @@ def test_feed_summary_in_the_request_language(public_club, language, summary):
     add_nights(public_club)
     response = Client().get(FEED, HTTP_ACCEPT_LANGUAGE=language)
     assert {str(event["SUMMARY"]) for event in events(response)} == {summary}
+
+
+def test_feed_key_change_asked_in_french_elides_before_a_vowel(private_club, amina):
+    member = Member.objects.get(club=private_club, user=amina)
+    admin = signed_in(amina)
+
+    asked = admin.get(
+        f"/clubs/sfax/members/{member.pk}/calendar-key", HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+
+    assert "Changer le lien d’agenda d’<bdi>Amina</bdi>\u00a0?" in asked

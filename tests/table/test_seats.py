@@ -285,6 +285,17 @@ def test_seat_line_is_said_in_the_phone_language(game, language):
     )
 
 
+def test_seat_lines_in_french_elide_before_a_vowel(game):
+    phone = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    phone.post("/seat", {"code": seats_of(game)[0].code})
+
+    line = held_line(phone.get(f"/games/{game.public_id}/"))
+
+    asked = phone.get(f"/seat/{seats_of(game)[0].code}").content.decode()
+    assert line == "Vous occupez la place d’<bdi>Amina</bdi>."
+    assert "depuis la place d’<bdi>Amina</bdi>." in asked
+
+
 def test_pages_kept_in_the_cache_say_each_phone_its_own_seat(game):
     links = seats_of(game)
     bilal, dalila, stranger = Client(), Client(), Client()

@@ -300,7 +300,10 @@ def _feed_key_asked(club: Club, player: Member) -> Asked:
         )
     return Asked(
         title=said(gettext("%(name)s: change a member's calendar link"), name=club.name),
-        heading=said(gettext("Change <bdi>%(name)s</bdi>'s calendar link?"), name=player.name),
+        heading=elide(
+            said(gettext("Change <bdi>%(name)s</bdi>'s calendar link?"), name=player.name),
+            [player.name],
+        ),
         crumb=_members_crumb(club),
         says=[
             paragraph(
