@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from ...common.words import card_label, contract_words, red_card
+from ...common.words import card_label, contract_words, isolate, red_card
 from ...engine import (
     BOULMOUS,
     DECK,
@@ -134,7 +134,7 @@ def play_sheet(
             gettext("%(name)s makes the contract: %(points)s points.")
             if score.made
             else gettext("%(name)s misses the contract (a boîte): %(points)s points.")
-        ) % {"name": names[contract.taker], "points": score.points[contract.taker]}
+        ) % {"name": isolate(names[contract.taker]), "points": score.points[contract.taker]}
         revokes = [
             capfirst(explain_revoke(revoke, names[revoke.seat], card_label).translate(gettext))
             for revoke in hand.play.revokes
@@ -259,7 +259,7 @@ def _outcomes(state: GameState, contract: Contract, names: Sequence[str]) -> lis
                 if score.made
                 else gettext("%(name)s misses the contract (a boîte): %(points)s points.")
             )
-            % {"name": names[contract.taker], "points": score.points[contract.taker]}
+            % {"name": isolate(names[contract.taker]), "points": score.points[contract.taker]}
         )
     return outcomes
 
