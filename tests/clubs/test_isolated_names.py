@@ -74,9 +74,7 @@ def test_notice_of_the_last_admin_isolates_the_name_in_arabic_only(amina, named,
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_night_mail_subject_isolates_the_club_in_arabic_only(
-    amina, named, organiser, language
-):
+def test_night_mail_subject_isolates_the_club_in_arabic_only(amina, named, organiser, language):
     account_services.change_email(user=amina, address="amina@example.org")
     account_services.verify_email(user_id=amina.pk, address="amina@example.org")
     signed_in(amina).post("/clubs/sfax/mail", {"nights": "on"}, HTTP_ACCEPT_LANGUAGE=language)

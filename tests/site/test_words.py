@@ -5,11 +5,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.template import Context, Template
 from django.utils import translation
+from django.utils.safestring import SafeData, mark_safe
 
 from scoring.clubs import history
 from scoring.common.rights import NOBODY
-from django.utils.safestring import SafeData, mark_safe
-
 from scoring.common.words import elide, isolate, say_place
 from tests.clubs.league_games import new_club
 
