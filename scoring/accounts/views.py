@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from ..common.http import attachment
 from ..common.once import made_before, make_once
-from ..common.words import elide
+from ..common.words import elide, isolate
 from ..infra.throttles import (
     API_TOKEN,
     MAIL_PAUSED,
@@ -335,7 +335,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
                 "another member an admin of each first.",
                 len(needed.clubs),
             )
-            clubs = gettext(", ").join(needed.clubs)
+            clubs = gettext(", ").join(isolate(club) for club in needed.clubs)
             form.add_error(None, elide(message % {"clubs": clubs}, [clubs]))
         else:
             logout(request)

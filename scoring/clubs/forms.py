@@ -26,6 +26,7 @@ from ..common.forms import (
     rules_error,
 )
 from ..common.once import OnceFields
+from ..common.words import isolate
 from ..engine import SEATS, RulesError
 from ..engine.league import DEFAULT_POINTS, check_points
 from .embed import clean_origins
@@ -42,7 +43,7 @@ def look_alike_message(name: str, like: str) -> str:
     return gettext(
         "“%(name)s” looks like “%(like)s”, another player of the club: give a name that "
         "reads apart."
-    ) % {"name": name, "like": like}
+    ) % {"name": isolate(name), "like": isolate(like)}
 
 
 def slug_of(name: str) -> str:
@@ -238,7 +239,9 @@ class SeasonForm(PointsFields):
 
 def overlap_message(other: Any) -> str:
     """What is said of days that overlap another season's."""
-    return gettext("These days overlap those of the season %(name)s.") % {"name": other.name}
+    return gettext("These days overlap those of the season %(name)s.") % {
+        "name": isolate(other.name)
+    }
 
 
 def address_taken_message() -> str:

@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from ..common.words import elide
+from ..common.words import elide, isolate
 from .league.pages import counted_games, standing_rows
 from .league.standings import night_standings, season_standings
 from .models import Club, ClubResult, MailChoice, MailSent, Member, Night, Season
@@ -175,7 +175,7 @@ def night_mail(choice: MailChoice, night: Night) -> Mail:
             **links,
         }
         subject = gettext("%(club)s: the ranking of the night of %(date)s") % {
-            "club": club.name,
+            "club": isolate(club.name),
             "date": render_to_string("clubs/mail/day.txt", {"day": night.date}).strip(),
         }
         if night.reopened_at is not None:
@@ -204,7 +204,7 @@ def season_mail(choice: MailChoice, season: Season) -> Mail:
         }
         subject = elide(
             gettext("%(club)s: the final standings of %(season)s")
-            % {"club": club.name, "season": season.name},
+            % {"club": isolate(club.name), "season": isolate(season.name)},
             [season.name],
         )
         return Mail(

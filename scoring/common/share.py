@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from django.utils.translation import gettext, ngettext
 
-from .words import say_day
+from .words import isolate, say_day
 
 TOP = 3
 """How many lines of a ranking the text says (the image shows :data:`preview.ROWS`)."""
@@ -51,7 +51,7 @@ def points_said(points: int) -> str:
 
 
 def _ranking(lines: Sequence[Ranked]) -> str:
-    said = [f"{line.rank}. {line.name} {points_said(line.points)}" for line in lines[:TOP]]
+    said = [f"{line.rank}. {isolate(line.name)} {points_said(line.points)}" for line in lines[:TOP]]
     return _joined(said, more=len(lines) > TOP)
 
 
@@ -73,13 +73,13 @@ def game_share(
 ) -> Shared:
     """``Game of Dec 4, 2026 — Karim wins: Karim 23, Leila 15, Bilal 9, Chafik 4``."""
     title = game_title(day)
-    said = _joined([f"{name} {total}" for name, total in _totals(names, totals)])
+    said = _joined([f"{isolate(name)} {total}" for name, total in _totals(names, totals)])
     if winner is None:
         text = gettext("%(title)s — %(totals)s") % {"title": title, "totals": said}
     else:
         text = gettext("%(title)s — %(name)s wins: %(totals)s") % {
             "title": title,
-            "name": names[winner],
+            "name": isolate(names[winner]),
             "totals": said,
         }
     return Shared(title, text, url)
@@ -96,7 +96,7 @@ def night_share(day: date | datetime, lines: Sequence[Ranked], url: str) -> Shar
 
 
 def season_title(name: str) -> str:
-    return gettext("Season %(name)s") % {"name": name}
+    return gettext("Season %(name)s") % {"name": isolate(name)}
 
 
 def season_share(name: str, lines: Sequence[Ranked], url: str) -> Shared:

@@ -19,7 +19,7 @@ from django.template.defaultfilters import floatformat
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import (
     get_language,
     get_language_bidi,
@@ -51,7 +51,7 @@ def is_red(trump: Trump) -> bool:
 
 def contract_words(contract: Contract, names: Sequence[str]) -> str:
     """``Chafik 4♥``."""
-    return f"{names[contract.taker]} {contract.bid}{trump_symbol(contract.trump)}"
+    return f"{isolate(names[contract.taker])} {contract.bid}{trump_symbol(contract.trump)}"
 
 
 def _locale() -> str:
@@ -68,6 +68,23 @@ def left_to_right(figure: str) -> str:
     return f"\u2066{figure}\u2069" if get_language_bidi() else figure
 
 
+def isolate(text: Any) -> str:
+    """A name a person typed (a player's, a club's, a season's, a place), as one piece in a
+    translated sentence of a right-to-left language: between Unicode's first strong isolate
+    and its end (U+2068, U+2069), so that the bidi algorithm neither moves its neutral
+    characters against the Arabic around it (``Amina B.`` drawn ``.Amina B``, the
+    parentheses of ``Café du Port (Sfax)`` turned round) nor joins its figures to the
+    sentence's. Its own direction is its first letter's. Left as it is in a left-to-right
+    language, so French elision (:func:`elide`) still finds « de Name ».
+
+    Plain text stays plain text (a template or ``format_html`` escapes it later); safe HTML
+    given stays safe, the two characters being nothing to HTML."""
+    if not get_language_bidi():
+        return text if isinstance(text, str) else str(text)
+    isolated = f"\u2068{text}\u2069"
+    return mark_safe(isolated) if isinstance(text, SafeData) else isolated
+
+
 def format_money(amount: Decimal, currency: str) -> str:
     """``1,50 €`` in French, ``€1.50`` in English, ``1,500 TND`` with three decimals.
 
@@ -81,6 +98,12 @@ def format_money(amount: Decimal, currency: str) -> str:
 
 register = template.Library()
 """The figures' and the words' filters, in every template (settings' ``builtins``)."""
+
+
+@register.filter(name="isolate", is_safe=True)
+def isolate_filter(text: Any) -> str:
+    """``{% blocktranslate with name=club.name|isolate %}``: :func:`isolate`."""
+    return isolate(text)
 
 
 def _isolated(figure: str) -> str:
@@ -142,7 +165,7 @@ def describe_hand(snapshot: dict[str, Any], names: Sequence[str]) -> str:
     if snapshot.get("taker") is None:
         return gettext("all passed")
     return gettext("%(taker)s %(bid)s%(trump)s, tricks %(tricks)s") % {
-        "taker": names[snapshot["taker"]],
+        "taker": isolate(names[snapshot["taker"]]),
         "bid": snapshot["bid"],
         "trump": trump_symbol(Trump(snapshot["trump"])),
         "tricks": "-".join(str(count) for count in snapshot["tricks"]),

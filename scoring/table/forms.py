@@ -21,7 +21,7 @@ from ..common.forms import (
     rules_error,
 )
 from ..common.once import OnceFields
-from ..common.words import TRUMP_NAMES, elide
+from ..common.words import TRUMP_NAMES, elide, isolate
 from ..engine import (
     BOULMOUS,
     LOWEST_BID,
@@ -163,9 +163,9 @@ class HandForm(ContractFields):
                             "%(highest)s."
                         )
                         % {
-                            "name": names[params["seat"]],
+                            "name": isolate(names[params["seat"]]),
                             "bid": params["bid"],
-                            "other": names[params["by"]],
+                            "other": isolate(names[params["by"]]),
                             "highest": params["highest"],
                         },
                         [names[params["by"]]],

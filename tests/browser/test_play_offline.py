@@ -12,6 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
+from scoring.common.words import isolate
 from scoring.engine import (
     DECK,
     SEATS,
@@ -95,7 +96,8 @@ def test_random_deals_tapped_in_the_browser_agree_with_the_engine(phone, db, lan
         # The winner of each trick, as the engine has it.
         with translation.override(lang):
             headlines = [
-                gettext("Trick %(number)s: %(name)s wins.") % {"number": n, "name": NAMES[winner]}
+                gettext("Trick %(number)s: %(name)s wins.")
+                % {"number": n, "name": isolate(NAMES[winner])}
                 for n, winner in enumerate(engine.winners, start=1)
             ]
         assert verdicts == headlines, cards

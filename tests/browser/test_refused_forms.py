@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 LOOK_ALIKE = "\u0410mina Belhaj"  # a Cyrillic A: another player's name to the eye
 CLASH = {
     "en": "“\u0410mina Belhaj” looks like “Amina Belhaj”, another player of the club",
-    "ar": "«\u0410mina Belhaj» يشبه «Amina Belhaj»، وهو لاعب آخر في النادي",
+    "ar": "«\u2068\u0410mina Belhaj\u2069» يشبه «\u2068Amina Belhaj\u2069»، وهو لاعب آخر في النادي",
 }
 
 

@@ -368,7 +368,7 @@ def test_night_page_links_its_file(private_club, amina):
     [
         ("en", "Sfax — club night"),
         ("fr", "Sfax — soirée du club"),
-        ("ar", "Sfax — أمسية النادي"),
+        ("ar", "\u2068Sfax\u2069 — أمسية النادي"),
     ],
 )
 def test_feed_summary_in_the_request_language(public_club, language, summary):

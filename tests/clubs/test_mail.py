@@ -174,7 +174,7 @@ def test_night_mail_content_ranking_and_money(readers, organiser):
             "Le classement de la soirée",
             "ltr",
         ),
-        ("ar", "Sfax: ترتيب أمسية {day}", "ترتيب الأمسية", "rtl"),
+        ("ar", "\u2068Sfax\u2069: ترتيب أمسية {day}", "ترتيب الأمسية", "rtl"),
     ],
 )
 def test_night_mail_in_the_members_language(

@@ -409,7 +409,13 @@ def test_remove_member_wrong_name_typed_is_refused_and_nothing_changes(cafe, ami
             "Élodie Bénard est désormais Player 1, pour toujours\u00a0: "
             "ses résultats restent sous ce nom.",
         ),
-        ("ar", "أصبح Élodie Bénard الآن Player 1 إلى الأبد: تبقى نتائجه تحت هذا الاسم."),
+        (
+            "ar",
+            (
+                "أصبح \u2068Élodie Bénard\u2069 الآن "
+                "\u2068Player 1\u2069 إلى الأبد: تبقى نتائجه تحت هذا الاسم."
+            ),
+        ),
     ],
 )
 def test_remove_member_typed_name_with_accents_anonymises_says_so_and_writes_history(

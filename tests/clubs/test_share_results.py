@@ -33,17 +33,26 @@ LINES = [Ranked(1, "Karim", 5), Ranked(2, "Leila", 5), Ranked(3, "Bilal", 1), Ra
 NIGHT_TEXTS = {
     "en": "Night of Dec 4, 2026 — 1. Karim 5 pts, 2. Leila 5 pts, 3. Bilal 1 pt, …",
     "fr": "Soirée du 4 déc. 2026 — 1. Karim 5 pts, 2. Leila 5 pts, 3. Bilal 1 pt, …",
-    "ar": "أمسية 4 ديسمبر 2026 — 1. Karim 5 نقاط، 2. Leila 5 نقاط، 3. Bilal 1 نقطة، …",
+    "ar": (
+        "أمسية 4 ديسمبر 2026 — 1. \u2068Karim\u2069 5 نقاط، 2. "
+        "\u2068Leila\u2069 5 نقاط، 3. \u2068Bilal\u2069 1 نقطة، …"
+    ),
 }
 SEASON_TEXTS = {
     "en": "Season Autumn — 1. Karim 5 pts, 2. Leila 5 pts, 3. Bilal 1 pt, …",
     "fr": "Saison Autumn — 1. Karim 5 pts, 2. Leila 5 pts, 3. Bilal 1 pt, …",
-    "ar": "موسم Autumn — 1. Karim 5 نقاط، 2. Leila 5 نقاط، 3. Bilal 1 نقطة، …",
+    "ar": (
+        "موسم \u2068Autumn\u2069 — 1. \u2068Karim\u2069 5 نقاط، "
+        "2. \u2068Leila\u2069 5 نقاط، 3. \u2068Bilal\u2069 1 نقطة، …"
+    ),
 }
 GAME_TEXTS = {
     "en": "Game of Dec 4, 2026 — Leila wins: Leila 23, Karim 9, Bilal 9, Emna -1",
     "fr": "Partie du 4 déc. 2026 — Leila gagne\u00a0: Leila 23, Karim 9, Bilal 9, Emna -1",
-    "ar": "مباراة 4 ديسمبر 2026 — فاز Leila: Leila 23، Karim 9، Bilal 9، Emna -1",
+    "ar": (
+        "مباراة 4 ديسمبر 2026 — فاز \u2068Leila\u2069: \u2068Leila\u2069 "
+        "23، \u2068Karim\u2069 9، \u2068Bilal\u2069 9، \u2068Emna\u2069 -1"
+    ),
 }
 
 
@@ -134,7 +143,10 @@ def button_text(html):
 SEASON_PAGE = {
     "en": "Season Autumn — 1. Bilal 5 pts, 2. Chafik 3 pts, 3. Amina 3 pts, …",
     "fr": "Saison Autumn — 1. Bilal 5 pts, 2. Chafik 3 pts, 3. Amina 3 pts, …",
-    "ar": "موسم Autumn — 1. Bilal 5 نقاط، 2. Chafik 3 نقاط، 3. Amina 3 نقاط، …",
+    "ar": (
+        "موسم \u2068Autumn\u2069 — 1. \u2068Bilal\u2069 5 نقاط، "
+        "2. \u2068Chafik\u2069 3 نقاط، 3. \u2068Amina\u2069 3 نقاط، …"
+    ),
 }
 
 

@@ -5,10 +5,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.template import Context, Template
 from django.utils import translation
+from django.utils.safestring import SafeData, mark_safe
 
 from scoring.clubs import history
 from scoring.common.rights import NOBODY
-from scoring.common.words import elide, say_place
+from scoring.common.words import elide, isolate, say_place
 from tests.clubs.league_games import new_club
 
 
@@ -108,3 +109,43 @@ def test_a_place_in_a_sentence_reads_as_a_word(language, said):
 
     with translation.override(language):
         assert template.render(Context({"rank": 2})) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("ar", "\u2068Amina B.\u2069"), ("fr", "Amina B."), ("en", "Amina B.")],
+)
+def test_isolate_isolates_a_name_in_a_right_to_left_language_only(language, said):
+    with translation.override(language):
+        assert isolate("Amina B.") == said
+
+
+def test_isolate_keeps_safe_html_safe_and_plain_text_plain():
+    with translation.override("ar"):
+        safe = isolate(mark_safe("<b>Omar</b>"))
+        plain = isolate("<b>Omar</b>")
+
+    assert (safe, isinstance(safe, SafeData)) == ("\u2068<b>Omar</b>\u2069", True)
+    assert (plain, isinstance(plain, SafeData)) == ("\u2068<b>Omar</b>\u2069", False)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("ar", "\u2068Café du Port (Sfax) &amp; Co\u2069"),
+        ("fr", "Café du Port (Sfax) &amp; Co"),
+        ("en", "Café du Port (Sfax) &amp; Co"),
+    ],
+)
+def test_isolate_filter_in_a_sentence_isolates_the_escaped_name(language, said):
+    template = Template(
+        "{% blocktranslate with name=club|isolate %}{{ name }}{% endblocktranslate %}"
+    )
+
+    with translation.override(language):
+        assert template.render(Context({"club": "Café du Port (Sfax) & Co"})) == said
+
+
+def test_french_elides_before_a_name_isolate_leaves_as_it_is():
+    with translation.override("fr"):
+        assert elide(f"la partie de {isolate('Omar')}", ["Omar"]) == "la partie d’Omar"

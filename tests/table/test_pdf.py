@@ -137,6 +137,17 @@ def test_pdf_in_arabic_draws_each_letter_in_its_joined_forms(client, won_game):
     )
 
 
+def test_pdf_in_arabic_draws_no_glyph_for_the_isolates_around_names(client, won_game, caplog):
+    # Each payment and the status isolate their names (U+2068, U+2069): HarfBuzz, which
+    # shapes an Arabic PDF, draws nothing for them, where fpdf2 alone would draw a box and
+    # log the glyphs missing from the font.
+    with caplog.at_level("WARNING", logger="fpdf"):
+        reader = download(client, won_game, language="ar")
+
+    missing = [record.getMessage() for record in caplog.records if "missing" in record.getMessage()]
+    assert (len(reader.pages), missing, "Bilal" in text_of(reader)) == (1, [], True)
+
+
 def test_pdf_shows_suits_euro_and_accents(client, won_game):
     text = text_of(download(client, won_game))
 

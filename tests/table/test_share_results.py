@@ -48,7 +48,10 @@ def share_button(html):
 TEXTS = {
     "en": "Game of Dec 4, 2026 — Amina wins: Amina 25, Bilal 4, Chafik 1, Dalila 0",
     "fr": "Partie du 4 déc. 2026 — Amina gagne\u00a0: Amina 25, Bilal 4, Chafik 1, Dalila 0",
-    "ar": "مباراة 4 ديسمبر 2026 — فاز Amina: Amina 25، Bilal 4، Chafik 1، Dalila 0",
+    "ar": (
+        "مباراة 4 ديسمبر 2026 — فاز \u2068Amina\u2069: \u2068Amina\u2069 "
+        "25، \u2068Bilal\u2069 4، \u2068Chafik\u2069 1، \u2068Dalila\u2069 0"
+    ),
 }
 
 

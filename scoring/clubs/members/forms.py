@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ...common.forms import MAX_NAME, NameField, TextField
 from ...common.names import name_key
 from ...common.once import OnceFields
+from ...common.words import isolate
 from ..models import Member
 from .care import AlreadyMerged, BothHaveAccounts, DrawnTogether, MergeRefused, SatTogether
 
@@ -54,7 +55,7 @@ class AnonymiseForm(forms.Form):
         if name_key(typed.strip()) != name_key(self.expected):
             raise forms.ValidationError(
                 gettext("This is not “%(name)s”: type the name as the club writes it.")
-                % {"name": self.expected}
+                % {"name": isolate(self.expected)}
             )
         return typed
 
@@ -73,12 +74,12 @@ class MergeForm(forms.Form):
 
 def merge_refused_message(refusal: MergeRefused, gone: str, kept: str) -> str:
     """What is said of two members who cannot be merged (scoring/clubs/members/care.py)."""
-    names = {"gone": gone, "kept": kept}
+    names = {"gone": isolate(gone), "kept": isolate(kept)}
     if isinstance(refusal, AlreadyMerged):
         return gettext(
             "%(gone)s is already merged into %(into)s: another admin merged them meanwhile. "
             "Nothing more changed."
-        ) % {"gone": gone, "into": refusal.into}
+        ) % {"gone": isolate(gone), "into": isolate(refusal.into)}
     if isinstance(refusal, SatTogether):
         return ngettext(
             "%(gone)s and %(kept)s sat in %(count)s game together: they are two players.",

@@ -18,6 +18,7 @@ from ...common.http import HtmxHttpRequest
 from ...common.names import sorted_by_name
 from ...common.once import made_before, make_once
 from ...common.rights import Action
+from ...common.words import isolate
 from ...infra.qr import qr_code
 from ...infra.throttles import CLUB_JOIN, throttled
 from ..access import club_member, with_club
@@ -103,7 +104,7 @@ def members(request: HtmxHttpRequest, club: Club, member: Member | None) -> Http
             messages.success(
                 request,
                 gettext("%(name)s is a player of the club, as %(role)s.")
-                % {"name": made.thing.name, "role": made.thing.get_role_display()},
+                % {"name": isolate(made.thing.name), "role": made.thing.get_role_display()},
             )
             return redirect("club_members", club=club.slug)
     return members_page(request, club, form, status=422)
@@ -124,11 +125,13 @@ def member_role(
         raise Http404 from None
     if changed.role != role:
         notice = gettext("The club keeps at least one admin with an account: %(name)s stays one.")
-        return members_page(request, club, notice=notice % {"name": changed.name}, status=409)
+        return members_page(
+            request, club, notice=notice % {"name": isolate(changed.name)}, status=409
+        )
     messages.success(
         request,
         gettext("%(name)s is now %(role)s.")
-        % {"name": changed.name, "role": changed.get_role_display()},
+        % {"name": isolate(changed.name), "role": changed.get_role_display()},
     )
     return redirect("club_members", club=club.slug)
 
@@ -150,11 +153,11 @@ def member_claim(
         raise Http404 from None
     if accept and decided.user_id is not None:
         messages.success(
-            request, gettext("%(name)s is in, with his account.") % {"name": decided.name}
+            request, gettext("%(name)s is in, with his account.") % {"name": isolate(decided.name)}
         )
     elif not accept:
         messages.success(
-            request, gettext("The claim on %(name)s is refused.") % {"name": decided.name}
+            request, gettext("The claim on %(name)s is refused.") % {"name": isolate(decided.name)}
         )
     # Decided from the club page, where admins see the claims too, or from the members page.
     back = "club" if request.POST.get("back") == "club" else "club_members"
@@ -195,7 +198,7 @@ def join_club(request: HttpRequest, club: str, secret: str) -> HttpResponseBase:
     if not request.user.is_authenticated:
         # Logging in here, on the page that names the club, comes back to the link.
         here = request.get_full_path()
-        heading = gettext("Log in to join %(club)s") % {"club": found.name}
+        heading = gettext("Log in to join %(club)s") % {"club": isolate(found.name)}
         asked = {"heading": heading, "login_action": here, "next": here}
         return LoginView.as_view(extra_context=asked)(request)
     already = club_member(request, found)
@@ -265,7 +268,7 @@ def member_rename(
                 messages.success(
                     request,
                     gettext("%(old)s is now %(name)s, in every game of the club.")
-                    % {"old": found.name, "name": renamed.name},
+                    % {"old": isolate(found.name), "name": isolate(renamed.name)},
                 )
             return redirect("club_members", club=club.slug)
     context = {"club": club, "player": found, "form": form, "games": care.games_of(club, found)}
@@ -283,7 +286,12 @@ def member_merge(
     found = _player(club, member_id)
     others = sorted_by_name(club.members.exclude(pk=found.pk).select_related("user"), _name)
     players = [
-        (one.pk, gettext("%(name)s (retired)") % {"name": one.name} if one.retired_at else one.name)
+        (
+            one.pk,
+            gettext("%(name)s (retired)") % {"name": isolate(one.name)}
+            if one.retired_at
+            else one.name,
+        )
         for one in others
     ]
     posted = request.method == "POST"
@@ -319,7 +327,11 @@ def member_merge(
                         "%(gone)s is merged into %(kept)s: his %(count)s games are %(kept)s's.",
                         merged.games,
                     )
-                    % {"gone": found.name, "kept": merged.kept.name, "count": merged.games},
+                    % {
+                        "gone": isolate(found.name),
+                        "kept": isolate(merged.kept.name),
+                        "count": merged.games,
+                    },
                 )
                 return redirect("club_members", club=club.slug)
         if refusal is not None:

@@ -18,6 +18,7 @@ from django.utils.translation import get_language, gettext
 from icalendar import Calendar, Event, vDuration
 
 from ...common.rights import Actor
+from ...common.words import isolate
 from .. import history
 from ..models import Club, Member, Night
 
@@ -82,7 +83,7 @@ REFRESH-INTERVAL, and the older X-PUBLISHED-TTL that some apps read instead)."""
 
 
 def night_summary(club: Club) -> str:
-    return gettext("%(club)s — club night") % {"club": club.name}
+    return gettext("%(club)s — club night") % {"club": isolate(club.name)}
 
 
 def nights_version(club: Club, nights: Iterable[Night], host: str) -> str:
@@ -125,7 +126,7 @@ def nights_calendar(
     calendar.add("calscale", "GREGORIAN")
     calendar.add("method", "PUBLISH")
     if feed:
-        name = gettext("%(club)s — club nights") % {"club": club.name}
+        name = gettext("%(club)s — club nights") % {"club": isolate(club.name)}
         calendar.add("name", name)
         calendar.add("x-wr-calname", name)
         calendar.add("refresh-interval", REFRESH, parameters={"VALUE": "DURATION"})

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ...common.forms import MAX_NAME, DateField, TextField, clean_name
 from ...common.once import OnceFields
+from ...common.words import isolate
 
 MAX_ROUNDS = 50
 GUEST_SEPARATORS = ("\n", "،", ";")
@@ -91,7 +92,7 @@ class CheckInForm(forms.Form):
             if len(name) > MAX_NAME:
                 raise forms.ValidationError(
                     gettext("A name has at most %(max)s characters: %(name)s")
-                    % {"max": MAX_NAME, "name": name[:MAX_NAME] + "…"}
+                    % {"max": MAX_NAME, "name": isolate(name[:MAX_NAME] + "…")}
                 )
             if name.casefold() not in seen:  # NFC already: the key the club compares
                 seen.add(name.casefold())

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ...common.http import HtmxHttpRequest, attachment
 from ...common.once import made_before, make_once
 from ...common.rights import Action
+from ...common.words import isolate
 from ...engine.league import standings_csv as csv_text
 from ...infra.etags import etag, unchanged
 from ...infra.preview import preview_response
@@ -182,7 +183,7 @@ def _present_counts(state: NightState, form: CheckInForm | None) -> tuple[str, s
 
 def _check_in_form(state: NightState, data: Any = None) -> CheckInForm:
     players = [
-        (player.member_id, gettext("%(name)s (guest)") % {"name": player.name})
+        (player.member_id, gettext("%(name)s (guest)") % {"name": isolate(player.name)})
         if player.guest
         else (player.member_id, player.name)
         for player in state.players

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from ...common.clock import day
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Actor
-from ...common.words import elide, number
+from ...common.words import elide, isolate, number
 from ...table.face import Summary
 from .. import edits, privacy
 from ..access import with_club
@@ -126,7 +126,7 @@ def last_admin(
     notice = gettext(
         "%(name)s is the club's only admin with an account: make another member an admin first."
     )
-    return members_page(request, club, notice=notice % {"name": error.args[0]}, status=409)
+    return members_page(request, club, notice=notice % {"name": isolate(error.args[0])}, status=409)
 
 
 def ask_then_do(action: AdminAction) -> Callable[..., Any]:
@@ -183,7 +183,7 @@ def _retire_asked(club: Club, player: Member) -> Asked:
         games,
     )
     return Asked(
-        title=said(gettext("%(name)s: retire a player"), name=club.name),
+        title=said(gettext("%(name)s: retire a player"), name=isolate(club.name)),
         heading=said(gettext("Retire <bdi>%(name)s</bdi>?"), name=player.name),
         crumb=_members_crumb(club),
         says=[
@@ -225,7 +225,7 @@ def _delete_member_asked(club: Club, player: Member) -> Asked:
     )
     retire = reverse("member_retire", args=[club.slug, player.pk])
     return Asked(
-        title=said(gettext("%(name)s: delete a player"), name=club.name),
+        title=said(gettext("%(name)s: delete a player"), name=isolate(club.name)),
         heading=said(gettext("Delete <bdi>%(name)s</bdi>?"), name=player.name),
         crumb=_members_crumb(club),
         says=[paragraph(said(never, name=player.name))],
@@ -247,7 +247,7 @@ def _remove_asked(club: Club, player: Member) -> Asked:
         gettext("Retire him instead (his name stays)"),
     )
     return Asked(
-        title=said(gettext("%(name)s: make a member anonymous"), name=club.name),
+        title=said(gettext("%(name)s: make a member anonymous"), name=isolate(club.name)),
         heading=said(gettext("Make <bdi>%(name)s</bdi> anonymous, for ever?"), name=player.name),
         crumb=_members_crumb(club),
         says=[
@@ -299,7 +299,7 @@ def _feed_key_asked(club: Club, player: Member) -> Asked:
             name=player.name,
         )
     return Asked(
-        title=said(gettext("%(name)s: change a member's calendar link"), name=club.name),
+        title=said(gettext("%(name)s: change a member's calendar link"), name=isolate(club.name)),
         heading=elide(
             said(gettext("Change <bdi>%(name)s</bdi>'s calendar link?"), name=player.name),
             [player.name],
@@ -342,7 +342,11 @@ def _season_asked(club: Club, season: Season) -> Asked:
         games,
     )
     return Asked(
-        title=said(gettext("%(name)s: delete %(season)s"), name=club.name, season=season.name),
+        title=said(
+            gettext("%(name)s: delete %(season)s"),
+            name=isolate(club.name),
+            season=isolate(season.name),
+        ),
         heading=said(gettext("Delete the season <bdi>%(name)s</bdi>?"), name=season.name),
         crumb=(page, season.name),
         says=[
@@ -426,7 +430,9 @@ def _night_asked(club: Club, night: Night) -> Asked:
     )
     return Asked(
         title=said(
-            gettext("%(name)s: delete the night of %(date)s"), name=club.name, date=day(night.date)
+            gettext("%(name)s: delete the night of %(date)s"),
+            name=isolate(club.name),
+            date=day(night.date),
         ),
         heading=said(gettext("Delete the night of %(date)s?"), date=day(night.date)),
         crumb=(page, _night_of(night)),
@@ -510,7 +516,7 @@ def _game_asked(club: Club, club_game: ClubGame) -> Asked:
     else:
         leaves = [gettext("It counts in no standings: they and the ratings stay as they are.")]
     return Asked(
-        title=said(gettext("%(name)s: delete a game"), name=club.name),
+        title=said(gettext("%(name)s: delete a game"), name=isolate(club.name)),
         heading=gettext("Delete this game?"),
         crumb=(_games(club), gettext("Games")),
         says=[
@@ -546,7 +552,7 @@ def _game_asked(club: Club, club_game: ClubGame) -> Asked:
 
 
 def _game_deleted(club_game: ClubGame, result: Any) -> str:
-    players = ", ".join(club_game.game.summary.names)
+    players = ", ".join(isolate(name) for name in club_game.game.summary.names)
     done = gettext(
         "The game of %(players)s is deleted: the standings and ratings are re-computed "
         "without it. The club's history keeps its record."
@@ -601,7 +607,7 @@ def _undo_asked(club: Club, change: ClubChange) -> Asked:
             "retirement or return can be, while it is the club's last change."
         )
     return Asked(
-        title=said(gettext("%(name)s: undo the last change"), name=club.name),
+        title=said(gettext("%(name)s: undo the last change"), name=isolate(club.name)),
         heading=gettext("Undo the last change?"),
         crumb=(_history(club), gettext("The club's history")),
         says=[
@@ -627,7 +633,8 @@ DECLARED: Sequence[AdminAction] = (
         find=_player,
         do=lambda club, player, by: care.retire_member(club=club, member_id=player.pk, by=by),
         done=lambda player, retired: (
-            gettext("%(name)s is retired: his games and results stay his.") % {"name": retired.name}
+            gettext("%(name)s is retired: his games and results stay his.")
+            % {"name": isolate(retired.name)}
         ),
         leads=_members,
         ask=_retire_asked,
@@ -640,7 +647,7 @@ DECLARED: Sequence[AdminAction] = (
         find=_player,
         do=lambda club, player, by: care.bring_back(club=club, member_id=player.pk, by=by),
         done=lambda player, back: (
-            gettext("%(name)s is back among the club's players.") % {"name": back.name}
+            gettext("%(name)s is back among the club's players.") % {"name": isolate(back.name)}
         ),
         leads=_members,
         ask=None,
@@ -652,7 +659,7 @@ DECLARED: Sequence[AdminAction] = (
         find=_player,
         do=lambda club, player, by: care.delete_member(club=club, member_id=player.pk, by=by),
         done=lambda player, gone: (
-            gettext("%(name)s is deleted from the club.") % {"name": player.name}
+            gettext("%(name)s is deleted from the club.") % {"name": isolate(player.name)}
         ),
         leads=_members,
         ask=_delete_member_asked,
@@ -666,7 +673,7 @@ DECLARED: Sequence[AdminAction] = (
         do=lambda club, player, by: privacy.remove_member(club=club, member_id=player.pk, by=by),
         done=lambda player, removed: (
             gettext("%(name)s is now %(anonymous)s, for ever: his results stay under that name.")
-            % {"name": player.name, "anonymous": removed.name}
+            % {"name": isolate(player.name), "anonymous": isolate(removed.name)}
         ),
         leads=_members,
         ask=_remove_asked,
@@ -684,7 +691,7 @@ DECLARED: Sequence[AdminAction] = (
                 "%(name)s's calendar link is changed: the old address no longer reads the "
                 "club's nights."
             )
-            % {"name": changed.name}
+            % {"name": isolate(changed.name)}
         ),
         leads=_members,
         ask=_feed_key_asked,
@@ -701,7 +708,7 @@ DECLARED: Sequence[AdminAction] = (
                 "The season %(name)s is deleted. Its games stay in the club and in the all-time "
                 "standings."
             )
-            % {"name": season.name}
+            % {"name": isolate(season.name)}
         ),
         leads=_club,
         ask=_season_asked,
@@ -739,7 +746,7 @@ DECLARED: Sequence[AdminAction] = (
         do=lambda club, change, by: care.undo_last_change(club=club, change_id=change.pk, by=by),
         done=lambda change, member: (
             gettext("The last change is undone (%(what)s): %(name)s is as he was before it.")
-            % {"what": label(change.action), "name": member.name}
+            % {"what": label(change.action), "name": isolate(member.name)}
         ),
         leads=_history,
         ask=_undo_asked,

@@ -22,7 +22,7 @@ from ...common.http import HtmxHttpRequest
 from ...common.names import name_key, sorted_by_name
 from ...common.once import made_before, make_once
 from ...common.rights import Action
-from ...common.words import rules_sentence
+from ...common.words import isolate, rules_sentence
 from ...table.face import Summary, game_summaries, summary_relations
 from .. import services
 from ..access import club_may, user_id_of, with_club
@@ -201,7 +201,7 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
             form.add_error(
                 None,
                 gettext("These days overlap those of the season %(name)s.")
-                % {"name": overlap.other.name},
+                % {"name": isolate(overlap.other.name)},
             )
         except IntegrityError:  # the address is taken in this club
             form.add_error("slug", gettext("Another season of the club has this address."))
@@ -209,7 +209,7 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
             if made.again:
                 return made_before(request, made)
             messages.success(
-                request, gettext("The season %(name)s is made.") % {"name": data["name"]}
+                request, gettext("The season %(name)s is made.") % {"name": isolate(data["name"])}
             )
             return redirect("club", club=club.slug)
     context = {"form": form, "club": club}

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action
-from ...common.words import say_moment
+from ...common.words import isolate, say_moment
 from ...table.face import Game, NotWon, Summary
 from .. import edits, services
 from ..access import with_club
@@ -67,7 +67,7 @@ def edit_season(
                     "The season %(name)s is saved: %(count)s games count in it.",
                     count,
                 )
-                % {"name": saved.name, "count": count},
+                % {"name": isolate(saved.name), "count": count},
             )
             return redirect("season", club=club.slug, season=saved.slug)
     context = {"form": form, "club": club, "season": found}
@@ -123,7 +123,7 @@ def edit_night(
 
 
 def _season_words(season: Season | None) -> str:
-    return season.name if season is not None else gettext("no season")
+    return isolate(season.name) if season is not None else gettext("no season")
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -163,7 +163,7 @@ def game_date(
                 request,
                 gettext("The game of %(players)s is dated %(moment)s, in %(season)s.")
                 % {
-                    "players": ", ".join(game.summary.names),
+                    "players": ", ".join(isolate(name) for name in game.summary.names),
                     "moment": say_moment(moment),
                     "season": _season_words(season_of(seasons, moment, club.time_zone)),
                 },

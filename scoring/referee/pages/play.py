@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
-from ...common.words import card_label, contract_words, red_card
+from ...common.words import card_label, contract_words, isolate, red_card
 from ...engine import (
     BOULMOUS,
     DECK,
@@ -134,9 +134,11 @@ def play_sheet(
             gettext("%(name)s makes the contract: %(points)s points.")
             if score.made
             else gettext("%(name)s misses the contract (a boîte): %(points)s points.")
-        ) % {"name": names[contract.taker], "points": score.points[contract.taker]}
+        ) % {"name": isolate(names[contract.taker]), "points": score.points[contract.taker]}
         revokes = [
-            capfirst(explain_revoke(revoke, names[revoke.seat], card_label).translate(gettext))
+            capfirst(
+                explain_revoke(revoke, isolate(names[revoke.seat]), card_label).translate(gettext)
+            )
             for revoke in hand.play.revokes
         ]
     return PlaySheet(
@@ -220,15 +222,15 @@ def play_script(
             "revoke": gettext(
                 "{player} did not follow {suit} in trick {trick}: {player} played {card} "
                 "while holding {held}."
-            ),
+            ).replace("{player}", isolate("{player}")),
         },
         # The page's own sentences (templates/referee/play.html).
         "words": {
-            "to_play": gettext("%(name)s to play"),
+            "to_play": _named(gettext("%(name)s to play")),
             "trick": gettext("Trick %(number)s"),
             "led": gettext("%(suit)s led"),
-            "plays": gettext("%(name)s plays %(card)s"),
-            "wins": gettext("Trick %(number)s: %(name)s wins."),
+            "plays": _named(gettext("%(name)s plays %(card)s")),
+            "wins": _named(gettext("Trick %(number)s: %(name)s wins.")),
             "deck": gettext("The 24 cards"),
             "complete": gettext("The play is complete"),
             "revoke_found": gettext("Revoke found"),
@@ -242,6 +244,12 @@ def play_script(
             "tricks_played": gettext("Tricks played"),
         },
     }
+
+
+def _named(sentence: str) -> str:
+    """A sentence the page's script fills with a player's name (``%(name)s``), the name
+    isolated in a right-to-left language as :func:`isolate` isolates it here."""
+    return sentence.replace("%(name)s", isolate("%(name)s"))
 
 
 def _outcomes(state: GameState, contract: Contract, names: Sequence[str]) -> list[str]:
@@ -259,7 +267,7 @@ def _outcomes(state: GameState, contract: Contract, names: Sequence[str]) -> lis
                 if score.made
                 else gettext("%(name)s misses the contract (a boîte): %(points)s points.")
             )
-            % {"name": names[contract.taker], "points": score.points[contract.taker]}
+            % {"name": isolate(names[contract.taker]), "points": score.points[contract.taker]}
         )
     return outcomes
 

@@ -10,7 +10,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from ...common.words import contract_words, describe_hand, format_money, is_red, trump_symbol
+from ...common.words import (
+    contract_words,
+    describe_hand,
+    format_money,
+    is_red,
+    isolate,
+    trump_symbol,
+)
 from ...engine import (
     SEATS,
     Ending,
@@ -212,7 +219,7 @@ def _last_hand(hand: HandResult, names: Sequence[str]) -> str:
 
 
 def _tie(result: GameResult, names: Sequence[str]) -> str:
-    tied = [names[seat] for seat in result.tied_at_top]
+    tied = [isolate(names[seat]) for seat in result.tied_at_top]
     if not tied:
         return ""
     return gettext("%(names)s are tied at %(total)s: play on until one is alone at the top.") % {
@@ -284,7 +291,7 @@ def _paid_at_once(hand: HandResult, names: Sequence[str], settlement: Settlement
     payments = boulmous_payments(hand)
     if not any(payments) or hand.hand.contract is None:
         return ""
-    taker = names[hand.hand.contract.taker]
+    taker = isolate(names[hand.hand.contract.taker])
     collects = payments[hand.hand.contract.taker] > 0
     if settlement.stake:
         amount = format_money(settlement.amount(1), settlement.currency)

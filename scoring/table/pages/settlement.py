@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from ...common.words import format_money, left_to_right, rules_sentence
+from ...common.words import format_money, isolate, left_to_right, rules_sentence
 from ...engine import SEATS, Ending, settle
 from ..state import GameState
 
@@ -71,7 +71,7 @@ def settle_up(state: GameState) -> SettleUp:
         )
     payments = []
     for transfer in settlement.transfers:
-        payer, payee = names[transfer.payer], names[transfer.payee]
+        payer, payee = isolate(names[transfer.payer]), isolate(names[transfer.payee])
         if has_money:
             amount = format_money(settlement.amount(transfer.units), settlement.currency)
             text = gettext("%(payer)s pays %(payee)s %(amount)s") % {
@@ -101,7 +101,7 @@ def _status(state: GameState) -> str:
     result, hands = state.result, len(state.hands)
     if result.winner is not None:
         return gettext("%(name)s won at hand %(number)s.") % {
-            "name": state.names[result.winner],
+            "name": isolate(state.names[result.winner]),
             "number": hands,
         }
     if state.ending is Ending.ABANDONED:

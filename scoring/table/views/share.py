@@ -12,6 +12,7 @@ from ...common import rights
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action, Actor
 from ...common.share import Shared, game_share, game_title
+from ...common.words import isolate
 from ...infra.preview import Preview, preview_response
 from ...infra.qr import qr_code
 from ...infra.throttles import SCORER_LINK_JOIN, throttled
@@ -78,7 +79,7 @@ def preview(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRespons
     ranked = sorted(zip(names, summary.totals, strict=True), key=lambda one: -one[1])
     winner = summary.winner
     if winner is not None:
-        title, subtitle = gettext("%(name)s wins!") % {"name": names[winner]}, day
+        title, subtitle = gettext("%(name)s wins!") % {"name": isolate(names[winner])}, day
     else:
         title, subtitle = day, str(Summary.Status(summary.status).label)
     rows = tuple((name, str(total)) for name, total in ranked)
