@@ -21,7 +21,8 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.clubs.models import Club, Member, Night, Season
-from scoring.table.models import Hand
+from scoring.table import services
+from scoring.table.models import Game, Hand
 from tests.browser.phone import PASSWORD, log_in
 from tests.form_pages import club_with_a_night, page_addresses
 
@@ -179,15 +180,19 @@ TYPED = {"date": "2031-03-01", "number": "{n}", "email": "elodie{n}@example.com"
 """What a person types in an empty required field of each type (a name in any other)."""
 
 
-def fill_the_least(form):
+def fill_the_least(form, seat_code):
     """Each empty required field of ``form`` filled as a person would: a name (another in
     each field; the one the page asks for, where it asks one typed to confirm), a day far
-    from the club's season (the same in each: a one-day season)."""
+    from the club's season (the same in each: a one-day season), the code of a seat the
+    scorer gave him."""
     fields = form.locator("input[required], textarea[required]")
     for index in range(fields.count()):
         field = fields.nth(index)
         kind = field.get_attribute("type") or "text"
         if field.input_value() or kind in ("checkbox", "radio", "file", "hidden"):
+            continue
+        if field.get_attribute("name") == "code":
+            field.fill(seat_code)
             continue
         asked = field.get_attribute("data-expected")
         field.fill(asked or TYPED.get(kind, "Élodie Ouali {n}").format(n=index + 1))
@@ -201,6 +206,8 @@ def row_counts():
 def test_forms_that_make_something_sent_with_the_least_typed_are_accepted(phone, club, lang):
     page = phone(lang)
     log_in(page, "amina")
+    game = Game.objects.get(club_game__club=club)
+    seat_code = services.make_seat_links(public_id=game.public_id)[1].code
     made = []
     for address in pages(club, lang):
         page.goto(address)
@@ -208,7 +215,7 @@ def test_forms_that_make_something_sent_with_the_least_typed_are_accepted(phone,
             if number:
                 page.goto(address)
             element = page.locator(f'main form[action="{action}"]')
-            fill_the_least(element)
+            fill_the_least(element, seat_code)
             before = row_counts()
             with page.expect_navigation():
                 element.locator("button[type=submit], button:not([type])").first.click()
