@@ -10,6 +10,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from ..engine import Confirmation as Mode
+from ..engine import GameResult
 from ..engine.confirmation import (
     Entered,
     Given,
@@ -19,8 +20,8 @@ from ..engine.confirmation import (
     is_final,
     signatures,
 )
-from .models import Confirmation, Hand
-from .state import GameState, finish_of
+from .models import Confirmation, Game, Hand, Summary
+from .state import GameState, finish_of, rules_of
 
 
 @dataclass(frozen=True)
@@ -81,3 +82,43 @@ def agreement_of(
     signed = signatures(rules, over_at(state), given, now)
     final = is_final(rules, over, hands, signed)
     return Agreement(rules.confirmation, hands, signed, final, rows)
+
+
+def final_as_written(state: GameState) -> bool:
+    """Whether the game's result is final as of its last change (its summary's
+    ``changed_at``): what a club's league counts (scoring/clubs/league/ratings.py), so that
+    its results follow the facts written, as a full recomputation (:func:`finals`) gives
+    them. What the minutes confirm by themselves counts from the game's next change (a
+    confirmation, the night's end)."""
+    if state.record.rules.confirmation is Mode.OFF:
+        return state.ending.over
+    changed = Summary.objects.filter(game=state.game).values_list("changed_at", flat=True)
+    return agreement_of(state, now=changed.first() or timezone.now()).final
+
+
+def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
+    """Of these won games (each scored in ``results`` by pk), the ones whose result is final
+    as of their last change, as :func:`final_as_written` says of each: three queries for
+    those played with confirmation, none for the others."""
+    confirming = [game for game in games if game.confirmation != Mode.OFF.value]
+    final = {game.pk for game in games if game.confirmation == Mode.OFF.value}
+    if not confirming:
+        return final
+    ids = [game.pk for game in confirming]
+    hands: dict[int, list[Hand]] = {}
+    for hand in Hand.objects.filter(game_id__in=ids).order_by("game_id", "number"):
+        hands.setdefault(hand.game_id, []).append(hand)
+    rows: dict[int, list[Confirmation]] = {}
+    for row in Confirmation.objects.filter(game_id__in=ids).order_by("at", "id"):
+        rows.setdefault(row.game_id, []).append(row)
+    changed = dict(Summary.objects.filter(game_id__in=ids).values_list("game_id", "changed_at"))
+    for game in confirming:
+        played = hands.get(game.pk, [])
+        rules, now = rules_of(game), changed[game.pk]
+        given = given_of(rows.get(game.pk, []), played)
+        states = hand_states(rules, [entered(hand) for hand in played], given, now)
+        ended = game.finished_at or (played[-1].recorded_at if played else game.created_at)
+        signed = signatures(rules, ended, given, now)
+        if is_final(rules, results[game.pk].finished, states, signed):
+            final.add(game.pk)
+    return final

@@ -23,6 +23,7 @@ from .access import (
     signed_in,
     with_game,
 )
+from .confirming import final_as_written, finals
 from .forms import ContractFields, HandForm, ImportForm
 from .models import (
     Change,
@@ -118,6 +119,8 @@ __all__ = [
     "ends_early_message",
     "engine_hand",
     "exported",
+    "final_as_written",
+    "finals",
     "finish_of",
     "form_errors",
     "game_summaries",
