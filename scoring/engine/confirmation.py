@@ -55,7 +55,8 @@ class HandState:
 
     @property
     def waiting(self) -> bool:
-        return self.at is None
+        """Whether it waits for a seat (never under a rule that confirms no hand)."""
+        return bool(self.waiting_for)
 
     @property
     def by_itself(self) -> bool:

@@ -184,3 +184,9 @@ def test_hand_confirmed_stays_confirmed_as_time_passes(entered, given_, now, lat
     for one, other in zip(before, after, strict=True):
         if not one.waiting:
             assert other == one
+
+
+def test_hands_under_whole_game_wait_for_nobody():
+    states = hand_states(WHOLE, [Entered(1, 0, START)], [], at(1))
+
+    assert [state.waiting for state in states] == [False]

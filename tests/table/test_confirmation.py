@@ -421,3 +421,40 @@ def test_waiting_line_is_said_in_french_and_arabic():
         "fr": "La donne 1 attend Amina, Chafik ou Dalila",
         "ar": "الجولة 1 بانتظار Amina, Chafik أو Dalila",
     }
+
+
+def test_confirm_waiting_signs_by_itself_a_whole_game_over_and_unsigned():
+    game = new_game(Mode.WHOLE_GAME)
+    for number in range(1, 6):
+        record(game, number, taker=1, bid=5, trump="S", tricks=(0, 5, 1))
+    services.sign_game(public_id=game.public_id, seat=0)
+
+    agreement = services.confirm_waiting(public_id=game.public_id)
+
+    assert (
+        agreement.final,
+        agreement.signed.by_itself is not None,
+        sorted(agreement.signed.signed),
+    ) == (
+        True,
+        True,
+        [0],
+    )
+
+
+def test_confirm_waiting_leaves_a_game_still_played_under_whole_game_as_it_is():
+    game = new_game(Mode.WHOLE_GAME)
+    record(game)
+
+    agreement = services.confirm_waiting(public_id=game.public_id)
+
+    assert (agreement.final, Confirmation.objects.count(), game.changes.count()) == (False, 0, 2)
+
+
+def test_whole_game_page_shows_no_hand_waiting_while_it_is_played(client):
+    game = new_game(Mode.WHOLE_GAME)
+    record(game)
+
+    page = client.get(f"/games/{game.public_id}/")
+
+    assert waiting_lines(page) == []
