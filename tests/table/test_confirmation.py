@@ -458,3 +458,20 @@ def test_whole_game_page_shows_no_hand_waiting_while_it_is_played(client):
     page = client.get(f"/games/{game.public_id}/")
 
     assert waiting_lines(page) == []
+
+
+def test_edit_sent_unchanged_keeps_the_hand_and_its_confirmation():
+    game = new_game()
+    record(game, seat=1)
+    confirm(game, seat=2)
+
+    services.edit_hand(
+        public_id=game.public_id, number=1, hand=hand_of(1), discard_after_end=False, seat=0
+    )
+
+    hand = Hand.objects.get(game=game)
+    assert (hand.version, hand.entered_seat, agreement_of(load_game(game)).hands[0].by) == (
+        1,
+        1,
+        2,
+    )
