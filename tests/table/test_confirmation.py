@@ -419,7 +419,7 @@ def test_waiting_line_is_said_in_french_and_arabic():
 
     assert lines == {
         "fr": "La donne 1 attend Amina, Chafik ou Dalila",
-        "ar": "الجولة 1 بانتظار Amina, Chafik أو Dalila",
+        "ar": "الجولة 1 بانتظار Amina، Chafik أو Dalila",
     }
 
 
