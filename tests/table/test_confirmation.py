@@ -475,3 +475,17 @@ def test_edit_sent_unchanged_keeps_the_hand_and_its_confirmation():
         1,
         2,
     )
+
+
+def test_hand_undone_and_recorded_again_waits_again_its_old_confirmation_kept():
+    game = new_game()
+    record(game, seat=1)
+    confirm(game, seat=2)
+    services.undo_hand(public_id=game.public_id, number=1)
+
+    state = record(game, seat=1)
+
+    assert (Confirmation.objects.count(), agreement_of(state).hands[0].waiting_for) == (
+        1,
+        (0, 2, 3),
+    )
