@@ -64,6 +64,7 @@ POST_ONLY = {
     "api:record_hand",
     "api_token_revoke",
     "club_new_invite",
+    "confirm_hand",
     "email_change",
     "email_resend",
     "logout",
@@ -81,6 +82,7 @@ POST_ONLY = {
     "resume",
     "revoke_link",
     "revoke_seat",
+    "sign_game",
     "undo_hand",
 }
 """The addresses that take a POST alone: a GET gets a 405 there, and so does a HEAD."""

@@ -141,9 +141,16 @@ def rules_field(option: Option) -> forms.Field:
     """The form field that sets ``option`` (:data:`~scoring.engine.OPTIONS`)."""
     label, help_text = _(option.label), _(option.help) if option.help else ""
     match option.kind:
+        # An option the record spec does not list may be left out of what is sent (a form
+        # from before it, a script): it is then its default (RulesFields.clean).
         case Kind.NUMBER:
             return forms.IntegerField(
-                label=label, min_value=option.least, max_value=999, initial=option.default
+                label=label,
+                help_text=help_text,
+                min_value=option.least,
+                max_value=999,
+                initial=option.default,
+                required=option.in_spec,
             )
         case Kind.CHOICE:
             return forms.ChoiceField(
@@ -151,6 +158,7 @@ def rules_field(option: Option) -> forms.Field:
                 choices=[(choice.value, _(choice.meaning)) for choice in option.choices],
                 initial=option.to_data(option.default),
                 widget=forms.RadioSelect,
+                required=option.in_spec,
             )
         case Kind.MONEY:
             return forms.DecimalField(
@@ -198,6 +206,10 @@ class RulesFields(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         assert data is not None  # Form.clean() returns cleaned_data
+        for option in OPTIONS:
+            left_out = data.get(option.name) in (None, "") and option.name not in self.errors
+            if left_out and not option.in_spec:
+                data[option.name] = option.to_data(option.default)
         # An option left out of what was sent, or refused beside its field, leaves no rules.
         if all(data.get(name) not in (None, "") or name == "stake" for name in OPTION_NAMES):
             given = {name: data.get(name) for name in OPTION_NAMES}

@@ -56,6 +56,9 @@ class Action(StrEnum):
     """Record, edit, undo and redo hands, play one card by card, abandon, resume."""
     SHARE_GAME = "share a game's scoring"
     """See, make and revoke the game's scorer links."""
+    CONFIRM_GAME = "confirm a game's hands"
+    """Confirm a hand another seat entered, or sign the game's result (issue 40.2): the
+    player of a seat, from a phone holding it."""
     REMATCH_GAME = "start a game's rematch"
     """A new game with the same seats and rules, which belongs to the game's owner; the phone
     that asks keeps on it the right it had (a scorer link's ends with the link). A club
@@ -83,6 +86,7 @@ POLICY: dict[Action, frozenset[Role]] = {
     Action.SCORE_GAME: GAME_SCORERS,
     # A scorer link hands the scoring of one game: not the right to hand it on.
     Action.SHARE_GAME: GAME_SCORERS - {Role.SCORER_LINK},
+    Action.CONFIRM_GAME: frozenset({Role.SEAT_HOLDER}),
     Action.REMATCH_GAME: frozenset({Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK}),
     Action.SEE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER, Role.CLUB_MEMBER}),
     Action.SCORE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER}),

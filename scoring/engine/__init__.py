@@ -84,7 +84,17 @@ from .referee import (
     parse_cards,
     suit_name,
 )
-from .rules import DEFAULT_TARGET, OPTION_NAMES, OPTIONS, Choice, FailedTaker, Kind, Option, Rules
+from .rules import (
+    DEFAULT_TARGET,
+    OPTION_NAMES,
+    OPTIONS,
+    Choice,
+    Confirmation,
+    FailedTaker,
+    Kind,
+    Option,
+    Rules,
+)
 from .settlement import (
     EXACT_LIMIT,
     Breakdown,
@@ -115,6 +125,7 @@ __all__ = [
     "Card",
     "Choice",
     "Colour",
+    "Confirmation",
     "Contract",
     "Ending",
     "FailedTaker",

@@ -43,6 +43,27 @@ class FailedTaker(Enum):
         )
 
 
+class Confirmation(Enum):
+    """Who agrees that a game's hands stand, before its result is final (confirmation.py)."""
+
+    OFF = "off"
+    """Nobody: a finished game's result is final."""
+    EACH_HAND = "each_hand"
+    """Each hand, by a player of another seat than the one that entered it."""
+    WHOLE_GAME = "whole_game"
+    """The whole game, signed at its end by all four."""
+
+    @classmethod
+    def parse(cls, value: object) -> Confirmation:
+        for option in cls:
+            if value == option.value:
+                return option
+        raise RulesError(
+            gettext_noop('confirmation {value!r} is not "off", "each_hand" or "whole_game"'),
+            value=value,
+        )
+
+
 class Kind(Enum):
     """What an option holds, which says its column, its form field and how it is said."""
 
@@ -153,6 +174,21 @@ def _failed_taker(value: object, chosen: Chosen) -> FailedTaker:
     return value if isinstance(value, FailedTaker) else FailedTaker.parse(value)
 
 
+def _confirmation(value: object, chosen: Chosen) -> Confirmation:
+    return value if isinstance(value, Confirmation) else Confirmation.parse(value)
+
+
+def _confirmation_minutes(value: object, chosen: Chosen) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 999:
+        raise RulesError(
+            gettext_noop("confirmation_minutes {value!r} is not a whole number from 1 to 999"),
+            value=value,
+        )
+    return value
+
+
+DEFAULT_CONFIRMATION_MINUTES = 15
+
 OPTIONS: tuple[Option, ...] = (
     Option(
         "target",
@@ -247,6 +283,50 @@ OPTIONS: tuple[Option, ...] = (
         help=gettext_noop("Twice its six tricks, for the taker who makes it."),
         changes="hand.score_hand",
     ),
+    Option(
+        "confirmation",
+        Kind.CHOICE,
+        Confirmation.OFF,
+        _confirmation,
+        gettext_noop("Confirmation"),
+        choices=(
+            Choice(
+                Confirmation.OFF.value,
+                gettext_noop("None: the scorer’s word is final."),
+                "",
+            ),
+            Choice(
+                Confirmation.EACH_HAND.value,
+                gettext_noop("Each hand, by a player of another seat than the one who entered it."),
+                gettext_noop("each hand confirmed by another seat"),
+            ),
+            Choice(
+                Confirmation.WHOLE_GAME.value,
+                gettext_noop("The whole game, signed at its end by all four players."),
+                gettext_noop("the result signed by all four"),
+            ),
+        ),
+        changes="confirmation.hand_states",
+    ),
+    Option(
+        "confirmation_minutes",
+        Kind.NUMBER,
+        DEFAULT_CONFIRMATION_MINUTES,
+        _confirmation_minutes,
+        gettext_noop("Minutes to confirm"),
+        phrase=gettext_noop("confirmed by itself after %(confirmation_minutes)s minutes"),
+        phrase_default="",
+        meaning=gettext_noop(
+            "Where hands or the game are confirmed: what is not confirmed within "
+            "%(confirmation_minutes)s minutes, or by the night’s end, is confirmed by itself."
+        ),
+        help=gettext_noop(
+            "Only where hands or the game are confirmed: after this, or at the night’s end, "
+            "what waits is confirmed by itself."
+        ),
+        least=1,
+        changes="confirmation.hand_states",
+    ),
 )
 """Every option, in the order the forms, the rules page and the sentence give them."""
 
@@ -268,6 +348,8 @@ class Rules:
     currency: str = "EUR"
     dealer_must_bid: bool = False
     boulmous_doubled: bool = False
+    confirmation: Confirmation = Confirmation.OFF
+    confirmation_minutes: int = DEFAULT_CONFIRMATION_MINUTES
 
     def __post_init__(self) -> None:
         chosen: dict[str, Any] = {}

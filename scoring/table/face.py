@@ -23,6 +23,7 @@ from .access import (
     signed_in,
     with_game,
 )
+from .confirming import final_as_written, finals
 from .forms import ContractFields, HandForm, ImportForm
 from .models import (
     Change,
@@ -45,6 +46,7 @@ from .services import (
     TokenReused,
     WriteRefused,
     abandon_game,
+    confirm_waiting,
     create_game,
     import_many,
     import_record,
@@ -111,11 +113,14 @@ __all__ = [
     "Written",
     "abandon_game",
     "columns",
+    "confirm_waiting",
     "create_game",
     "edit_hand",
     "ends_early_message",
     "engine_hand",
     "exported",
+    "final_as_written",
+    "finals",
     "finish_of",
     "form_errors",
     "game_summaries",

@@ -463,6 +463,13 @@ class SeatForm(forms.Form):
         return code
 
 
+class ConfirmForm(forms.Form):
+    """A seat holder confirming a hand as his page showed it: its version, so that a hand
+    changed since is not confirmed unseen."""
+
+    version = forms.IntegerField(min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput)
+
+
 class WaitingForm(forms.Form):
     """How many hands a phone holds waiting to be sent (static/js/offline.js, waiting.py)."""
 

@@ -65,6 +65,7 @@ class GameRules(models.Model):
         target: int
         stake: Decimal
         currency: str
+        confirmation: str
 
     class Meta:
         abstract = True
@@ -177,6 +178,15 @@ class Hand(models.Model):
     token = models.UUIDField(null=True, blank=True, editable=False)
     """The one-time token of the form that recorded it: a repeated submission is ignored."""
     recorded_at = models.DateTimeField(_("recorded"), default=timezone.now)
+    entered_seat = models.PositiveSmallIntegerField(_("entered by seat"), null=True, blank=True)
+    """The seat held by the phone that entered the hand as it now stands (recorded it, or
+    corrected it last); None for a phone that holds none. Under confirmation of each hand,
+    a player of another seat confirms it (scoring/engine/confirmation.py)."""
+    version = models.PositiveIntegerField(default=1)
+    """One more at each correction: a confirmation of an older version counts for nothing."""
+    entered_at = models.DateTimeField(_("entered"), default=timezone.now)
+    """When the hand as it now stands was entered: recorded, or corrected last. Its minutes
+    to be confirmed run from then."""
 
     class Meta:
         ordering = ["number"]
@@ -208,6 +218,9 @@ class Change(models.Model):
         MOVED = "moved", _("date of the game changed")
         SEATED = "seated", _("seat taken")
         UNSEATED = "unseated", _("seat code revoked")
+        CONFIRMED = "confirmed", _("hand confirmed")
+        SIGNED = "signed", _("result signed")
+        NIGHT_CONFIRMED = "night_end", _("confirmed by itself at the night’s end")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(default=timezone.now)
@@ -280,6 +293,53 @@ class SeatLink(models.Model):
                 name="seat_link_live_code_unique",
             ),
             models.CheckConstraint(condition=models.Q(seat__lt=SEATS), name="seat_link_is_0_to_3"),
+        ]
+
+
+class Confirmation(models.Model):
+    """A player's word that a hand as it now stands, or the whole game's result, is right
+    (issue 40.2): by his seat, from a phone holding it. With no seat: confirmed by itself at
+    the night's end. A confirmation by itself when the minutes run out is not written: it
+    follows from the time (scoring/engine/confirmation.py)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="confirmations")
+    hand = models.ForeignKey(
+        Hand,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="confirmations",
+    )
+    """The hand confirmed; None: the whole game's result signed. Kept when the hand is
+    undone (a fact of the game's history, which then confirms no hand of the game: an undo
+    costs no query more); gone with the game."""
+    hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(null=True, blank=True)
+    """The hand's version confirmed: a correction since leaves it counting for nothing."""
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    by_device = models.CharField(max_length=60, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hand", "version", "seat"],
+                condition=models.Q(hand__isnull=False, seat__isnull=False),
+                name="confirmation_once_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "seat"],
+                condition=models.Q(hand__isnull=True, seat__isnull=False),
+                name="signature_once_per_seat",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seat__lt=SEATS), name="confirmation_seat_is_0_to_3"
+            ),
         ]
 
 

@@ -30,12 +30,15 @@ from ..engine import (
     dealer_of,
     hand_from_dict,
 )
+from ..engine import Confirmation as Mode
 from ..engine import Hand as EngineHand
 from ..infra.bulk import JsonText, insert_objects, insert_rows, values_found
 from .access import Refusal, closed
+from .confirming import Agreement, agreement_of
 from .hooks import game_changed
 from .models import (
     Change,
+    Confirmation,
     Game,
     Hand,
     Player,
@@ -289,8 +292,10 @@ def record_hand(
     hand: EngineHand,
     token: uuid.UUID | None,
     by: Actor = NOBODY,
+    seat: int | None = None,
 ) -> GameState:
-    """Record hand ``number``, checked against the game as it now stands.
+    """Record hand ``number``, checked against the game as it now stands; ``seat``: the
+    seat the scorer's phone holds, which then may not confirm it.
 
     A repeated token (a double tap, a retry) records nothing more. Two phones
     saving the same number: the first wins, the other gets HandTaken.
@@ -311,7 +316,9 @@ def record_hand(
         raise GameWon(rows.scored()) from None
     except RulesError as error:
         raise RulesBroken(error) from None
-    row = Hand.objects.create(game=rows.game, number=number, token=token, **columns(hand))
+    row = Hand.objects.create(
+        game=rows.game, number=number, token=token, entered_seat=seat, **columns(hand)
+    )
     _change(rows.game, by, Change.Action.RECORDED, hand_number=number, after=snapshot(hand))
     return _summarise(
         GameState(rows.game, rows.names, (*rows.hands, row), record, result),
@@ -327,8 +334,11 @@ def edit_hand(
     hand: EngineHand,
     discard_after_end: bool,
     by: Actor = NOBODY,
+    seat: int | None = None,
 ) -> GameState:
-    """Replace hand ``number``'s facts; everything after is recomputed.
+    """Replace hand ``number``'s facts; everything after is recomputed. A hand changed
+    takes a new version, entered by ``seat`` now: its earlier confirmations count for
+    nothing.
 
     If the game would now end before its last recorded hand, EndsEarly says so;
     with ``discard_after_end`` the hands after the new end are discarded, each
@@ -350,6 +360,9 @@ def edit_hand(
     for row, facts in zip(rows.hands[won_at:], record.hands[won_at:], strict=True):
         _discard(rows.game, row, facts, Change.Action.DISCARDED, by)
     row = rows.hands[number - 1]
+    if _facts(row) != columns(hand):  # sent unchanged, it keeps its confirmations
+        row.version += 1
+        row.entered_seat, row.entered_at = seat, timezone.now()
     for name, value in columns(hand).items():
         setattr(row, name, value)
     row.save()
@@ -600,6 +613,105 @@ def take_seat(*, link_id: int, by: Actor = NOBODY) -> SeatLink | None:
     return link
 
 
+class ConfirmRefused(WriteRefused):
+    """A confirmation the game does not take: ``why`` says it (a hand changed since, or
+    entered from the seat that would confirm it, or no confirmation under its rules)."""
+
+    def __init__(self, state: GameState, why: str, number: int | None = None) -> None:
+        self.why = why
+        self.number = number
+        super().__init__(state)
+
+
+def _confirmed(game: Game, by: Actor, action: str, number: int | None, seat: int | None) -> None:
+    """A confirmation in the game's history; the game's version moves, so that every phone
+    (the live view, the pages kept by version) shows it."""
+    _change(game, by, action, hand_number=number, after={"seat": seat})
+    Summary.objects.filter(game=game).update(changed_at=timezone.now())
+
+
+@transaction.atomic
+def confirm_hand(
+    *, public_id: str, number: int, version: int, seat: int, by: Actor = NOBODY
+) -> GameState:
+    """The player of ``seat`` confirms hand ``number`` as he saw it (its ``version``). Sent
+    twice, or for a hand already confirmed, it changes nothing more. Refused
+    (:class:`ConfirmRefused`) for a hand changed since, one this seat entered, one no longer
+    there, or a game that confirms no hand."""
+    rows = lock_game(public_id)
+    state = rows.scored()
+    if state.record.rules.confirmation is not Mode.EACH_HAND:
+        raise ConfirmRefused(state, "off")
+    if not 1 <= number <= len(rows.hands):
+        raise ConfirmRefused(state, "gone", number)
+    row = rows.hands[number - 1]
+    if row.version != version:
+        raise ConfirmRefused(state, "changed", number)
+    agreement = agreement_of(state)
+    if not agreement.hands[number - 1].waiting:
+        return state  # already confirmed: a double tap, or another seat first
+    if seat == row.entered_seat:
+        raise ConfirmRefused(state, "own", number)
+    Confirmation.objects.create(
+        game=rows.game,
+        hand=row,
+        hand_number=number,
+        version=version,
+        seat=seat,
+        by_user_id=by.user_id,
+        by_device=by.device,
+    )
+    _confirmed(rows.game, by, Change.Action.CONFIRMED, number, seat)
+    return _summarise(state, Change.Action.CONFIRMED)
+
+
+@transaction.atomic
+def sign_game(*, public_id: str, seat: int, by: Actor = NOBODY) -> GameState:
+    """The player of ``seat`` signs the game's result, once it is over. Sent twice, it
+    changes nothing more. Refused (:class:`ConfirmRefused`) while the game is played, or
+    for a game whose result is not signed."""
+    rows = lock_game(public_id)
+    state = rows.scored()
+    if state.record.rules.confirmation is not Mode.WHOLE_GAME:
+        raise ConfirmRefused(state, "off")
+    if not state.ending.over:
+        raise ConfirmRefused(state, "playing")
+    agreement = agreement_of(state)
+    if agreement.signed is None or seat not in agreement.signed.waiting_for:
+        return state  # signed already, or by itself
+    Confirmation.objects.create(
+        game=rows.game, seat=seat, by_user_id=by.user_id, by_device=by.device
+    )
+    _confirmed(rows.game, by, Change.Action.SIGNED, None, seat)
+    return _summarise(state, Change.Action.SIGNED)
+
+
+@transaction.atomic
+def confirm_waiting(*, public_id: str, by: Actor = NOBODY) -> Agreement:
+    """The night's end: every hand still waiting, and the result if it waits for
+    signatures, is confirmed by itself now, in the game's history. Asked again, nothing
+    more."""
+    rows = lock_game(public_id)
+    state = rows.scored()
+    agreement = agreement_of(state)
+    if agreement.final or agreement.mode is Mode.OFF:
+        return agreement
+    waiting = agreement.waiting
+    for hand in waiting:
+        row = rows.hands[hand.number - 1]
+        Confirmation.objects.create(
+            game=rows.game, hand=row, hand_number=row.number, version=row.version
+        )
+    signs = agreement.signed is not None and state.ending.over and not agreement.signed.complete
+    if signs:
+        Confirmation.objects.create(game=rows.game)
+    if waiting or signs:
+        numbers = [hand.number for hand in waiting]
+        _change(rows.game, by, Change.Action.NIGHT_CONFIRMED, after={"hands": numbers})
+        _summarise(state, Change.Action.NIGHT_CONFIRMED)
+    return agreement_of(state)
+
+
 def record_ids(games: QuerySet[Game], ids: Sequence[str]) -> set[str]:
     """Which of ``ids`` these games already have."""
     return values_found(games, "record_id", ids)
@@ -638,7 +750,15 @@ class Imported:
     last_recorded_at: datetime | None
 
 
-_HAND_FIELDS = ("game_id", "number", "recorded_at", "token", *HAND_COLUMNS)
+_HAND_FIELDS = (
+    "game_id",
+    "number",
+    "recorded_at",
+    "entered_at",
+    "version",
+    "token",
+    *HAND_COLUMNS,
+)
 _CHANGE_FIELDS = (
     "game_id",
     "at",
@@ -754,4 +874,4 @@ def _hand_rows(one: Imported, written: dict[int, tuple[Any, ...]]) -> Iterator[t
                 for name, value in zip(HAND_COLUMNS, column_values(hand), strict=True)
             )
             written[id(hand)] = columns
-        yield (one.game.pk, number, recorded_at, None, *columns)
+        yield (one.game.pk, number, recorded_at, recorded_at, 1, None, *columns)

@@ -34,6 +34,9 @@ urlpatterns = [
     path("games/<slug:gid>/seats", seats.seats, name="seats"),
     path("games/<slug:gid>/seats/new", seats.new_seat_links, name="new_seat_links"),
     path("games/<slug:gid>/seats/<int:seat>/revoke", seats.revoke_seat, name="revoke_seat"),
+    # Confirmation (issue 40.2): a seat holder confirms a hand, or signs the result.
+    path("games/<slug:gid>/hands/<int:number>/confirm", seats.confirm_hand, name="confirm_hand"),
+    path("games/<slug:gid>/sign", seats.sign_game, name="sign_game"),
     path("seat", seats.take_seat, name="take_seat"),
     path("seat/<slug:secret>", seats.take_seat, name="seat"),
 ]

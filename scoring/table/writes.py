@@ -95,8 +95,9 @@ class Written:
     early: services.EndsEarly | None = None
 
 
-def record_hand(form: HandForm, public_id: str, by: Actor) -> Written:
-    """Hand ``form``'s number, recorded if the form holds a hand the game allows next."""
+def record_hand(form: HandForm, public_id: str, by: Actor, seat: int | None = None) -> Written:
+    """Hand ``form``'s number, recorded if the form holds a hand the game allows next;
+    ``seat``: the seat the scorer's phone holds (it does not confirm its own hands)."""
     if not form.is_valid():
         return Written(form)
 
@@ -107,6 +108,7 @@ def record_hand(form: HandForm, public_id: str, by: Actor) -> Written:
             hand=form.cleaned_data["hand"],
             token=form.cleaned_data["token"],
             by=by,
+            seat=seat,
         )
 
     try:
@@ -125,7 +127,9 @@ def record_hand(form: HandForm, public_id: str, by: Actor) -> Written:
     return Written(form, state=state)
 
 
-def edit_hand(form: HandForm, public_id: str, number: int, by: Actor) -> Written:
+def edit_hand(
+    form: HandForm, public_id: str, number: int, by: Actor, seat: int | None = None
+) -> Written:
     """Hand ``number`` changed to the form's, everything after it scored again."""
     if not form.is_valid():
         return Written(form)
@@ -136,6 +140,7 @@ def edit_hand(form: HandForm, public_id: str, number: int, by: Actor) -> Written
             hand=form.cleaned_data["hand"],
             discard_after_end=form.cleaned_data["discard_after_end"],
             by=by,
+            seat=seat,
         )
     except services.WriteRefused as refused:
         return Written(form, refused=refused)

@@ -588,8 +588,15 @@ def test_club_gives_every_house_rule_option_and_the_schema_describes_each():
         "currency": "EUR",
         "dealer_must_bid": False,
         "boulmous_doubled": False,
+        "confirmation": "off",
+        "confirmation_minutes": 15,
     }
     assert (
         schema["properties"]["boulmous_doubled"]["description"],
         schema["properties"]["failed_taker"]["description"],
-    ) == ("A boulmous made scores 12", "A taker who misses his bid: tricks_minus_bid, minus_bid")
+        schema["properties"]["confirmation"]["description"],
+    ) == (
+        "A boulmous made scores 12",
+        "A taker who misses his bid: tricks_minus_bid, minus_bid",
+        "Confirmation: off, each_hand, whole_game",
+    )

@@ -2,7 +2,8 @@
 
 For each state of the game page a scorer meets (a new game; four names as long as the
 name limit; two-digit and negative totals with boîtes; a tie at the top; a save refused;
-a club game; an auction refused; a hand kept as a draft after an offline conflict), the
+a club game; an auction refused; a hand kept as a draft after an offline conflict; a hand
+waiting for confirmation, issue 40.2), the
 totals, the hand's header, the taker, bid and trump keys, the four trick rows and Save
 are in view without scrolling, the page is no wider than the phone, no two pieces of
 text overlap, each player's name, where it is cut, still tells him from the others, and
@@ -20,7 +21,7 @@ from playwright.sync_api import expect
 
 from scoring.clubs import services as club_services
 from scoring.common.forms import MAX_NAME
-from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.browser.phone import PHONE_WIDTH, misread_signs
 from tests.factories import NAMES
@@ -183,11 +184,17 @@ STATES = {
     "club game": club_game,
     "auction refused": lambda: new_game(),
     "offline conflict": lambda: new_game(hands=[hand(1, 5, (0, 5, 1, 0))]),
+    "a hand waiting for confirmation": lambda: new_game(
+        hands=[hand(1, 4, (1, 4, 0, 1))], rules=Rules(confirmation=Confirmation.EACH_HAND)
+    ),
 }
 AFTER = {
     "save refused": refused_save,
     "auction refused": refused_auction,
     "tie at the top, after a hand": tie_after_a_hand,
+    "a hand waiting for confirmation": lambda page: expect(
+        page.locator(".waiting-hand")
+    ).to_have_count(1),
 }
 
 

@@ -523,3 +523,58 @@ def test_tally_of_the_columns_a_migration_had_counts_what_they_hold():
         for key, sums in whole.items()
     }
     assert whole["amina"].figures["no_trump_taken"] == 2
+
+
+# --- Confirmation (issue 40.2): a game counts once its result is final -----------------
+
+
+def confirming_club(mode):
+    club = make_club()
+    type(club).objects.filter(pk=club.pk).update(confirmation=mode)
+    club.refresh_from_db()
+    return club
+
+
+@pytest.mark.django_db
+def test_league_counts_a_game_confirmed_hand_by_hand_only_once_every_hand_is():
+    club = confirming_club("each_hand")
+    game = won_game(club, MEMBERS[:4])
+    waiting = ClubResult.objects.filter(game=game).count()
+    rebuilt = league_ratings.rebuild(club)
+
+    for number in (1, 2):
+        services.confirm_hand(public_id=game.public_id, number=number, version=1, seat=2)
+    two = ClubResult.objects.filter(game=game).count()
+    services.confirm_hand(public_id=game.public_id, number=3, version=1, seat=3)
+
+    assert (game.confirmation, waiting, rebuilt, two) == ("each_hand", 0, 0, 0)
+    assert ClubResult.objects.filter(game=game).count() == 4
+    check_league(club)
+
+
+@pytest.mark.django_db
+def test_league_counts_a_game_signed_as_a_whole_once_all_four_signed():
+    club = confirming_club("whole_game")
+    game = won_game(club, MEMBERS[:4])
+
+    for seat in (0, 1, 2):
+        services.sign_game(public_id=game.public_id, seat=seat)
+    three = ClubResult.objects.filter(game=game).count()
+    services.sign_game(public_id=game.public_id, seat=3)
+
+    assert (three, ClubResult.objects.filter(game=game).count()) == (0, 4)
+    check_league(club)
+
+
+@pytest.mark.django_db
+def test_league_counts_a_game_whose_minutes_ran_out_from_its_next_change():
+    club = confirming_club("each_hand")
+    game = won_game(club, MEMBERS[:4])
+    past = timezone.now() - timedelta(minutes=20)
+    HandRow.objects.filter(game=game, number__gt=1).update(entered_at=past)
+    waiting = ClubResult.objects.filter(game=game).count()
+
+    services.confirm_hand(public_id=game.public_id, number=1, version=1, seat=2)
+
+    assert (waiting, ClubResult.objects.filter(game=game).count()) == (0, 4)
+    check_league(club)

@@ -1,4 +1,4 @@
-"""Migration 0033_mail_sent_night_end: the rows of the night mails already sent belong to
+"""Migration 0034_mail_sent_night_end: the rows of the night mails already sent belong to
 their night's end as it stands, and a second end's mail can then be kept beside them."""
 
 from datetime import UTC, datetime, timedelta
@@ -9,15 +9,15 @@ from django.db.migrations.executor import MigrationExecutor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("scoring", "0032_seat_links")]
-AFTER = [("scoring", "0033_mail_sent_night_end")]
+BEFORE = [("scoring", "0033_confirmation")]
+AFTER = [("scoring", "0034_mail_sent_night_end")]
 ENDED = datetime(2026, 11, 20, 23, 10, tzinfo=UTC)
 
 
 @pytest.fixture
 def migrated():
-    """A night mailed to two members and a season mailed to one, made at 0032 and migrated
-    to 0033; the models at 0033. The database is left at the head, even when a step fails."""
+    """A night mailed to two members and a season mailed to one, made at 0033 and migrated
+    to 0034; the models at 0034. The database is left at the head, even when a step fails."""
     executor = MigrationExecutor(connection)
     try:
         executor.migrate(BEFORE)

@@ -17,13 +17,15 @@ from pypdf import PdfReader
 from scoring.clubs import services as club_services
 from scoring.clubs.league.standings import season_standings
 from scoring.clubs.members import services as member_services
-from scoring.clubs.models import Attendance, Member, Night, Round
+from scoring.clubs.models import Attendance, Club, Member, Night, Round
 from scoring.clubs.nights import services as night_services
 from scoring.engine import Contract, Hand, Trump
 from scoring.engine.draw import MAX_PLAYERS
 from scoring.engine.league import CSV_HEADER
 from scoring.table import services
+from scoring.table.confirming import agreement_of
 from scoring.table.models import Game, ScorerLink, Summary
+from scoring.table.state import load_game
 from tests.clubs.factories import account, make_club, signed_in, with_role
 from tests.clubs.nights import PLAYERS, ids, night_url, nine_present, present, win
 from tests.conftest import SMALL_LIMIT
@@ -873,3 +875,30 @@ def test_ranking_pdf_in_arabic_answers(club, night, organiser):
     response = organiser.get(night_url(night, "ranking.pdf"), HTTP_ACCEPT_LANGUAGE="ar")
 
     assert (response.status_code, response.content[:5]) == (200, b"%PDF-")
+
+
+# --- Confirmation at the night's end (issue 40.2) -------------------------------------------
+
+
+def test_end_night_confirms_by_itself_every_hand_still_waiting(club, night, organiser):
+    Club.objects.filter(pk=club.pk).update(confirmation="each_hand")
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    games = list(Game.objects.all())
+    for game in games:
+        win(game)
+
+    organiser.post(night_url(night, "end"))
+
+    states = [agreement_of(load_game(game)) for game in games]
+    assert (
+        [game.confirmation for game in games],
+        [state.final for state in states],
+        [[hand.by_itself for hand in state.hands] for state in states],
+        [game.changes.first().action for game in games],
+    ) == (
+        ["each_hand"] * 2,
+        [True] * 2,
+        [[True] * 4] * 2,
+        ["night_end"] * 2,
+    )

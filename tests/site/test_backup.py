@@ -49,7 +49,17 @@ from scoring.clubs.models import Club, MailSent, Member, Night
 from scoring.clubs.nights import services as night_services
 from scoring.common import once
 from scoring.common.rights import Actor
-from scoring.engine import About, Contract, Hand, Record, Rules, Trump, dealer_of, hand_from_dict
+from scoring.engine import (
+    About,
+    Confirmation,
+    Contract,
+    Hand,
+    Record,
+    Rules,
+    Trump,
+    dealer_of,
+    hand_from_dict,
+)
 from scoring.engine import loads as load_record
 from scoring.management.backup import carried_models
 from scoring.table import services
@@ -309,6 +319,13 @@ def populate() -> dict[str, Any]:
     services.make_scorer_link(public_id=rematch.public_id)
     services.make_seat_links(public_id=plain.public_id)
     services.revoke_seat_link(public_id=plain.public_id, seat=2)
+    confirming = services.create_game(
+        names=NAMES, rules=Rules(confirmation=Confirmation.EACH_HAND), first_dealer=0
+    ).game
+    play(confirming, [BOULMOUS], Actor())
+    services.confirm_hand(
+        public_id=confirming.public_id, number=1, version=1, seat=2, by=Actor(device="Chafik")
+    )
     services.import_record(
         record=load_record((DATA / "valid" / "about_abandoned_tnd.json").read_text("utf-8")),
         owner_id=amina.pk,

@@ -188,6 +188,7 @@ def test_policy_says_who_may_do_what_with_a_game():
             Role.CLUB_ADMIN,
             Role.CLUB_SCORER,
         },
+        Action.CONFIRM_GAME: {Role.SEAT_HOLDER},
         Action.REMATCH_GAME: {Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK},
     }
 

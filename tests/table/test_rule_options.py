@@ -138,11 +138,15 @@ def test_settlement_pdf_says_the_games_options(client):
     assert "the dealer must bid · a boulmous made scores 12" in text
 
 
-def test_new_game_page_describes_each_yes_no_option_by_its_help(client):
+def test_new_game_page_describes_each_option_with_help_by_it(client):
     page = client.get("/games/new").content.decode()
 
     described = re.findall(r'aria-describedby="(id_\w+_helptext)"', page)
     assert (described, [name for name in described if f'id="{name}"' not in page]) == (
-        ["id_dealer_must_bid_helptext", "id_boulmous_doubled_helptext"],
+        [
+            "id_dealer_must_bid_helptext",
+            "id_boulmous_doubled_helptext",
+            "id_confirmation_minutes_helptext",
+        ],
         [],
     )

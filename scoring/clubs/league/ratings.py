@@ -27,6 +27,8 @@ from ...table.face import (
     Seat,
     Summary,
     engine_hand,
+    final_as_written,
+    finals,
     record_from,
     score,
 )
@@ -47,7 +49,8 @@ def follow(state: GameState) -> None:
     if club_game is None:
         return
     state = as_seated(state)
-    counted = state.result.finished
+    # A game played with confirmation counts once its result is final (issue 40.2).
+    counted = state.result.finished and final_as_written(state)
     if not counted and not ClubResult.objects.filter(game=game).exists():
         return
     club = Club.objects.select_for_update().get(pk=club_game.club_id)
@@ -305,18 +308,23 @@ def _rebuild(club: Club, chunk: int) -> int:
         ):
             names[game_id].append(name)
         hands = read.of_games(batch)
-        for game in (
+        read_games = list(
             Game.objects.filter(pk__in=batch)
             .only("pk", "finished_at", *_RULES)
             .annotate(last_recorded=Subquery(last_hand.values("recorded_at")[:1]))
-        ):
+        )
+        results = {}
+        for game in read_games:
             seated, rows = tuple(names[game.pk]), hands[game.pk]
             dealers = (dealer_of(index, game.first_dealer) for index in range(len(rows)))
             record = record_from(game, seated, [*map(read.hand, rows, dealers)])
-            result = score(record)
-            if result.finished:
+            results[game.pk] = score(record)
+        final = finals(read_games, results)  # a game played with confirmation: once final
+        for game in read_games:
+            result = results[game.pk]
+            if result.finished and game.pk in final:
                 finished = game.finished_at or game.last_recorded
-                values = result_values(club, seated, result, finished, keys)
+                values = result_values(club, tuple(names[game.pk]), result, finished, keys)
                 for seat in values:
                     seat["game_id"] = game.pk
                 games.append((finished, game.record_id, values))

@@ -13,7 +13,7 @@ from ...common.rights import NOBODY, Actor
 from ...engine import SEATS
 from ...engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ...engine.draw import Round as DrawnRound
-from ...table.face import Game, Summary, abandon_game, make_scorer_link
+from ...table.face import Game, Summary, abandon_game, confirm_waiting, make_scorer_link
 from .. import history, mail
 from ..models import Attendance, Club, ClubGame, Member, Night, Round
 from ..services import names_as_club_writes, start_club_game
@@ -195,6 +195,10 @@ def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
     if night.ended_at is None:
         night.ended_at = timezone.now()
         night.save(update_fields=["ended_at"])
+        # What still waits for confirmation is confirmed by itself (issue 40.2).
+        confirming = Game.objects.filter(club_game__round__night=night).exclude(confirmation="off")
+        for public_id in confirming.values_list("public_id", flat=True):
+            confirm_waiting(public_id=public_id, by=by)
         ended = {"abandoned": abandoned or 0}
         history.log(night.club, by, "night_ended", night.date.isoformat(), after=ended)
         # The members who asked have its ranking mailed once it is for good, after the

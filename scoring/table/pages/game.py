@@ -197,10 +197,21 @@ def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
 
 SEAT_CHANGES = frozenset({Change.Action.SEATED, Change.Action.UNSEATED})
 """Changes of who holds a seat, not of the hands: an undo stays redoable past them."""
+CONFIRMATIONS = frozenset(
+    {Change.Action.CONFIRMED, Change.Action.SIGNED, Change.Action.NIGHT_CONFIRMED}
+)
+"""Changes of who agrees, not of the hands: an undo stays redoable past them too."""
 
 
 def _redo_number(state: GameState, changes: Sequence[Change]) -> int | None:
-    latest = next((change for change in changes if change.action not in SEAT_CHANGES), None)
+    latest = next(
+        (
+            change
+            for change in changes
+            if change.action not in SEAT_CHANGES and change.action not in CONFIRMATIONS
+        ),
+        None,
+    )
     if latest is None or latest.action != Change.Action.UNDONE or state.ending.over:
         return None
     return latest.hand_number if latest.hand_number == state.next_number else None
@@ -237,6 +248,8 @@ def _and(names: Sequence[str]) -> str:
 
 def _event(change: Change, names: Sequence[str]) -> Event:
     label = str(Change.Action(change.action).label)
+    if change.action in CONFIRMATIONS:
+        return Event(change.at, _confirmation_label(change, label, names), _who(change))
     if change.hand_number is not None:
         parts = [describe_hand(data, names) for data in (change.before, change.after) if data]
         label = gettext("%(action)s, hand %(number)s: %(hand)s") % {
@@ -250,6 +263,26 @@ def _event(change: Change, names: Sequence[str]) -> Event:
     return Event(change.at, label, _who(change))
 
 
+def _confirmation_label(change: Change, label: str, names: Sequence[str]) -> str:
+    """``hand confirmed, hand 3: Bilal``, ``result signed: Chafik``, ``confirmed by itself
+    at the night's end: hands 3, 4``."""
+    after = change.after if isinstance(change.after, dict) else {}
+    seat = after.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        if change.hand_number is not None:
+            return gettext("%(action)s, hand %(number)s: %(name)s") % {
+                "action": label,
+                "number": change.hand_number,
+                "name": names[seat],
+            }
+        return gettext("%(action)s: %(name)s") % {"action": label, "name": names[seat]}
+    hands = after.get("hands")
+    if isinstance(hands, list) and hands:
+        numbers = ", ".join(str(number) for number in hands)
+        return gettext("%(action)s: hands %(numbers)s") % {"action": label, "numbers": numbers}
+    return label
+
+
 def _who(change: Change) -> str:
     if change.by_user is not None:
         return change.by_user.get_username()
@@ -257,8 +290,10 @@ def _who(change: Change) -> str:
         return change.by_device
     if change.action == Change.Action.IMPORTED:
         return gettext("the phone that imported it")
-    if change.action == Change.Action.SEATED:
+    if change.action in (Change.Action.SEATED, Change.Action.CONFIRMED, Change.Action.SIGNED):
         return gettext("a player’s phone")
+    if change.action == Change.Action.NIGHT_CONFIRMED:
+        return gettext("the night’s end")
     return gettext("the phone that started the game")
 
 

@@ -80,5 +80,8 @@ def game_shown(
         tuple((one.name, one.count) for one in waiting.others(request, gid, reports)),
         refused.reason if refused is not None else None,
         seat,
+        # A hand waiting is confirmed by itself when its minutes run out, with no change
+        # written: a game that confirms keeps its page a minute at most.
+        None if game.confirmation == "off" else timezone.now().strftime("%Y%m%d%H%M"),
     )
     return Shown(parts, can_share, can_rematch, seat)

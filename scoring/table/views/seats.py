@@ -3,8 +3,8 @@ phone of the player who scans his, or types it, holds that seat and watches the 
 that seat's player, until the game's owner revokes the code. A seat holder does not score:
 a scorer link does that (views/share.py)."""
 
-from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -15,11 +15,13 @@ from ...common.rights import Action, Actor
 from ...infra.qr import qr_code
 from ...infra.throttles import SEAT_TAKE, throttled
 from .. import services
-from ..access import Access, with_game, writes_game
-from ..forms import SeatForm, seat_code
+from ..access import Access, held_seat, may, with_game, writes_game
+from ..forms import ConfirmForm, SeatForm, seat_code
 from ..models import Game, SeatLink
 from ..pages.game import game_clock
+from ..state import GameState, load_game
 from .cached import names_part
+from .table import game_page
 
 
 @require_safe
@@ -105,3 +107,65 @@ def _taken(request: HtmxHttpRequest, link: SeatLink) -> HttpResponse:
     phone.take_seat(gid, link.pk)
     rights.write(response, phone)
     return response
+
+
+def _refusal_words(refused: services.ConfirmRefused) -> str:
+    match refused.why:
+        case "changed":
+            return gettext(
+                "Hand %(number)s was changed since you saw it: here it is as it now stands. "
+                "Confirm it again if it is right."
+            ) % {"number": refused.number}
+        case "own":
+            return gettext(
+                "Your seat entered hand %(number)s: a player of another seat confirms it."
+            ) % {"number": refused.number}
+        case "gone":
+            return gettext("Hand %(number)s is no longer in the game.") % {"number": refused.number}
+        case "playing":
+            return gettext("The result is signed once the game is over.")
+        case _:
+            return gettext("This game’s rules ask for no confirmation.")
+
+
+def _shown(request: HtmxHttpRequest, state: GameState, notice: str, status: int) -> HttpResponse:
+    can_score = may(request, Action.SCORE_GAME, state.game.public_id, state.game)
+    return game_page(request, state, notice=notice, can_score=can_score, status=status)
+
+
+@require_POST
+@writes_game(Action.CONFIRM_GAME)
+def confirm_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
+    """The player of the seat this phone holds confirms hand ``number`` as his page showed
+    it. Sent twice, confirmed once; a hand changed since is refused, and shown anew."""
+    seat = held_seat(request, gid)
+    form = ConfirmForm(request.POST)
+    if seat is None or not form.is_valid():
+        state = load_game(get_object_or_404(Game, public_id=gid))
+        return _shown(request, state, gettext("This confirmation could not be read."), 400)
+    try:
+        services.confirm_hand(
+            public_id=gid,
+            number=number,
+            version=form.cleaned_data["version"],
+            seat=seat,
+            by=by,
+        )
+    except services.ConfirmRefused as refused:
+        return _shown(request, refused.state, _refusal_words(refused), 409)
+    return redirect("game", gid=gid)
+
+
+@require_POST
+@writes_game(Action.CONFIRM_GAME)
+def sign_game(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
+    """The player of the seat this phone holds signs the game's result. Sent twice, signed
+    once."""
+    seat = held_seat(request, gid)
+    if seat is None:
+        raise Http404
+    try:
+        services.sign_game(public_id=gid, seat=seat, by=by)
+    except services.ConfirmRefused as refused:
+        return _shown(request, refused.state, _refusal_words(refused), 409)
+    return redirect("game", gid=gid)

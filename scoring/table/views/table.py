@@ -2,6 +2,7 @@
 draws the page from the state the service returns."""
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery
@@ -19,7 +20,7 @@ from ...common.http import HtmxHttpRequest, attachment
 from ...common.once import made_before, make_once
 from ...common.rights import FOR_OWNER, STARTED, Action, Actor
 from ...common.words import shown
-from ...engine import Trump, trump_order
+from ...engine import Confirmation, Trump, trump_order
 from ...infra.pagecache import (
     CSRF_PLACEHOLDER,
     TOKEN_PLACEHOLDER,
@@ -41,9 +42,11 @@ from ..access import (
     with_game,
     writes_game,
 )
+from ..confirming import agreement_of
 from ..forms import HandForm, NewGameForm, WaitingForm, hand_initial
 from ..hooks import crumb_of
 from ..models import Change, Game, Player, Summary
+from ..pages.agreement import agreed, history_lines, with_history
 from ..pages.game import game_clock, replay_url, score_sheet, version_of
 from ..pages.home import game_summaries, summary_relations
 from ..pages.pdf import settlement_sheet_pdf
@@ -127,7 +130,7 @@ def new_game(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-def _game_page(
+def game_page(
     request: HtmxHttpRequest,
     state: GameState,
     form: HandForm | None = None,
@@ -176,9 +179,21 @@ def game_context(
         token = uuid.uuid4() if token is None else token
         form = HandForm(names=state.names, initial={**initial, "token": token})
     changes, read = _history(state)
+    sheet = score_sheet(state, changes)
+    agreement = agreement_of(state)
+    if agreement.mode is not Confirmation.OFF:
+        lines = history_lines(agreement, state.record.rules.confirmation_minutes)
+        sheet = replace(sheet, history=with_history(sheet.history, lines, HISTORY_LENGTH))
+    # Only a seat holder confirms or signs here: a scorer's page does not depend on a seat.
+    seat = (
+        None
+        if can_score or (not agreement.waiting and agreement.signed is None)
+        else (held_seat(request, gid, state.game))
+    )
     return {
         "state": state,
-        "sheet": score_sheet(state, changes),
+        "sheet": sheet,
+        "agreed": agreed(state, agreement, seat),
         "form": form,
         "can_score": can_score,
         "can_share": can_score and may_later(request, Action.SHARE_GAME, gid, state.game),
@@ -264,7 +279,7 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
     # An AlreadyRecorded is nothing wrong: the hand is there once.
     status = 200 if isinstance(refused, services.AlreadyRecorded) else 409
     notice = writes.refused_notice(refused)
-    response = _game_page(request, refused.state, notice=notice, announce=notice, status=status)
+    response = game_page(request, refused.state, notice=notice, announce=notice, status=status)
     return retarget(response, "#game") if request.htmx else response
 
 
@@ -300,7 +315,7 @@ def _kept_as_next(
             "not recorded: it is kept below as hand %(next)s. Check it, then save it."
         )
     notice %= {"number": refused.number, "next": number}
-    response = _game_page(request, state, draft, notice=notice, announce=notice, status=409)
+    response = game_page(request, state, draft, notice=notice, announce=notice, status=409)
     return retarget(response, "#game") if request.htmx else response
 
 
@@ -341,7 +356,7 @@ def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
     shown = game_shown(request, game, can_score=can_score, with_seat=True)
     if shown is None or not cacheable(request):
         state = load_shown(request, game, can_score=can_score)
-        return _game_page(request, state, can_score=can_score)
+        return game_page(request, state, can_score=can_score)
     template = "table/game.html#game" if request.htmx else "table/game.html"
 
     def draw() -> str:
@@ -369,7 +384,7 @@ def game(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
 @require_POST
 @writes_game()
 def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
-    written = writes.record_hand(HandForm(request.POST), gid, by)
+    written = writes.record_hand(HandForm(request.POST), gid, by, held_seat(request, gid))
     form, state, refused = written.form, written.state, written.refused
     if isinstance(refused, services.AlreadyRecorded) and _new_taps(refused, form):
         if wants_json(request):
@@ -383,7 +398,7 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
             return _written(request, state, "recorded", form.cleaned_data["number"], code=201)
         if not request.htmx:
             return redirect("game", gid=gid)
-        return _game_page(request, state, announce_last=True)
+        return game_page(request, state, announce_last=True)
     state = load_game(get_object_or_404(Game, public_id=gid))
     form.name_seats(state.names)
     if wants_json(request):
@@ -394,7 +409,7 @@ def add_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
         context = {"form": form, "state": state, "sheet": score_sheet(state)}
         response = render(request, "table/game.html#hand-form", context, status=422)
         return retarget(response, "#entry")
-    return _game_page(request, state, form, status=422)
+    return game_page(request, state, form, status=422)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -404,7 +419,7 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
     if request.method == "POST":
         data = request.POST.copy()
         data["number"] = str(number)  # the hand is the one in the address
-        written = writes.edit_hand(HandForm(data), gid, number, by)
+        written = writes.edit_hand(HandForm(data), gid, number, by, held_seat(request, gid))
         form = written.form
         if written.refused is not None:
             return _refused(request, written.refused)
@@ -444,7 +459,7 @@ def undo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
         return _written(request, state, "undone", number)
     if not request.htmx:
         return redirect("game", gid=gid)
-    return _game_page(
+    return game_page(
         request, state, announce=gettext("Hand %(number)s undone.") % {"number": number}
     )
 
@@ -460,7 +475,7 @@ def redo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
         return _written(request, state, "redone", number)
     if not request.htmx:
         return redirect("game", gid=gid)
-    return _game_page(request, state, announce_last=True)
+    return game_page(request, state, announce_last=True)
 
 
 @require_POST

@@ -18,7 +18,7 @@ def each_row_its_nights_end(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("scoring", "0032_seat_links"),
+        ("scoring", "0033_confirmation"),
     ]
 
     operations = [

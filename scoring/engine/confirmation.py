@@ -1,0 +1,167 @@
+"""Whether the table agrees: each hand's confirmation, and whether a game's result is final.
+
+A game's rules choose its :class:`~.rules.Confirmation`. Under ``each_hand`` a hand waits
+until a player of another seat than the one that entered it confirms it; under
+``whole_game`` the result waits until all four seats have signed it, once the game is over.
+What is not confirmed within the rules' ``confirmation_minutes`` is confirmed by itself:
+derived from time, so nothing has to run when the minutes pass. A confirmation given with
+no seat (the night's end) confirms by itself at once.
+
+Pure: the facts in (the hands as entered, the confirmations given, the moment asked),
+the states out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from .auction import SEATS
+from .rules import Confirmation, Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Entered:
+    """A hand as it now stands: its number, the seat of the phone that entered it (None:
+    a phone that holds no seat), and when (its last correction's moment, if corrected)."""
+
+    number: int
+    seat: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    """A confirmation: of hand ``number`` as it now stands, or of the whole game (None); by
+    the player of ``seat``, or by itself (None: the night's end)."""
+
+    number: int | None
+    seat: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """One hand's confirmation at a moment."""
+
+    number: int
+    waiting_for: tuple[int, ...] = ()
+    """The seats that may confirm it while it waits; empty once it is confirmed."""
+    by: int | None = None
+    """The seat that confirmed it; None if it was confirmed by itself or waits."""
+    at: datetime | None = None
+    """When it was confirmed; None while it waits."""
+
+    @property
+    def waiting(self) -> bool:
+        """Whether it waits for a seat (never under a rule that confirms no hand)."""
+        return bool(self.waiting_for)
+
+    @property
+    def by_itself(self) -> bool:
+        return self.at is not None and self.by is None
+
+
+def may_confirm(entered_by: int | None) -> tuple[int, ...]:
+    """The seats that may confirm a hand entered by ``entered_by``: every other one (all
+    four for a hand entered by a phone that holds no seat)."""
+    return tuple(seat for seat in range(SEATS) if seat != entered_by)
+
+
+def _first(given: Iterable[Given]) -> Given | None:
+    return min(given, key=lambda one: one.at, default=None)
+
+
+def hand_states(
+    rules: Rules, hands: Sequence[Entered], given: Iterable[Given], now: datetime
+) -> tuple[HandState, ...]:
+    """Each hand's state at ``now``: under ``each_hand``, confirmed by the first of the
+    seats allowed to, or by itself (at its entry plus the rules' minutes, or a confirmation
+    with no seat) if that came first; waiting otherwise. Under any other rule no hand
+    waits: each is a plain :class:`HandState` with no one to wait for."""
+    if rules.confirmation is not Confirmation.EACH_HAND:
+        return tuple(HandState(hand.number) for hand in hands)
+    late = timedelta(minutes=rules.confirmation_minutes)
+    by_number: dict[int, list[Given]] = {}
+    for one in given:
+        if one.number is not None and one.at <= now:
+            by_number.setdefault(one.number, []).append(one)
+    states = []
+    for hand in hands:
+        allowed = may_confirm(hand.seat)
+        found = [
+            one
+            for one in by_number.get(hand.number, ())
+            if one.at >= hand.at and (one.seat is None or one.seat in allowed)
+        ]
+        first = _first(found)
+        itself = hand.at + late
+        if itself <= now and (first is None or itself < first.at):
+            states.append(HandState(hand.number, at=itself))
+        elif first is not None:
+            states.append(HandState(hand.number, by=first.seat, at=first.at))
+        else:
+            states.append(HandState(hand.number, waiting_for=allowed))
+    return tuple(states)
+
+
+@dataclass(frozen=True, slots=True)
+class Signatures:
+    """A game's result under ``whole_game``: the seats that signed it and when, and when
+    it was signed by itself (None: it was not)."""
+
+    signed: dict[int, datetime]
+    by_itself: datetime | None = None
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        if self.by_itself is not None:
+            return ()
+        return tuple(seat for seat in range(SEATS) if seat not in self.signed)
+
+    @property
+    def complete(self) -> bool:
+        return not self.waiting_for
+
+
+def signatures(
+    rules: Rules, over_at: datetime | None, given: Iterable[Given], now: datetime
+) -> Signatures:
+    """Who has signed the game's result at ``now`` (``over_at``: when the game ended, None
+    while it is played: nothing is signed before). Signed by itself at the end plus the
+    rules' minutes, or by a confirmation of the game with no seat, if all four have not
+    signed first."""
+    if over_at is None:
+        return Signatures({})
+    signed: dict[int, datetime] = {}
+    itself: datetime | None = None
+    if rules.confirmation is Confirmation.WHOLE_GAME:
+        itself = over_at + timedelta(minutes=rules.confirmation_minutes)
+    for one in sorted(given, key=lambda one: one.at):
+        if one.number is not None or one.at > now or one.at < over_at:
+            continue
+        if one.seat is None:
+            itself = one.at if itself is None else min(itself, one.at)
+        else:
+            signed.setdefault(one.seat, one.at)
+    last = max(signed.values()) if len(signed) == SEATS else None
+    if itself is not None and (itself > now or (last is not None and last <= itself)):
+        itself = None
+    return Signatures(signed, itself)
+
+
+def is_final(
+    rules: Rules, over: bool, states: Sequence[HandState], signed: Signatures | None = None
+) -> bool:
+    """Whether a game's result is final: over, and under ``each_hand`` every hand confirmed,
+    under ``whole_game`` signed by all four (or by itself)."""
+    if not over:
+        return False
+    match rules.confirmation:
+        case Confirmation.EACH_HAND:
+            return not any(state.waiting for state in states)
+        case Confirmation.WHOLE_GAME:
+            return signed is not None and signed.complete
+        case _:
+            return True

@@ -1,0 +1,124 @@
+"""A game's confirmations as the engine reads them (scoring/engine/confirmation.py): each
+hand's state and the result's signatures at a moment, from the hands' rows and the
+confirmations written. Reads only; one query, and none for a game played without
+confirmation."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.utils import timezone
+
+from ..engine import Confirmation as Mode
+from ..engine import GameResult
+from ..engine.confirmation import (
+    Entered,
+    Given,
+    HandState,
+    Signatures,
+    hand_states,
+    is_final,
+    signatures,
+)
+from .models import Confirmation, Game, Hand, Summary
+from .state import GameState, finish_of, rules_of
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """What the table has agreed of a game at a moment."""
+
+    mode: Mode
+    hands: tuple[HandState, ...] = ()
+    signed: Signatures | None = None
+    final: bool = True
+    rows: Sequence[Confirmation] = field(default_factory=tuple)
+    """The confirmations written, oldest first."""
+
+    @property
+    def waiting(self) -> tuple[HandState, ...]:
+        return tuple(state for state in self.hands if state.waiting)
+
+
+def over_at(state: GameState) -> datetime | None:
+    """When the game ended (won or abandoned); None while it is played."""
+    if not state.ending.over:
+        return None
+    if state.game.abandoned_at is not None:
+        return state.game.abandoned_at
+    return finish_of(state) if state.hands else state.game.created_at
+
+
+def entered(hand: Hand) -> Entered:
+    return Entered(hand.number, hand.entered_seat, hand.entered_at)
+
+
+def given_of(rows: Sequence[Confirmation], hands: Sequence[Hand]) -> list[Given]:
+    """The confirmations that count: of the whole game, or of a hand as it now stands."""
+    versions = {hand.pk: hand.version for hand in hands}
+    return [
+        Given(row.hand_number, row.seat, row.at)
+        for row in rows
+        if row.hand_id is None or versions.get(row.hand_id) == row.version
+    ]
+
+
+def agreement_of(
+    state: GameState,
+    now: datetime | None = None,
+    rows: Sequence[Confirmation] | None = None,
+) -> Agreement:
+    """The game's agreement at ``now`` (this moment if not given); ``rows``: its
+    confirmations if already read."""
+    rules = state.record.rules
+    over = state.ending.over
+    if rules.confirmation is Mode.OFF:
+        return Agreement(Mode.OFF, final=over)
+    now = timezone.now() if now is None else now
+    if rows is None:
+        rows = tuple(Confirmation.objects.filter(game=state.game).order_by("at", "id"))
+    given = given_of(rows, state.hands)
+    hands = hand_states(rules, [entered(hand) for hand in state.hands], given, now)
+    signed = signatures(rules, over_at(state), given, now)
+    final = is_final(rules, over, hands, signed)
+    return Agreement(rules.confirmation, hands, signed, final, rows)
+
+
+def final_as_written(state: GameState) -> bool:
+    """Whether the game's result is final as of its last change (its summary's
+    ``changed_at``): what a club's league counts (scoring/clubs/league/ratings.py), so that
+    its results follow the facts written, as a full recomputation (:func:`finals`) gives
+    them. What the minutes confirm by themselves counts from the game's next change (a
+    confirmation, the night's end)."""
+    if state.record.rules.confirmation is Mode.OFF:
+        return state.ending.over
+    changed = Summary.objects.filter(game=state.game).values_list("changed_at", flat=True)
+    return agreement_of(state, now=changed.first() or timezone.now()).final
+
+
+def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
+    """Of these won games (each scored in ``results`` by pk), the ones whose result is final
+    as of their last change, as :func:`final_as_written` says of each: three queries for
+    those played with confirmation, none for the others."""
+    confirming = [game for game in games if game.confirmation != Mode.OFF.value]
+    final = {game.pk for game in games if game.confirmation == Mode.OFF.value}
+    if not confirming:
+        return final
+    ids = [game.pk for game in confirming]
+    hands: dict[int, list[Hand]] = {}
+    for hand in Hand.objects.filter(game_id__in=ids).order_by("game_id", "number"):
+        hands.setdefault(hand.game_id, []).append(hand)
+    rows: dict[int, list[Confirmation]] = {}
+    for row in Confirmation.objects.filter(game_id__in=ids).order_by("at", "id"):
+        rows.setdefault(row.game_id, []).append(row)
+    changed = dict(Summary.objects.filter(game_id__in=ids).values_list("game_id", "changed_at"))
+    for game in confirming:
+        played = hands.get(game.pk, [])
+        rules, now = rules_of(game), changed[game.pk]
+        given = given_of(rows.get(game.pk, []), played)
+        states = hand_states(rules, [entered(hand) for hand in played], given, now)
+        ended = game.finished_at or (played[-1].recorded_at if played else game.created_at)
+        signed = signatures(rules, ended, given, now)
+        if is_final(rules, results[game.pk].finished, states, signed):
+            final.add(game.pk)
+    return final

@@ -1,0 +1,149 @@
+"""What the game page says of confirmation (issue 40.2): the hands waiting and for whom,
+the result's signatures, and the lines the history gains from time (a hand confirmed by
+itself is not written: it follows from the minutes, scoring/engine/confirmation.py)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
+
+from ...engine import Confirmation as Mode
+from ..confirming import Agreement
+from ..state import GameState
+from .game import Event
+
+
+@dataclass(frozen=True)
+class WaitingHand:
+    """A hand waiting for confirmation, as the page says it."""
+
+    number: int
+    text: SafeString
+    version: int
+    may_confirm: bool
+    """Whether this phone's seat may confirm it (a button)."""
+
+
+@dataclass(frozen=True)
+class Agreed:
+    """The page's confirmation part."""
+
+    waiting: Sequence[WaitingHand]
+    signed: SafeString | None = None
+    """Under ``whole_game``, once the game is over: who signed, who has not."""
+    may_sign: bool = False
+    final: bool = False
+
+
+def _names(seats: Sequence[int], names: Sequence[str], joined: str) -> SafeString:
+    """The names of ``seats``, each isolated from the words round it (<bdi>), joined with
+    commas and ``joined`` (``%(some)s or %(last)s``) before the last."""
+    shown = [format_html("<bdi>{}</bdi>", names[seat]) for seat in seats]
+    if len(shown) < 2:
+        return SafeString("".join(shown))
+    some = SafeString(gettext(", ").join(shown[:-1]))  # Arabic: "، "
+    return format_html(joined, some=some, last=shown[-1])
+
+
+def _or(seats: Sequence[int], names: Sequence[str]) -> SafeString:
+    joined = gettext("%(some)s or %(last)s").replace("%(some)s", "{some}")
+    return _names(seats, names, joined.replace("%(last)s", "{last}"))
+
+
+def _and(seats: Sequence[int], names: Sequence[str]) -> SafeString:
+    joined = gettext("%(some)s and %(last)s").replace("%(some)s", "{some}")
+    return _names(seats, names, joined.replace("%(last)s", "{last}"))
+
+
+def _words(text: str, **values: SafeString | int) -> SafeString:
+    """A translated sentence with ``%(name)s`` holes filled with safe HTML."""
+    for name in values:
+        text = text.replace(f"%({name})s", "{" + name + "}")
+    return format_html(text, **values)
+
+
+def agreed(state: GameState, agreement: Agreement, seat: int | None) -> Agreed | None:
+    """The page's confirmation part for a phone holding ``seat`` (None: none, or a scorer);
+    None for a game played without confirmation."""
+    if agreement.mode is Mode.OFF:
+        return None
+    names = state.names
+    waiting = []
+    for hand in agreement.waiting:
+        text = _words(
+            gettext("Hand %(number)s waits for %(names)s"),
+            number=hand.number,
+            names=_or(hand.waiting_for, names),
+        )
+        row = state.hands[hand.number - 1]
+        allowed = seat is not None and seat in hand.waiting_for
+        waiting.append(WaitingHand(hand.number, text, row.version, allowed))
+    signed_text, may_sign = None, False
+    signed = agreement.signed
+    if agreement.mode is Mode.WHOLE_GAME and state.ending.over and signed is not None:
+        done = sorted(signed.signed)
+        if signed.by_itself is not None:
+            signed_text = SafeString(gettext("The result was signed by itself: time ran out."))
+        elif not signed.waiting_for:
+            signed_text = _words(gettext("Signed by %(names)s."), names=_and(done, names))
+        elif done:
+            signed_text = _words(
+                gettext("Signed by %(signed)s; waiting for %(waiting)s."),
+                signed=_and(done, names),
+                waiting=_and(signed.waiting_for, names),
+            )
+        else:
+            signed_text = _words(
+                gettext("The result waits for the signatures of %(waiting)s."),
+                waiting=_and(signed.waiting_for, names),
+            )
+        may_sign = seat is not None and seat in signed.waiting_for
+    return Agreed(waiting, signed_text, may_sign, agreement.final)
+
+
+def history_lines(agreement: Agreement, minutes: int) -> list[Event]:
+    """The history's lines that follow from time: each hand, or the result, confirmed by
+    itself when its minutes ran out (a confirmation at the night's end is written)."""
+    written = {(row.hand_number, row.at) for row in agreement.rows if row.seat is None}
+    said = gettext("nobody: the time ran out")
+    lines = [
+        Event(
+            hand.at,
+            ngettext(
+                "Hand %(number)s confirmed by itself after %(minutes)s minute",
+                "Hand %(number)s confirmed by itself after %(minutes)s minutes",
+                minutes,
+            )
+            % {"number": hand.number, "minutes": minutes},
+            said,
+        )
+        for hand in agreement.hands
+        if hand.by_itself and hand.at is not None and (hand.number, hand.at) not in written
+    ]
+    signed = agreement.signed
+    if (
+        signed is not None
+        and signed.by_itself is not None
+        and (None, signed.by_itself) not in written
+    ):
+        lines.append(
+            Event(
+                signed.by_itself,
+                ngettext(
+                    "Result signed by itself after %(minutes)s minute",
+                    "Result signed by itself after %(minutes)s minutes",
+                    minutes,
+                )
+                % {"minutes": minutes},
+                said,
+            )
+        )
+    return lines
+
+
+def with_history(history: Sequence[Event], lines: Sequence[Event], length: int) -> list[Event]:
+    """The history, newest first, with the lines that follow from time among it."""
+    merged = sorted([*history, *lines], key=lambda event: event.at, reverse=True)
+    return merged[:length]

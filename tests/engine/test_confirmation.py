@@ -1,0 +1,192 @@
+"""Confirmation (scoring/engine/confirmation.py): each hand's state and whether a game's
+result is final, from the hands as entered, the confirmations given and the moment."""
+
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.engine import Confirmation, RecordError, Rules, parse_record, record_to_dict
+from scoring.engine.confirmation import (
+    Entered,
+    Given,
+    HandState,
+    hand_states,
+    is_final,
+    may_confirm,
+    signatures,
+)
+
+START = datetime(2026, 12, 4, 20, 0, tzinfo=UTC)
+EACH = Rules(confirmation=Confirmation.EACH_HAND)
+WHOLE = Rules(confirmation=Confirmation.WHOLE_GAME, confirmation_minutes=10)
+
+
+def at(minutes: float) -> datetime:
+    return START + timedelta(minutes=minutes)
+
+
+def test_hand_states_under_off_wait_for_nobody():
+    states = hand_states(Rules(), [Entered(1, 0, START)], [], at(1))
+
+    assert (states, is_final(Rules(), True, states)) == ((HandState(1),), True)
+
+
+def test_hand_entered_by_a_seat_waits_for_the_three_others():
+    states = hand_states(EACH, [Entered(1, 1, START)], [], at(3))
+
+    assert (states, may_confirm(None)) == ((HandState(1, waiting_for=(0, 2, 3)),), (0, 1, 2, 3))
+
+
+def test_hand_confirmed_by_another_seat_says_which_and_when():
+    states = hand_states(EACH, [Entered(1, 1, START)], [Given(1, 2, at(2))], at(3))
+
+    assert states == (HandState(1, by=2, at=at(2)),)
+
+
+def test_confirmation_by_the_seat_that_entered_the_hand_counts_for_nothing():
+    states = hand_states(EACH, [Entered(1, 1, START)], [Given(1, 1, at(2))], at(3))
+
+    assert states[0].waiting_for == (0, 2, 3)
+
+
+def test_hand_is_confirmed_by_itself_after_the_minutes():
+    states = hand_states(EACH, [Entered(1, 0, START)], [], at(15))
+
+    assert (states[0].by_itself, states[0].at, states[0].waiting) == (True, at(15), False)
+
+
+def test_confirmation_with_no_seat_confirms_by_itself_at_once():
+    states = hand_states(EACH, [Entered(1, 0, START)], [Given(1, None, at(4))], at(5))
+
+    assert states == (HandState(1, at=at(4)),)
+
+
+def test_confirmation_given_before_the_hand_was_corrected_counts_for_nothing():
+    states = hand_states(EACH, [Entered(1, 0, at(5))], [Given(1, 2, at(2))], at(6))
+
+    assert states[0].waiting_for == (1, 2, 3)
+
+
+def test_each_hand_is_final_only_when_over_and_every_hand_confirmed():
+    hands = [Entered(1, 0, START), Entered(2, 0, at(1))]
+    one = hand_states(EACH, hands, [Given(1, 1, at(2))], at(3))
+    both = hand_states(EACH, hands, [Given(1, 1, at(2)), Given(2, 3, at(2))], at(3))
+
+    assert (is_final(EACH, True, one), is_final(EACH, True, both), is_final(EACH, False, both)) == (
+        False,
+        True,
+        False,
+    )
+
+
+def test_whole_game_is_final_when_all_four_have_signed():
+    given = [Given(None, seat, at(1 + seat)) for seat in range(4)]
+    three = signatures(WHOLE, START, given[:3], at(5))
+    four = signatures(WHOLE, START, given, at(5))
+
+    assert (
+        three.waiting_for,
+        is_final(WHOLE, True, (), three),
+        is_final(WHOLE, True, (), four),
+        four.by_itself,
+    ) == ((3,), False, True, None)
+
+
+def test_whole_game_is_signed_by_itself_after_the_minutes_from_its_end():
+    signed = signatures(WHOLE, START, [Given(None, 0, at(1))], at(10))
+
+    assert (signed.by_itself, signed.waiting_for, is_final(WHOLE, True, (), signed)) == (
+        at(10),
+        (),
+        True,
+    )
+
+
+def test_whole_game_is_not_signed_while_it_is_played():
+    signed = signatures(WHOLE, None, [Given(None, 0, at(1))], at(30))
+
+    assert (signed.signed, is_final(WHOLE, False, (), signed)) == ({}, False)
+
+
+def test_confirmation_is_written_in_the_record_only_when_not_off():
+    record = {
+        "format": "boulmous/1",
+        "players": ["Amina", "Bilal", "Chafik", "Dalila"],
+        "rules": {"confirmation": "each_hand", "confirmation_minutes": 20},
+        "hands": [],
+    }
+    usual = dict(record, rules={})
+
+    assert (
+        record_to_dict(parse_record(record))["rules"].get("confirmation"),
+        record_to_dict(parse_record(record))["rules"].get("confirmation_minutes"),
+        "confirmation" in record_to_dict(parse_record(usual))["rules"],
+    ) == ("each_hand", 20, False)
+
+
+def test_confirmation_minutes_of_zero_is_refused_in_a_record():
+    record = {
+        "format": "boulmous/1",
+        "players": ["Amina", "Bilal", "Chafik", "Dalila"],
+        "rules": {"confirmation": "each_hand", "confirmation_minutes": 0},
+        "hands": [],
+    }
+    try:
+        parse_record(record)
+        refused = False
+    except RecordError:
+        refused = True
+
+    assert refused is True
+
+
+entries = st.lists(
+    st.tuples(st.one_of(st.none(), st.integers(0, 3)), st.integers(0, 60)), max_size=6
+)
+confirmations = st.lists(
+    st.tuples(st.integers(1, 6), st.one_of(st.none(), st.integers(0, 3)), st.integers(0, 90)),
+    max_size=10,
+)
+
+
+@settings(max_examples=200)
+@given(entries, confirmations, st.integers(0, 120), st.integers(1, 30))
+def test_hand_states_are_confirmed_by_an_allowed_seat_after_entry_or_wait(
+    entered, given_, now, minutes
+):
+    rules = Rules(confirmation=Confirmation.EACH_HAND, confirmation_minutes=minutes)
+    hands = [Entered(number, seat, at(moment)) for number, (seat, moment) in enumerate(entered, 1)]
+    given_list = [Given(number, seat, at(moment)) for number, seat, moment in given_]
+
+    states = hand_states(rules, hands, given_list, at(now))
+
+    for hand, state in zip(hands, states, strict=True):
+        assert state.number == hand.number
+        if state.waiting:
+            assert state.waiting_for == may_confirm(hand.seat)
+            assert hand.at + timedelta(minutes=minutes) > at(now)
+        else:
+            assert state.waiting_for == ()
+            assert hand.at <= state.at <= min(at(now), hand.at + timedelta(minutes=minutes))
+            assert state.by != hand.seat or state.by is None
+
+
+@settings(max_examples=200)
+@given(entries, confirmations, st.integers(0, 120), st.integers(0, 120))
+def test_hand_confirmed_stays_confirmed_as_time_passes(entered, given_, now, later):
+    hands = [Entered(number, seat, at(moment)) for number, (seat, moment) in enumerate(entered, 1)]
+    given_list = [Given(number, seat, at(moment)) for number, seat, moment in given_]
+
+    before = hand_states(EACH, hands, given_list, at(now))
+    after = hand_states(EACH, hands, given_list, at(now + later))
+
+    for one, other in zip(before, after, strict=True):
+        if not one.waiting:
+            assert other == one
+
+
+def test_hands_under_whole_game_wait_for_nobody():
+    states = hand_states(WHOLE, [Entered(1, 0, START)], [], at(1))
+
+    assert [state.waiting for state in states] == [False]
