@@ -3,14 +3,23 @@ result is final, from the hands as entered, the confirmations given and the mome
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import Confirmation, RecordError, Rules, parse_record, record_to_dict
+from scoring.engine import (
+    Confirmation,
+    RecordError,
+    Rules,
+    RulesError,
+    parse_record,
+    record_to_dict,
+)
 from scoring.engine.confirmation import (
     Entered,
     Given,
     HandState,
+    Signatures,
     hand_states,
     is_final,
     may_confirm,
@@ -190,3 +199,35 @@ def test_hands_under_whole_game_wait_for_nobody():
     states = hand_states(WHOLE, [Entered(1, 0, START)], [], at(1))
 
     assert [state.waiting for state in states] == [False]
+
+
+def test_whole_game_signatures_count_only_the_game_s_given_between_its_end_and_now():
+    given = [
+        Given(1, 0, at(1)),  # a hand's confirmation, not the game's
+        Given(None, 1, at(-1)),  # before the game ended
+        Given(None, 2, at(40)),  # after the moment asked about
+        Given(None, 3, at(2)),
+    ]
+
+    assert signatures(WHOLE, START, given, at(5)) == Signatures({3: at(2)})
+
+
+def test_whole_game_signed_with_no_seat_at_the_night_s_end_is_signed_by_itself_then():
+    signed = signatures(WHOLE, START, [Given(None, None, at(3))], at(5))
+
+    assert (signed.by_itself, signed.waiting_for) == (at(3), ())
+
+
+def test_signatures_of_a_game_played_without_whole_game_sign_nothing_by_themselves():
+    signed = signatures(EACH, START, [], at(60))
+
+    assert (signed.by_itself, signed.waiting_for) == (None, (0, 1, 2, 3))
+
+
+def test_confirmation_other_than_off_each_hand_or_whole_game_is_refused():
+    with pytest.raises(RulesError) as refused:
+        Rules.from_data({"confirmation": "sometimes"})
+
+    assert (
+        str(refused.value) == 'confirmation "sometimes" is not "off", "each_hand" or "whole_game"'
+    )
