@@ -139,7 +139,8 @@ def _refereed(
     """Hand's state once its disputes and the referee's decisions are read: decided by the
     first decision since it was entered as it stands; else disputed by a dispute of it as it
     stands given before it was confirmed; else as the confirmations make it."""
-    decision = _first(one for one in decisions if one.at >= hand.at)
+    since = (one for one in decisions if one.at >= hand.at)
+    decision = min(since, key=lambda one: one.at, default=None)
     before = [one for one in disputes if decision is None or one.at <= decision.at]
     dispute = max(before, key=lambda one: one.at, default=None)
     if decision is not None:
