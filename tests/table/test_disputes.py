@@ -396,3 +396,16 @@ def test_history_says_the_dispute_and_the_decision_with_their_reasons(client):
         "referee’s decision, hand 1: confirmed as it stands — The tricks were counted again"
         in page,
     ) == (True, True)
+
+
+def test_settlement_says_it_waits_for_the_referee_while_a_hand_is_disputed(client):
+    game = new_game()
+    record(game, seat=1)
+    dispute(game)
+
+    disputed = client.get(url(game, "settlement")).content.decode()
+    decide(game)
+    decided = client.get(url(game, "settlement")).content.decode()
+
+    said = "Hand 1 is disputed: this settlement waits for the referee"
+    assert (said in disputed, said in decided) == (True, False)

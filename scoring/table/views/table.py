@@ -534,6 +534,7 @@ def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResp
             "sheet": score_sheet(state),
             "settle": settle_up(state),
             "can_score": access.can_score,
+            "disputed": [hand.number for hand in agreement_of(state).disputed],
         }
 
     if shown is None or not cacheable(request):
