@@ -306,9 +306,16 @@ class Confirmation(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="confirmations")
     hand = models.ForeignKey(
-        Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="confirmations"
+        Hand,
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        related_name="confirmations",
     )
-    """The hand confirmed (gone with it if undone); None: the whole game's result signed."""
+    """The hand confirmed; None: the whole game's result signed. Kept when the hand is
+    undone (a fact of the game's history, which then confirms no hand of the game: an undo
+    costs no query more); gone with the game."""
     hand_number = models.PositiveSmallIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(null=True, blank=True)
     """The hand's version confirmed: a correction since leaves it counting for nothing."""

@@ -338,8 +338,9 @@ def edit_hand(
     by: Actor = NOBODY,
     seat: int | None = None,
 ) -> GameState:
-    """Replace hand ``number``'s facts; everything after is recomputed. The hand takes a
-    new version, entered by ``seat`` now: its earlier confirmations count for nothing.
+    """Replace hand ``number``'s facts; everything after is recomputed. A hand changed
+    takes a new version, entered by ``seat`` now: its earlier confirmations count for
+    nothing.
 
     If the game would now end before its last recorded hand, EndsEarly says so;
     with ``discard_after_end`` the hands after the new end are discarded, each
@@ -361,10 +362,11 @@ def edit_hand(
     for row, facts in zip(rows.hands[won_at:], record.hands[won_at:], strict=True):
         _discard(rows.game, row, facts, Change.Action.DISCARDED, by)
     row = rows.hands[number - 1]
+    if _facts(row) != columns(hand):  # sent unchanged, it keeps its confirmations
+        row.version += 1
+        row.entered_seat, row.entered_at = seat, timezone.now()
     for name, value in columns(hand).items():
         setattr(row, name, value)
-    row.version += 1
-    row.entered_seat, row.entered_at = seat, timezone.now()
     row.save()
     _change(
         rows.game,

@@ -31,7 +31,7 @@ def waiting(transactional_db):
     ("lang", "line", "confirmed"),
     [
         ("en", "Hand 1 waits for Amina, Chafik or Dalila", "hand confirmed, hand 1: Chafik"),
-        ("ar", "الجولة 1 بانتظار Amina, Chafik أو Dalila", "تأكيد جولة، الجولة 1: Chafik"),
+        ("ar", "الجولة 1 بانتظار Amina، Chafik أو Dalila", "تأكيد جولة، الجولة 1: Chafik"),
     ],
 )
 def test_seat_holder_confirms_a_hand_at_360px(phone, live_server, waiting, lang, line, confirmed):
@@ -42,6 +42,8 @@ def test_seat_holder_confirms_a_hand_at_360px(phone, live_server, waiting, lang,
 
     expect(chafik.locator(".waiting-hand span")).to_have_text(line)
     width = scroll_width(chafik)
+    chafik.locator(".agreement").scroll_into_view_if_needed()
+    chafik.screenshot(path=f"/tmp/confirm-{lang}.png")
     button = chafik.locator(".waiting-hand button").bounding_box()
     chafik.locator(".waiting-hand button").click()
 

@@ -419,5 +419,73 @@ def test_waiting_line_is_said_in_french_and_arabic():
 
     assert lines == {
         "fr": "La donne 1 attend Amina, Chafik ou Dalila",
-        "ar": "الجولة 1 بانتظار Amina, Chafik أو Dalila",
+        "ar": "الجولة 1 بانتظار Amina، Chafik أو Dalila",
     }
+
+
+def test_confirm_waiting_signs_by_itself_a_whole_game_over_and_unsigned():
+    game = new_game(Mode.WHOLE_GAME)
+    for number in range(1, 6):
+        record(game, number, taker=1, bid=5, trump="S", tricks=(0, 5, 1))
+    services.sign_game(public_id=game.public_id, seat=0)
+
+    agreement = services.confirm_waiting(public_id=game.public_id)
+
+    assert (
+        agreement.final,
+        agreement.signed.by_itself is not None,
+        sorted(agreement.signed.signed),
+    ) == (
+        True,
+        True,
+        [0],
+    )
+
+
+def test_confirm_waiting_leaves_a_game_still_played_under_whole_game_as_it_is():
+    game = new_game(Mode.WHOLE_GAME)
+    record(game)
+
+    agreement = services.confirm_waiting(public_id=game.public_id)
+
+    assert (agreement.final, Confirmation.objects.count(), game.changes.count()) == (False, 0, 2)
+
+
+def test_whole_game_page_shows_no_hand_waiting_while_it_is_played(client):
+    game = new_game(Mode.WHOLE_GAME)
+    record(game)
+
+    page = client.get(f"/games/{game.public_id}/")
+
+    assert waiting_lines(page) == []
+
+
+def test_edit_sent_unchanged_keeps_the_hand_and_its_confirmation():
+    game = new_game()
+    record(game, seat=1)
+    confirm(game, seat=2)
+
+    services.edit_hand(
+        public_id=game.public_id, number=1, hand=hand_of(1), discard_after_end=False, seat=0
+    )
+
+    hand = Hand.objects.get(game=game)
+    assert (hand.version, hand.entered_seat, agreement_of(load_game(game)).hands[0].by) == (
+        1,
+        1,
+        2,
+    )
+
+
+def test_hand_undone_and_recorded_again_waits_again_its_old_confirmation_kept():
+    game = new_game()
+    record(game, seat=1)
+    confirm(game, seat=2)
+    services.undo_hand(public_id=game.public_id, number=1)
+
+    state = record(game, seat=1)
+
+    assert (Confirmation.objects.count(), agreement_of(state).hands[0].waiting_for) == (
+        1,
+        (0, 2, 3),
+    )

@@ -59,7 +59,7 @@ def _names(seats: Sequence[int], names: Sequence[str], joined: str) -> SafeStrin
     shown = [format_html("<bdi>{}</bdi>", names[seat]) for seat in seats]
     if len(shown) < 2:
         return SafeString("".join(shown))
-    some = SafeString(", ".join(shown[:-1]))
+    some = SafeString(gettext(", ").join(shown[:-1]))  # Arabic: "، "
     return format_html(joined, some=some, last=shown[-1])
 
 
