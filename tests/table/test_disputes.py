@@ -409,3 +409,24 @@ def test_settlement_says_it_waits_for_the_referee_while_a_hand_is_disputed(clien
 
     said = "Hand 1 is disputed: this settlement waits for the referee"
     assert (said in disputed, said in decided) == (True, False)
+
+
+def test_whole_game_seat_holder_disputes_a_hand_by_its_number_before_signing():
+    game = new_game(Mode.WHOLE_GAME)
+    record(game, seat=1)
+    chafik = seat_phone(game, 2)
+
+    offered = "Dispute a hand" in chafik.get(url(game, "")).content.decode()
+    response = chafik.post(url(game, "dispute"), {"number": "1", "reason": "4 made"})
+
+    assert (offered, response.status_code, Dispute.objects.get().version) == (True, 302, 1)
+
+
+def test_dispute_of_a_hand_number_not_played_answers_409():
+    game = new_game(Mode.WHOLE_GAME)
+    record(game, seat=1)
+    chafik = seat_phone(game, 2)
+
+    response = chafik.post(url(game, "dispute"), {"number": "7", "reason": "4 made"})
+
+    assert (response.status_code, Dispute.objects.count()) == (409, 0)
