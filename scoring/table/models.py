@@ -355,7 +355,11 @@ class Dispute(models.Model):
     then waits for the referee (:class:`Decision`)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
+    hand = models.ForeignKey(
+        Hand, on_delete=models.DO_NOTHING, db_constraint=False, related_name="disputes"
+    )
+    """The hand disputed. Kept when the hand is undone (as a confirmation is): it then
+    disputes nothing, and an undo costs no query more."""
     hand_number = models.PositiveSmallIntegerField()
     version = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()

@@ -793,10 +793,11 @@ def decide_dispute(
         .order_by("-at", "-id")
         .first()
     )
-    if dispute is None:
-        raise DisputeRefused(state, "none", number)
-    if hasattr(dispute, "decision"):
+    if dispute is not None and hasattr(dispute, "decision"):
         return state  # decided already: sent twice
+    hands = agreement_of(state).hands
+    if dispute is None or not 1 <= number <= len(hands) or not hands[number - 1].disputed:
+        raise DisputeRefused(state, "none", number)
     outcome = Decision.Outcome.CONFIRMED
     if hand is not None:
         state = edit_hand(

@@ -3,20 +3,58 @@ with a reason; the hand waits for the referee, who confirms it as it stands or c
 always with a reason; the game is not final meanwhile."""
 
 import re
+import uuid
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from scoring.engine import Confirmation as Mode
+from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.confirming import agreement_of, open_disputes
+from scoring.table.forms import HandForm
 from scoring.table.models import Change, Decision, Dispute, Game, Hand
 from scoring.table.state import load_game
-from tests.factories import hand_data
-from tests.table.test_confirmation import confirm, hand_of, new_game, record, seat_phone
+from tests.factories import NAMES, hand_data
 
 pytestmark = pytest.mark.django_db
+
+
+def new_game(mode=Mode.EACH_HAND, minutes=15):
+    rules = Rules(confirmation=mode, confirmation_minutes=minutes)
+    return services.create_game(names=NAMES, rules=rules, first_dealer=0).game
+
+
+def hand_of(number, **changes):
+    form = HandForm(hand_data(number, **changes), names=NAMES)
+    assert form.is_valid(), form.errors
+    return form.cleaned_data["hand"]
+
+
+def record(game, number=1, seat=None, **changes):
+    return services.record_hand(
+        public_id=game.public_id,
+        number=number,
+        hand=hand_of(number, **changes),
+        token=uuid.uuid4(),
+        seat=seat,
+    )
+
+
+def seat_phone(game, seat):
+    """A phone holding ``seat`` of the game, by its code."""
+    link = services.make_seat_links(public_id=game.public_id)[seat]
+    phone = Client()
+    phone.post("/seat", {"code": link.code})
+    return phone
+
+
+def confirm(game, number=1, version=1, seat=2):
+    return services.confirm_hand(
+        public_id=game.public_id, number=number, version=version, seat=seat
+    )
 
 
 def dispute(game, number=1, version=1, seat=2, reason="Bilal made 4, not 3"):
@@ -430,3 +468,22 @@ def test_dispute_of_a_hand_number_not_played_answers_409():
     response = chafik.post(url(game, "dispute"), {"number": "7", "reason": "4 made"})
 
     assert (response.status_code, Dispute.objects.count()) == (409, 0)
+
+
+def test_dispute_of_a_hand_undone_disputes_nothing_and_is_not_decided():
+    game = new_game()
+    record(game, seat=1)
+    dispute(game)
+    services.undo_hand(public_id=game.public_id, number=1)
+    record(game, seat=1)
+
+    with pytest.raises(services.DisputeRefused) as refused:
+        decide(game)
+
+    agreement = agreement_of(load_game(Game.objects.get()))
+    assert (
+        refused.value.why,
+        Dispute.objects.count(),
+        agreement.hands[0].waiting,
+        open_disputes(Game.objects.all()).count(),
+    ) == ("none", 1, True, 0)
