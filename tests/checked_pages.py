@@ -14,7 +14,7 @@ from scoring.clubs.mail import unsubscribe_token
 from scoring.clubs.members import services as member_services
 from scoring.clubs.nights import services as night_services
 from scoring.common.rights import Actor
-from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.factories import NAMES
 from tests.golden import REVOKED
@@ -44,6 +44,18 @@ def game_pages():
     fresh = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
     link = services.make_scorer_link(public_id=played.public_id)
     seat = services.make_seat_links(public_id=played.public_id)[1]
+    argued = services.create_game(
+        names=NAMES, rules=Rules(confirmation=Confirmation.EACH_HAND), first_dealer=0
+    ).game
+    services.record_hand(
+        public_id=argued.public_id,
+        number=1,
+        hand=Hand(Contract(1, 4, Trump.HEARTS), tricks=(1, 4, 0, 1)),
+        token=None,
+    )
+    services.dispute_hand(
+        public_id=argued.public_id, number=1, version=1, seat=2, reason="Bilal made five tricks"
+    )
     cards = REVOKED.split(",")
     return [
         ("home", "/", None),
@@ -70,6 +82,7 @@ def game_pages():
         ("seat's code opened", f"/seat/{seat.code}", None),
         ("a seat's code typed", "/seat", None),
         ("a game watched", f"/games/{played.public_id}/", WATCH),
+        ("referee's page", f"/games/{argued.public_id}/hands/1/decide", None),
     ]
 
 

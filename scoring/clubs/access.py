@@ -113,6 +113,19 @@ def rematch_of_club_game(request: HtmxHttpRequest, gid: str, game: Game | None) 
     return club_may(Action.SCORE_CLUB, club, club_member(request, club))
 
 
+def referee_of_club_game(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool | None:
+    """A club game's referee is an admin of its club, and no one else (None for a game that
+    is no club game: its owner referees it)."""
+    if game is not None:
+        club_game = club_game_of(game)
+        club = club_game.club if club_game is not None else None
+    else:
+        club = Club.objects.filter(club_games__game__public_id=gid).first()
+    if club is None:
+        return None
+    return club_may(Action.RUN_CLUB, club, club_member(request, club))
+
+
 def _night_end(gid: str, game: Game | None) -> tuple[datetime, str] | None:
     """When the night the game was drawn at ended, and its club's time zone, if it ended:
     read with the game where the table was asked to (``club_game__round__night``), else in
@@ -161,6 +174,8 @@ def subscribe() -> None:
         STARTER_RIGHTS.append(starter_holds)
     if (Action.REMATCH_GAME, rematch_of_club_game) not in KEPT_ACTIONS:
         KEPT_ACTIONS.append((Action.REMATCH_GAME, rematch_of_club_game))
+    if (Action.REFEREE_GAME, referee_of_club_game) not in KEPT_ACTIONS:
+        KEPT_ACTIONS.append((Action.REFEREE_GAME, referee_of_club_game))
     if night_closed not in CLOSED:
         CLOSED.append(night_closed)
 

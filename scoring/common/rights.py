@@ -59,6 +59,13 @@ class Action(StrEnum):
     CONFIRM_GAME = "confirm a game's hands"
     """Confirm a hand another seat entered, or sign the game's result (issue 40.2): the
     player of a seat, from a phone holding it."""
+    DISPUTE_GAME = "dispute a game's hand"
+    """Dispute a hand not yet confirmed, with a reason (issue 40.3): the player of a seat,
+    from a phone holding it."""
+    REFEREE_GAME = "decide a game's disputes"
+    """Confirm a disputed hand as it stands or correct it, with a reason: a club game's
+    referee is an admin of its club (clubs answer it, scoring/clubs/access.py); another
+    game's is its owner. (An event's organiser, once events exist: issue 41.)"""
     REMATCH_GAME = "start a game's rematch"
     """A new game with the same seats and rules, which belongs to the game's owner; the phone
     that asks keeps on it the right it had (a scorer link's ends with the link). A club
@@ -87,6 +94,8 @@ POLICY: dict[Action, frozenset[Role]] = {
     # A scorer link hands the scoring of one game: not the right to hand it on.
     Action.SHARE_GAME: GAME_SCORERS - {Role.SCORER_LINK},
     Action.CONFIRM_GAME: frozenset({Role.SEAT_HOLDER}),
+    Action.DISPUTE_GAME: frozenset({Role.SEAT_HOLDER}),
+    Action.REFEREE_GAME: frozenset({Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.CLUB_ADMIN}),
     Action.REMATCH_GAME: frozenset({Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK}),
     Action.SEE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER, Role.CLUB_MEMBER}),
     Action.SCORE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER}),

@@ -7,6 +7,10 @@ What is not confirmed within the rules' ``confirmation_minutes`` is confirmed by
 derived from time, so nothing has to run when the minutes pass. A confirmation given with
 no seat (the night's end) confirms by itself at once.
 
+Under either mode a player may dispute a hand before it is confirmed (issue 40.3): it is
+then disputed, and confirmed by nothing (neither the minutes nor the night's end) until the
+referee decides it, as it stands or corrected; a game with a disputed hand is not final.
+
 Pure: the facts in (the hands as entered, the confirmations given, the moment asked),
 the states out.
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from .auction import SEATS
 from .rules import Confirmation, Rules
@@ -42,6 +47,24 @@ class Given:
 
 
 @dataclass(frozen=True, slots=True)
+class Disputed:
+    """A dispute of hand ``number`` as it stood at ``at``, by the player of ``seat``."""
+
+    number: int
+    seat: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """The referee's decision on hand ``number`` as it stands at ``at`` (after his
+    correction, if he corrected it)."""
+
+    number: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class HandState:
     """One hand's confirmation at a moment."""
 
@@ -51,12 +74,21 @@ class HandState:
     by: int | None = None
     """The seat that confirmed it; None if it was confirmed by itself or waits."""
     at: datetime | None = None
-    """When it was confirmed; None while it waits."""
+    """When it was confirmed (or decided); None while it waits or is disputed."""
+    disputed_by: int | None = None
+    """The seat that disputed it, if it was disputed (the dispute open, or decided)."""
+    decided: bool = False
+    """Whether the referee decided it (``at``: when)."""
 
     @property
     def waiting(self) -> bool:
-        """Whether it waits for a seat (never under a rule that confirms no hand)."""
-        return bool(self.waiting_for)
+        """Waiting for a player's confirmation (not for the referee's)."""
+        return self.at is None and bool(self.waiting_for)
+
+    @property
+    def disputed(self) -> bool:
+        """Disputed, waiting for the referee."""
+        return self.at is None and self.disputed_by is not None
 
     @property
     def by_itself(self) -> bool:
@@ -73,37 +105,80 @@ def _first(given: Iterable[Given]) -> Given | None:
     return min(given, key=lambda one: one.at, default=None)
 
 
+_Fact = TypeVar("_Fact", Given, Disputed, Decided)
+
+
+def _at_now(facts: Iterable[_Fact], now: datetime) -> dict[int, list[_Fact]]:
+    by_number: dict[int, list[_Fact]] = {}
+    for one in facts:
+        if one.number is not None and one.at <= now:
+            by_number.setdefault(one.number, []).append(one)
+    return by_number
+
+
+def _confirmed(rules: Rules, hand: Entered, given: Sequence[Given], now: datetime) -> HandState:
+    """Hand's state as the players' confirmations make it."""
+    if rules.confirmation is not Confirmation.EACH_HAND:
+        return HandState(hand.number)
+    allowed = may_confirm(hand.seat)
+    found = [
+        one for one in given if one.at >= hand.at and (one.seat is None or one.seat in allowed)
+    ]
+    first = _first(found)
+    itself = hand.at + timedelta(minutes=rules.confirmation_minutes)
+    if itself <= now and (first is None or itself < first.at):
+        return HandState(hand.number, at=itself)
+    if first is not None:
+        return HandState(hand.number, by=first.seat, at=first.at)
+    return HandState(hand.number, waiting_for=allowed)
+
+
+def _refereed(
+    hand: Entered, state: HandState, disputes: Sequence[Disputed], decisions: Sequence[Decided]
+) -> HandState:
+    """Hand's state once its disputes and the referee's decisions are read: decided by the
+    first decision since it was entered as it stands; else disputed by a dispute of it as it
+    stands given before it was confirmed; else as the confirmations make it."""
+    since = (one for one in decisions if one.at >= hand.at)
+    decision = min(since, key=lambda one: one.at, default=None)
+    before = [one for one in disputes if decision is None or one.at <= decision.at]
+    dispute = max(before, key=lambda one: one.at, default=None)
+    if decision is not None:
+        seat = None if dispute is None else dispute.seat
+        return HandState(hand.number, at=decision.at, disputed_by=seat, decided=True)
+    if dispute is None or dispute.at < hand.at or (state.at is not None and state.at <= dispute.at):
+        return state
+    return HandState(hand.number, disputed_by=dispute.seat)
+
+
 def hand_states(
-    rules: Rules, hands: Sequence[Entered], given: Iterable[Given], now: datetime
+    rules: Rules,
+    hands: Sequence[Entered],
+    given: Iterable[Given],
+    now: datetime,
+    disputes: Iterable[Disputed] = (),
+    decisions: Iterable[Decided] = (),
 ) -> tuple[HandState, ...]:
     """Each hand's state at ``now``: under ``each_hand``, confirmed by the first of the
     seats allowed to, or by itself (at its entry plus the rules' minutes, or a confirmation
-    with no seat) if that came first; waiting otherwise. Under any other rule no hand
-    waits: each is a plain :class:`HandState` with no one to wait for."""
-    if rules.confirmation is not Confirmation.EACH_HAND:
+    with no seat) if that came first; waiting otherwise. Under ``whole_game`` no hand waits:
+    each is a plain :class:`HandState` with no one to wait for. Under either, a hand
+    disputed before it was confirmed waits for the referee, until he decides it. Under
+    ``off`` nothing is confirmed nor disputed."""
+    if rules.confirmation is Confirmation.OFF:
         return tuple(HandState(hand.number) for hand in hands)
-    late = timedelta(minutes=rules.confirmation_minutes)
-    by_number: dict[int, list[Given]] = {}
-    for one in given:
-        if one.number is not None and one.at <= now:
-            by_number.setdefault(one.number, []).append(one)
-    states = []
-    for hand in hands:
-        allowed = may_confirm(hand.seat)
-        found = [
-            one
-            for one in by_number.get(hand.number, ())
-            if one.at >= hand.at and (one.seat is None or one.seat in allowed)
-        ]
-        first = _first(found)
-        itself = hand.at + late
-        if itself <= now and (first is None or itself < first.at):
-            states.append(HandState(hand.number, at=itself))
-        elif first is not None:
-            states.append(HandState(hand.number, by=first.seat, at=first.at))
-        else:
-            states.append(HandState(hand.number, waiting_for=allowed))
-    return tuple(states)
+    confirmed = _at_now(given, now)
+    disputed = _at_now(disputes, now)
+    decided = _at_now(decisions, now)
+    return tuple(
+        _refereed(
+            hand,
+            _confirmed(rules, hand, confirmed.get(hand.number, []), now),
+            disputed.get(hand.number, []),
+            decided.get(hand.number, []),
+        )
+        for hand in hands
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,9 +229,10 @@ def signatures(
 def is_final(
     rules: Rules, over: bool, states: Sequence[HandState], signed: Signatures | None = None
 ) -> bool:
-    """Whether a game's result is final: over, and under ``each_hand`` every hand confirmed,
-    under ``whole_game`` signed by all four (or by itself)."""
-    if not over:
+    """Whether a game's result is final: over, no hand disputed and not yet decided, and
+    under ``each_hand`` every hand confirmed, under ``whole_game`` signed by all four (or by
+    itself)."""
+    if not over or any(state.disputed for state in states):
         return False
     match rules.confirmation:
         case Confirmation.EACH_HAND:

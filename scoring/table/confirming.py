@@ -7,11 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from ..engine import Confirmation as Mode
 from ..engine import GameResult
 from ..engine.confirmation import (
+    Decided,
+    Disputed,
     Entered,
     Given,
     HandState,
@@ -20,7 +23,7 @@ from ..engine.confirmation import (
     is_final,
     signatures,
 )
-from .models import Confirmation, Game, Hand, Summary
+from .models import Confirmation, Decision, Dispute, Game, Hand, Summary
 from .state import GameState, finish_of, rules_of
 
 
@@ -34,10 +37,17 @@ class Agreement:
     final: bool = True
     rows: Sequence[Confirmation] = field(default_factory=tuple)
     """The confirmations written, oldest first."""
+    disputes: Sequence[Dispute] = field(default_factory=tuple)
+    """The disputes written, oldest first, each with its decision if decided."""
 
     @property
     def waiting(self) -> tuple[HandState, ...]:
         return tuple(state for state in self.hands if state.waiting)
+
+    @property
+    def disputed(self) -> tuple[HandState, ...]:
+        """The hands waiting for the referee."""
+        return tuple(state for state in self.hands if state.disputed)
 
 
 def over_at(state: GameState) -> datetime | None:
@@ -63,13 +73,32 @@ def given_of(rows: Sequence[Confirmation], hands: Sequence[Hand]) -> list[Given]
     ]
 
 
+def disputed_of(disputes: Sequence[Dispute]) -> list[Disputed]:
+    return [Disputed(row.hand_number, row.seat, row.at) for row in disputes]
+
+
+def decided_of(decisions: Sequence[Decision]) -> list[Decided]:
+    return [Decided(row.hand_number, row.at) for row in decisions]
+
+
+def disputes_of(game: Game) -> tuple[Dispute, ...]:
+    """The game's disputes, oldest first, each with its decision (one query)."""
+    found = Dispute.objects.filter(game=game).select_related("decision", "by_user")
+    return tuple(found.order_by("at", "id"))
+
+
+def _decisions(disputes: Sequence[Dispute]) -> list[Decision]:
+    return [row.decision for row in disputes if hasattr(row, "decision")]
+
+
 def agreement_of(
     state: GameState,
     now: datetime | None = None,
     rows: Sequence[Confirmation] | None = None,
 ) -> Agreement:
     """The game's agreement at ``now`` (this moment if not given); ``rows``: its
-    confirmations if already read."""
+    confirmations if already read. Two queries: the confirmations, the disputes with their
+    decisions."""
     rules = state.record.rules
     over = state.ending.over
     if rules.confirmation is Mode.OFF:
@@ -78,10 +107,18 @@ def agreement_of(
     if rows is None:
         rows = tuple(Confirmation.objects.filter(game=state.game).order_by("at", "id"))
     given = given_of(rows, state.hands)
-    hands = hand_states(rules, [entered(hand) for hand in state.hands], given, now)
+    disputes = disputes_of(state.game)
+    hands = hand_states(
+        rules,
+        [entered(hand) for hand in state.hands],
+        given,
+        now,
+        disputed_of(disputes),
+        decided_of(_decisions(disputes)),
+    )
     signed = signatures(rules, over_at(state), given, now)
     final = is_final(rules, over, hands, signed)
-    return Agreement(rules.confirmation, hands, signed, final, rows)
+    return Agreement(rules.confirmation, hands, signed, final, rows, disputes)
 
 
 def final_as_written(state: GameState) -> bool:
@@ -98,7 +135,7 @@ def final_as_written(state: GameState) -> bool:
 
 def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
     """Of these won games (each scored in ``results`` by pk), the ones whose result is final
-    as of their last change, as :func:`final_as_written` says of each: three queries for
+    as of their last change, as :func:`final_as_written` says of each: four queries for
     those played with confirmation, none for the others."""
     confirming = [game for game in games if game.confirmation != Mode.OFF.value]
     final = {game.pk for game in games if game.confirmation == Mode.OFF.value}
@@ -111,14 +148,35 @@ def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
     rows: dict[int, list[Confirmation]] = {}
     for row in Confirmation.objects.filter(game_id__in=ids).order_by("at", "id"):
         rows.setdefault(row.game_id, []).append(row)
+    disputes: dict[int, list[Dispute]] = {}
+    for dispute in Dispute.objects.filter(game_id__in=ids).select_related("decision"):
+        disputes.setdefault(dispute.game_id, []).append(dispute)
     changed = dict(Summary.objects.filter(game_id__in=ids).values_list("game_id", "changed_at"))
     for game in confirming:
         played = hands.get(game.pk, [])
         rules, now = rules_of(game), changed[game.pk]
         given = given_of(rows.get(game.pk, []), played)
-        states = hand_states(rules, [entered(hand) for hand in played], given, now)
+        argued = disputes.get(game.pk, [])
+        states = hand_states(
+            rules,
+            [entered(hand) for hand in played],
+            given,
+            now,
+            disputed_of(argued),
+            decided_of(_decisions(argued)),
+        )
         ended = game.finished_at or (played[-1].recorded_at if played else game.created_at)
         signed = signatures(rules, ended, given, now)
         if is_final(rules, results[game.pk].finished, states, signed):
             final.add(game.pk)
     return final
+
+
+def open_disputes(games: QuerySet[Game]) -> QuerySet[Dispute]:
+    """The disputes of these games still waiting for the referee: not decided, of a hand not
+    corrected since (as the engine reads them), oldest first; one query when read."""
+    return (
+        Dispute.objects.filter(game__in=games, decision__isnull=True, version=F("hand__version"))
+        .select_related("game")
+        .order_by("at", "id")
+    )

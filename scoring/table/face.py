@@ -23,7 +23,7 @@ from .access import (
     signed_in,
     with_game,
 )
-from .confirming import final_as_written, finals
+from .confirming import final_as_written, finals, open_disputes
 from .forms import ContractFields, HandForm, ImportForm
 from .models import (
     Change,
@@ -137,6 +137,7 @@ __all__ = [
     "may",
     "move_finish",
     "new_public_id",
+    "open_disputes",
     "record_from",
     "record_hand",
     "record_ids",

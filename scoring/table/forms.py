@@ -48,7 +48,7 @@ from ..engine import (
 )
 from ..engine.names import tellable_names
 from ..infra.fragments import NOT_KEPT
-from .models import SeatLink
+from .models import REASON_LENGTH, SeatLink
 from .waiting import MOST
 
 
@@ -468,6 +468,35 @@ class ConfirmForm(forms.Form):
     changed since is not confirmed unseen."""
 
     version = forms.IntegerField(min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput)
+
+
+class DisputeForm(forms.Form):
+    """A seat holder disputing a hand, saying why: its number, and the version his page
+    showed (none: as it now stands, the whole-game form)."""
+
+    number = forms.IntegerField(label=_("Hand"), min_value=1, max_value=MAX_HANDS)
+    version = forms.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, widget=forms.HiddenInput
+    )
+    reason = TextField(
+        label=_("Why do you dispute it?"),
+        max_length=REASON_LENGTH,
+        error_messages={"required": _("Say why you dispute this hand.")},
+    )
+
+
+class DecisionForm(forms.Form):
+    """The referee's decision on a dispute: as it stands, or corrected (the hand's fields
+    then sent with it), always with a reason."""
+
+    outcome = forms.ChoiceField(
+        choices=[("confirmed", _("confirmed as it stands")), ("corrected", _("corrected"))]
+    )
+    reason = TextField(
+        label=_("Your reason, which the players see"),
+        max_length=REASON_LENGTH,
+        error_messages={"required": _("Say why: the players see your reason.")},
+    )
 
 
 class WaitingForm(forms.Form):

@@ -221,6 +221,8 @@ class Change(models.Model):
         CONFIRMED = "confirmed", _("hand confirmed")
         SIGNED = "signed", _("result signed")
         NIGHT_CONFIRMED = "night_end", _("confirmed by itself at the night’s end")
+        DISPUTED = "disputed", _("hand disputed")
+        DECIDED = "decided", _("referee’s decision")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(default=timezone.now)
@@ -341,6 +343,65 @@ class Confirmation(models.Model):
                 condition=models.Q(seat__lt=SEATS), name="confirmation_seat_is_0_to_3"
             ),
         ]
+
+
+REASON_LENGTH = 300
+"""How long a dispute's or a decision's reason may be."""
+
+
+class Dispute(models.Model):
+    """A player's word that a hand, as it stood (``version``), is wrong, and why (issue
+    40.3): by his seat, from a phone holding it, before the hand was confirmed. The hand
+    then waits for the referee (:class:`Decision`)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
+    hand = models.ForeignKey(
+        Hand, on_delete=models.DO_NOTHING, db_constraint=False, related_name="disputes"
+    )
+    """The hand disputed. Kept when the hand is undone (as a confirmation is): it then
+    disputes nothing, and an undo costs no query more."""
+    hand_number = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=REASON_LENGTH)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    by_device = models.CharField(max_length=60, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "version"], name="dispute_once_per_version"),
+            models.CheckConstraint(
+                condition=models.Q(seat__lt=SEATS), name="dispute_seat_is_0_to_3"
+            ),
+        ]
+
+
+class Decision(models.Model):
+    """The referee's decision on a dispute, always with a reason: the hand confirmed as it
+    stands, or corrected (the correction written just before, through the one hand-edit
+    path, in his name)."""
+
+    class Outcome(models.TextChoices):
+        CONFIRMED = "confirmed", _("confirmed as it stands")
+        CORRECTED = "corrected", _("corrected")
+
+    dispute = models.OneToOneField(Dispute, on_delete=models.CASCADE, related_name="decision")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decisions")
+    hand_number = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=20, choices=Outcome.choices)
+    reason = models.CharField(max_length=REASON_LENGTH)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    by_device = models.CharField(max_length=60, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
 
 
 class Summary(models.Model):

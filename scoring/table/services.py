@@ -39,6 +39,8 @@ from .hooks import game_changed
 from .models import (
     Change,
     Confirmation,
+    Decision,
+    Dispute,
     Game,
     Hand,
     Player,
@@ -710,6 +712,116 @@ def confirm_waiting(*, public_id: str, by: Actor = NOBODY) -> Agreement:
         _change(rows.game, by, Change.Action.NIGHT_CONFIRMED, after={"hands": numbers})
         _summarise(state, Change.Action.NIGHT_CONFIRMED)
     return agreement_of(state)
+
+
+class DisputeRefused(WriteRefused):
+    """A dispute or a decision the game does not take: ``why`` says it (``off``: no
+    confirmation under its rules; ``gone``, ``changed``: the hand is no longer there, or
+    changed since; ``confirmed``: confirmed already; ``none``: no dispute to decide)."""
+
+    def __init__(self, state: GameState, why: str, number: int | None = None) -> None:
+        self.why = why
+        self.number = number
+        super().__init__(state)
+
+
+@transaction.atomic
+def dispute_hand(
+    *, public_id: str, number: int, version: int, seat: int, reason: str, by: Actor = NOBODY
+) -> GameState:
+    """The player of ``seat`` disputes hand ``number`` as he saw it (its ``version``),
+    saying why: the hand then waits for the referee, and the game is not final until he
+    decides it. Sent twice (or a second seat disputing the same hand), it changes nothing
+    more. Refused (:class:`DisputeRefused`) for a game that confirms nothing, a hand gone or
+    changed since, or one confirmed already (then only the referee may change it)."""
+    rows = lock_game(public_id)
+    state = rows.scored()
+    if state.record.rules.confirmation is Mode.OFF:
+        raise DisputeRefused(state, "off")
+    if not 1 <= number <= len(rows.hands):
+        raise DisputeRefused(state, "gone", number)
+    row = rows.hands[number - 1]
+    if row.version != version:
+        raise DisputeRefused(state, "changed", number)
+    agreement = agreement_of(state)
+    hand = agreement.hands[number - 1]
+    if hand.disputed:
+        return state  # sent twice, or disputed by another seat first
+    signed = agreement.signed is not None and agreement.signed.complete
+    if hand.at is not None or signed:
+        raise DisputeRefused(state, "confirmed", number)
+    Dispute.objects.create(
+        game=rows.game,
+        hand=row,
+        hand_number=number,
+        version=version,
+        seat=seat,
+        reason=reason,
+        by_user_id=by.user_id,
+        by_device=by.device,
+    )
+    _change(
+        rows.game,
+        by,
+        Change.Action.DISPUTED,
+        hand_number=number,
+        after={"seat": seat, "reason": reason},
+    )
+    Summary.objects.filter(game=rows.game).update(changed_at=timezone.now())
+    return _summarise(state, Change.Action.DISPUTED)
+
+
+@transaction.atomic
+def decide_dispute(
+    *,
+    public_id: str,
+    number: int,
+    reason: str,
+    hand: EngineHand | None = None,
+    by: Actor = NOBODY,
+) -> GameState:
+    """The referee decides the open dispute of hand ``number``, with a reason: the hand
+    confirmed as it stands (``hand`` None), or corrected to ``hand`` through the one
+    hand-edit path (:func:`edit_hand`, in his name, so the history says it) and then
+    confirmed. Sent twice, it decides once. Refused (:class:`DisputeRefused`) if the hand
+    has no dispute; a correction the game does not take is refused as any edit is."""
+    rows = lock_game(public_id)
+    state = rows.scored()
+    dispute = (
+        Dispute.objects.filter(game=rows.game, hand_number=number)
+        .select_related("decision")
+        .order_by("-at", "-id")
+        .first()
+    )
+    if dispute is not None and hasattr(dispute, "decision"):
+        return state  # decided already: sent twice
+    hands = agreement_of(state).hands
+    if dispute is None or not 1 <= number <= len(hands) or not hands[number - 1].disputed:
+        raise DisputeRefused(state, "none", number)
+    outcome = Decision.Outcome.CONFIRMED
+    if hand is not None:
+        state = edit_hand(
+            public_id=public_id, number=number, hand=hand, discard_after_end=False, by=by
+        )
+        outcome = Decision.Outcome.CORRECTED
+    Decision.objects.create(
+        dispute=dispute,
+        game=rows.game,
+        hand_number=number,
+        outcome=outcome,
+        reason=reason,
+        by_user_id=by.user_id,
+        by_device=by.device,
+    )
+    _change(
+        rows.game,
+        by,
+        Change.Action.DECIDED,
+        hand_number=number,
+        after={"outcome": outcome.value, "reason": reason},
+    )
+    Summary.objects.filter(game=rows.game).update(changed_at=timezone.now())
+    return _summarise(state, Change.Action.DECIDED)
 
 
 def record_ids(games: QuerySet[Game], ids: Sequence[str]) -> set[str]:

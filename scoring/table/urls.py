@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import app, live, records, seats, share, table
+from .views import app, disputes, live, records, seats, share, table
 
 urlpatterns = [
     path("", table.home, name="home"),
@@ -37,6 +37,9 @@ urlpatterns = [
     # Confirmation (issue 40.2): a seat holder confirms a hand, or signs the result.
     path("games/<slug:gid>/hands/<int:number>/confirm", seats.confirm_hand, name="confirm_hand"),
     path("games/<slug:gid>/sign", seats.sign_game, name="sign_game"),
+    # Disputes (issue 40.3): a seat holder disputes a hand; the referee decides it.
+    path("games/<slug:gid>/dispute", disputes.dispute_hand, name="dispute_hand"),
+    path("games/<slug:gid>/hands/<int:number>/decide", disputes.decide, name="decide"),
     path("seat", seats.take_seat, name="take_seat"),
     path("seat/<slug:secret>", seats.take_seat, name="seat"),
 ]

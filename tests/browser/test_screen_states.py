@@ -3,7 +3,8 @@
 For each state of the game page a scorer meets (a new game; four names as long as the
 name limit; two-digit and negative totals with boîtes; a tie at the top; a save refused;
 a club game; an auction refused; a hand kept as a draft after an offline conflict; a hand
-waiting for confirmation, issue 40.2), the
+waiting for confirmation, issue 40.2; a disputed hand and a referee's decision shown,
+issue 40.3), the
 totals, the hand's header, the taker, bid and trump keys, the four trick rows and Save
 are in view without scrolling, the page is no wider than the phone, no two pieces of
 text overlap, each player's name, where it is cut, still tells him from the others, and
@@ -174,6 +175,27 @@ def offline_conflict(phone, lang, game):
     return page
 
 
+def disputed(decided=False):
+    """A game whose first hand Chafik disputed (issue 40.3); the referee decided it."""
+    game = new_game(
+        hands=[hand(1, 4, (1, 4, 0, 1))], rules=Rules(confirmation=Confirmation.EACH_HAND)
+    )
+    services.dispute_hand(
+        public_id=game.public_id,
+        number=1,
+        version=1,
+        seat=2,
+        reason="Bilal made four tricks, not five: we counted them twice",
+    )
+    if decided:
+        services.decide_dispute(
+            public_id=game.public_id,
+            number=1,
+            reason="The tricks were counted again with the four players",
+        )
+    return game
+
+
 STATES = {
     "new game": lambda: new_game(),
     "long names": lambda: new_game(LONG_NAMES, [hand(1, 4, (1, 4, 0, 1))]),
@@ -187,6 +209,8 @@ STATES = {
     "a hand waiting for confirmation": lambda: new_game(
         hands=[hand(1, 4, (1, 4, 0, 1))], rules=Rules(confirmation=Confirmation.EACH_HAND)
     ),
+    "a disputed hand": disputed,
+    "a referee's decision shown": lambda: disputed(decided=True),
 }
 AFTER = {
     "save refused": refused_save,
@@ -195,6 +219,8 @@ AFTER = {
     "a hand waiting for confirmation": lambda page: expect(
         page.locator(".waiting-hand")
     ).to_have_count(1),
+    "a disputed hand": lambda page: expect(page.locator(".disputed-hand.open")).to_have_count(1),
+    "a referee's decision shown": lambda page: expect(page.locator(".decision")).to_have_count(1),
 }
 
 

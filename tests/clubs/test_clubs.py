@@ -894,7 +894,7 @@ def test_club_page_queries_do_not_grow_with_its_games(amina, club, django_assert
         )
     browser = signed_in(amina)
 
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):  # 9: the disputes waiting, for an admin (40.3)
         response = browser.get("/clubs/sfax/")
 
     assert len(response.context["games"]) == 20

@@ -578,3 +578,21 @@ def test_league_counts_a_game_whose_minutes_ran_out_from_its_next_change():
 
     assert (waiting, ClubResult.objects.filter(game=game).count()) == (0, 4)
     check_league(club)
+
+
+# --- Disputes (issue 40.3): a game with a hand disputed counts once the referee decided ----
+
+
+@pytest.mark.django_db
+def test_league_counts_a_game_with_a_disputed_hand_only_once_the_referee_decided():
+    club = confirming_club("each_hand")
+    game = won_game(club, MEMBERS[:4])
+    services.dispute_hand(public_id=game.public_id, number=1, version=1, seat=2, reason="4 made")
+    for number in (2, 3):
+        services.confirm_hand(public_id=game.public_id, number=number, version=1, seat=3)
+    disputed = ClubResult.objects.filter(game=game).count()
+
+    services.decide_dispute(public_id=game.public_id, number=1, reason="Counted again")
+
+    assert (disputed, ClubResult.objects.filter(game=game).count()) == (0, 4)
+    check_league(club)

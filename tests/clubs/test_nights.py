@@ -902,3 +902,28 @@ def test_end_night_confirms_by_itself_every_hand_still_waiting(club, night, orga
         [[True] * 4] * 2,
         ["night_end"] * 2,
     )
+
+
+# --- Disputes (issue 40.3): the next draw waits for the referee ----------------------------
+
+
+def test_draw_waits_while_a_hand_of_the_night_is_disputed(club, night, organiser):
+    Club.objects.filter(pk=club.pk).update(confirmation="each_hand")
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    games = list(Game.objects.all())
+    for game in games:
+        win(game)
+    first = games[0]
+    services.dispute_hand(public_id=first.public_id, number=1, version=1, seat=2, reason="no")
+
+    refused = organiser.post(night_url(night, "draw"))
+    services.decide_dispute(public_id=first.public_id, number=1, reason="Counted again")
+    drawn = organiser.post(night_url(night, "draw"))
+
+    assert (
+        refused.status_code,
+        "1 hand of this night is disputed" in refused.content.decode(),
+        Round.objects.filter(night=night).count(),
+        drawn.status_code,
+    ) == (409, True, 2, 302)

@@ -16,6 +16,8 @@ from scoring.engine import (
     record_to_dict,
 )
 from scoring.engine.confirmation import (
+    Decided,
+    Disputed,
     Entered,
     Given,
     HandState,
@@ -193,6 +195,100 @@ def test_hand_confirmed_stays_confirmed_as_time_passes(entered, given_, now, lat
     for one, other in zip(before, after, strict=True):
         if not one.waiting:
             assert other == one
+
+
+def test_disputed_hand_waits_for_the_referee_past_the_minutes():
+    states = hand_states(EACH, [Entered(1, 0, START)], [], at(60), [Disputed(1, 2, at(3))])
+
+    assert (states, states[0].disputed, states[0].waiting, is_final(EACH, True, states)) == (
+        (HandState(1, disputed_by=2),),
+        True,
+        False,
+        False,
+    )
+
+
+def test_disputed_hand_is_confirmed_by_nothing_at_the_nights_end():
+    states = hand_states(
+        EACH, [Entered(1, 0, START)], [Given(1, None, at(5))], at(6), [Disputed(1, 2, at(3))]
+    )
+
+    assert states == (HandState(1, disputed_by=2),)
+
+
+def test_referees_decision_confirms_a_disputed_hand():
+    states = hand_states(
+        EACH, [Entered(1, 0, START)], [], at(9), [Disputed(1, 2, at(3))], [Decided(1, at(8))]
+    )
+
+    assert (states, is_final(EACH, True, states)) == (
+        (HandState(1, at=at(8), disputed_by=2, decided=True),),
+        True,
+    )
+
+
+def test_referees_correction_then_decision_confirms_the_corrected_hand():
+    states = hand_states(
+        EACH, [Entered(1, None, at(7))], [], at(9), [Disputed(1, 2, at(3))], [Decided(1, at(7))]
+    )
+
+    assert states == (HandState(1, at=at(7), disputed_by=2, decided=True),)
+
+
+def test_decision_with_no_dispute_confirms_the_hand():
+    states = hand_states(EACH, [Entered(1, 0, START)], [], at(9), [], [Decided(1, at(2))])
+
+    assert states == (HandState(1, at=at(2), decided=True),)
+
+
+def test_dispute_after_the_hand_was_confirmed_counts_for_nothing():
+    states = hand_states(
+        EACH, [Entered(1, 0, START)], [Given(1, 1, at(2))], at(9), [Disputed(1, 2, at(3))]
+    )
+
+    assert states == (HandState(1, by=1, at=at(2)),)
+
+
+def test_dispute_of_the_hand_before_its_correction_counts_for_nothing():
+    states = hand_states(EACH, [Entered(1, 0, at(4))], [], at(5), [Disputed(1, 2, at(3))])
+
+    assert states == (HandState(1, waiting_for=(1, 2, 3)),)
+
+
+def test_dispute_after_now_is_not_read_yet():
+    states = hand_states(EACH, [Entered(1, 0, START)], [], at(2), [Disputed(1, 2, at(3))])
+
+    assert states == (HandState(1, waiting_for=(1, 2, 3)),)
+
+
+def test_disputed_hand_under_whole_game_holds_the_signed_result():
+    signed = signatures(WHOLE, START, [Given(None, seat, at(1)) for seat in range(4)], at(2))
+    disputed = hand_states(WHOLE, [Entered(1, 0, START)], [], at(2), [Disputed(1, 3, at(0.5))])
+    decided = hand_states(
+        WHOLE, [Entered(1, 0, START)], [], at(2), [Disputed(1, 3, at(0.5))], [Decided(1, at(1))]
+    )
+
+    assert (is_final(WHOLE, True, disputed, signed), is_final(WHOLE, True, decided, signed)) == (
+        False,
+        True,
+    )
+
+
+def test_disputes_under_off_count_for_nothing():
+    states = hand_states(Rules(), [Entered(1, 0, START)], [], at(2), [Disputed(1, 3, at(1))])
+
+    assert states == (HandState(1),)
+
+
+def test_signatures_under_each_hand_are_signed_only_by_the_nights_end():
+    given = [Given(1, 2, at(1)), Given(None, None, at(3)), Given(None, None, at(2))]
+
+    assert signatures(EACH, START, given, at(4)) == Signatures({}, at(2))
+
+
+def test_confirmation_option_that_is_not_one_is_refused():
+    with pytest.raises(RulesError):
+        Confirmation.parse("sometimes")
 
 
 def test_hands_under_whole_game_wait_for_nobody():

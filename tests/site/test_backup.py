@@ -326,6 +326,18 @@ def populate() -> dict[str, Any]:
     services.confirm_hand(
         public_id=confirming.public_id, number=1, version=1, seat=2, by=Actor(device="Chafik")
     )
+    play(confirming, [BOULMOUS], Actor())
+    services.dispute_hand(
+        public_id=confirming.public_id,
+        number=2,
+        version=1,
+        seat=3,
+        reason="Dalila « 4 » مزال",
+        by=Actor(device="Dalila"),
+    )
+    services.decide_dispute(
+        public_id=confirming.public_id, number=2, reason="Counted again", by=Actor(user_id=amina.pk)
+    )
     services.import_record(
         record=load_record((DATA / "valid" / "about_abandoned_tnd.json").read_text("utf-8")),
         owner_id=amina.pk,

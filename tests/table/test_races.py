@@ -20,11 +20,13 @@ from django.db.models.functions import Lower
 from django.test.utils import ContextList
 from django.utils.html import escape
 
-from scoring.engine import Contract, Ending, Hand, Rules, Trump
+from scoring.engine import Confirmation, Contract, Ending, Hand, Rules, Trump
 from scoring.table import services
-from scoring.table.models import Change, Game, Player, Seat, SeatLink
+from scoring.table.confirming import agreement_of
+from scoring.table.models import Change, Dispute, Game, Player, Seat, SeatLink
 from scoring.table.models import Hand as HandRow
 from scoring.table.state import load_game
+from tests.clubs import races as club_races
 from tests.factories import NAMES, hand_data, new_game_data
 from tests.table.races import ROUNDS, at_once, racing, report
 
@@ -387,3 +389,40 @@ def test_write_to_abandoned_game_is_refused_until_resumed(client, game, write):
         ("resumed", None),
         {"record": ("recorded", 2), "edit": ("edited", 1), "undo": ("undone", 1)}[write],
     ]
+
+
+# --- A dispute and a confirmation of one hand (issue 40.3) -----------------------------------
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_dispute_and_confirmation_of_a_hand_at_once_give_one_outcome():
+    outcomes = Counter()
+    for _ in range(ROUNDS):
+        rules = Rules(confirmation=Confirmation.EACH_HAND)
+        game = services.create_game(names=NAMES, rules=rules, first_dealer=0).game
+        services.record_hand(
+            public_id=game.public_id, number=1, hand=BILAL_FOUR, token=uuid.uuid4(), seat=1
+        )
+
+        def disputing(game=game):
+            try:
+                services.dispute_hand(
+                    public_id=game.public_id, number=1, version=1, seat=2, reason="4 made"
+                )
+            except services.DisputeRefused as refused:
+                return refused.why
+            return "disputed"
+
+        def confirming(game=game):
+            services.confirm_hand(public_id=game.public_id, number=1, version=1, seat=3)
+            return "confirmed"
+
+        answers = club_races.at_once(disputing, confirming)
+
+        hand = agreement_of(load_game(game)).hands[0]
+        rows = (Dispute.objects.filter(game=game).count(), game.confirmations.count())
+        outcomes[(tuple(answers), rows)] += 1
+        assert (hand.disputed, rows) in {(True, (1, 0)), (False, (0, 1))}
+        assert answers in (["disputed", "confirmed"], ["confirmed", "confirmed"])
+    report(outcomes)

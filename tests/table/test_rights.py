@@ -189,6 +189,8 @@ def test_policy_says_who_may_do_what_with_a_game():
             Role.CLUB_SCORER,
         },
         Action.CONFIRM_GAME: {Role.SEAT_HOLDER},
+        Action.DISPUTE_GAME: {Role.SEAT_HOLDER},
+        Action.REFEREE_GAME: {Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.CLUB_ADMIN},
         Action.REMATCH_GAME: {Role.OWNER_PHONE, Role.OWNER_ACCOUNT, Role.SCORER_LINK},
     }
 

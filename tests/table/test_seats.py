@@ -28,9 +28,9 @@ def seats_of(game):
 # --- Rights and services -------------------------------------------------------------------
 
 
-def test_seat_holder_may_watch_and_confirm_and_nothing_more():
+def test_seat_holder_may_watch_confirm_and_dispute_and_nothing_more():
     allowed = {action for action, roles in POLICY.items() if Role.SEAT_HOLDER in roles}
-    assert allowed == {Action.WATCH_GAME, Action.CONFIRM_GAME}
+    assert allowed == {Action.WATCH_GAME, Action.CONFIRM_GAME, Action.DISPUTE_GAME}
 
 
 def test_make_seat_links_gives_one_code_a_seat_and_the_same_ones_when_asked_again(game):

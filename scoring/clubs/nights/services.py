@@ -13,7 +13,14 @@ from ...common.rights import NOBODY, Actor
 from ...engine import SEATS
 from ...engine.draw import MAX_PLAYERS, MAX_ROUNDS, draw
 from ...engine.draw import Round as DrawnRound
-from ...table.face import Game, Summary, abandon_game, confirm_waiting, make_scorer_link
+from ...table.face import (
+    Game,
+    Summary,
+    abandon_game,
+    confirm_waiting,
+    make_scorer_link,
+    open_disputes,
+)
 from .. import history, mail
 from ..models import Attendance, Club, ClubGame, Member, Night, Round
 from ..services import names_as_club_writes, start_club_game
@@ -25,6 +32,15 @@ class RoundPlaying(Exception):
     def __init__(self, round: Round, playing: int) -> None:
         self.round, self.playing = round, playing
         super().__init__(round.number, playing)
+
+
+class RoundDisputed(Exception):
+    """A game of the night has a hand disputed that the referee has not decided: the next
+    round's draw waits for him (issue 40.3), so that nobody is drawn on a result in doubt."""
+
+    def __init__(self, disputed: int) -> None:
+        self.disputed = disputed
+        super().__init__(disputed)
 
 
 class NightOver(Exception):
@@ -126,6 +142,9 @@ def draw_round(*, night_id: int, owner_id: int | None, by: Actor = NOBODY) -> Ro
         raise NightOver(night)
     last = _close_if_over(night)
     played = last.number if last else 0
+    disputed = open_disputes(Game.objects.filter(club_game__round__night=night)).count()
+    if disputed:
+        raise RoundDisputed(disputed)
     if night.rounds is not None and played >= night.rounds:
         raise NightOver(night)
     present = sorted(

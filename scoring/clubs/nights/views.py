@@ -251,6 +251,14 @@ def _refused(error: Exception) -> str:
             "or close the round.",
             error.playing,
         ) % {"number": error.round.number, "count": error.playing}
+    if isinstance(error, services.RoundDisputed):
+        return ngettext(
+            "%(count)s hand of this night is disputed: the next round is drawn once the "
+            "referee has decided it.",
+            "%(count)s hands of this night are disputed: the next round is drawn once the "
+            "referee has decided them.",
+            error.disputed,
+        ) % {"count": error.disputed}
     if isinstance(error, services.TooManyPlayers):
         return gettext(
             "A draw seats at most %(most)s players: %(count)s are present. Check some out first."
@@ -277,6 +285,7 @@ def draw(request: HtmxHttpRequest, club: Club, member: Member | None, night: int
         )
     except (
         services.RoundPlaying,
+        services.RoundDisputed,
         services.NightOver,
         services.TooFewPlayers,
         services.TooManyPlayers,

@@ -23,7 +23,7 @@ from ...common.names import name_key, sorted_by_name
 from ...common.once import made_before, make_once
 from ...common.rights import Action
 from ...common.words import isolate, rules_sentence
-from ...table.face import Summary, game_summaries, summary_relations
+from ...table.face import Game, Summary, game_summaries, open_disputes, summary_relations
 from .. import services
 from ..access import club_may, user_id_of, with_club
 from ..forms import ClubGameForm, ClubSettingsForm, NewClubForm, NewSeasonForm, look_alike_message
@@ -125,6 +125,10 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         "is_admin": club_may(Action.RUN_CLUB, club, member),
         # Joins waiting for an admin, decided here as on the members page.
         "claims": [player for player in players if player.claimed_by_id is not None]
+        if club_may(Action.RUN_CLUB, club, member)
+        else [],
+        # Hands disputed, waiting for the referee: the club's admins (issue 40.3).
+        "disputes": list(open_disputes(Game.objects.filter(club_game__club=club)))
         if club_may(Action.RUN_CLUB, club, member)
         else [],
         "seasons": seasons,

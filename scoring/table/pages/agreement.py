@@ -24,6 +24,18 @@ class WaitingHand:
     version: int
     may_confirm: bool
     """Whether this phone's seat may confirm it (a button)."""
+    may_dispute: bool = False
+    """Whether this phone's seat may dispute it (a reason and a button)."""
+
+
+@dataclass(frozen=True)
+class DisputeLine:
+    """A dispute as every phone shows it, and the referee's decision once given."""
+
+    number: int
+    text: SafeString
+    decision: SafeString | None = None
+    open: bool = True
 
 
 @dataclass(frozen=True)
@@ -35,6 +47,10 @@ class Agreed:
     """Under ``whole_game``, once the game is over: who signed, who has not."""
     may_sign: bool = False
     final: bool = False
+    disputes: Sequence[DisputeLine] = ()
+    may_dispute: bool = False
+    """Under ``whole_game``, before the result is signed by all: whether this phone's seat
+    may dispute a hand (one form, its number typed)."""
 
 
 def _names(seats: Sequence[int], names: Sequence[str], joined: str) -> SafeString:
@@ -79,7 +95,7 @@ def agreed(state: GameState, agreement: Agreement, seat: int | None) -> Agreed |
         )
         row = state.hands[hand.number - 1]
         allowed = seat is not None and seat in hand.waiting_for
-        waiting.append(WaitingHand(hand.number, text, row.version, allowed))
+        waiting.append(WaitingHand(hand.number, text, row.version, allowed, seat is not None))
     signed_text, may_sign = None, False
     signed = agreement.signed
     if agreement.mode is Mode.WHOLE_GAME and state.ending.over and signed is not None:
@@ -100,7 +116,37 @@ def agreed(state: GameState, agreement: Agreement, seat: int | None) -> Agreed |
                 waiting=_and(signed.waiting_for, names),
             )
         may_sign = seat is not None and seat in signed.waiting_for
-    return Agreed(waiting, signed_text, may_sign, agreement.final)
+    whole = agreement.mode is Mode.WHOLE_GAME and not (signed is not None and signed.complete)
+    may_dispute = whole and seat is not None and bool(state.hands)
+    lines = dispute_lines(agreement, names)
+    return Agreed(waiting, signed_text, may_sign, agreement.final, lines, may_dispute)
+
+
+def dispute_lines(agreement: Agreement, names: Sequence[str]) -> list[DisputeLine]:
+    """Each dispute that still counts (open, or decided), as every phone shows it: ``Hand 3
+    disputed by Bilal: he made 4``, then the referee's decision and his reason."""
+    counting = {state.number for state in agreement.hands if state.disputed or state.decided}
+    lines = []
+    for row in agreement.disputes:
+        if row.hand_number not in counting:
+            continue
+        text = _words(
+            gettext("Hand %(number)s disputed by %(name)s: %(reason)s"),
+            number=row.hand_number,
+            name=format_html("<bdi>{}</bdi>", names[row.seat]),
+            reason=format_html("<bdi>{}</bdi>", row.reason),
+        )
+        decision = row.decision if hasattr(row, "decision") else None
+        said = None
+        if decision is not None:
+            words = (
+                gettext("The referee confirmed it as it stands: %(reason)s")
+                if decision.outcome == "confirmed"
+                else gettext("The referee corrected it: %(reason)s")
+            )
+            said = _words(words, reason=format_html("<bdi>{}</bdi>", decision.reason))
+        lines.append(DisputeLine(row.hand_number, text, said, decision is None))
+    return lines
 
 
 def history_lines(agreement: Agreement, minutes: int) -> list[Event]:

@@ -31,7 +31,7 @@ from ...engine import (
 )
 from ...engine.names import tellable_names
 from ..hooks import zone_of
-from ..models import Change, Game
+from ..models import Change, Decision, Game
 from ..state import GameState
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -198,7 +198,13 @@ def score_sheet(state: GameState, changes: Sequence[Change] = ()) -> Sheet:
 SEAT_CHANGES = frozenset({Change.Action.SEATED, Change.Action.UNSEATED})
 """Changes of who holds a seat, not of the hands: an undo stays redoable past them."""
 CONFIRMATIONS = frozenset(
-    {Change.Action.CONFIRMED, Change.Action.SIGNED, Change.Action.NIGHT_CONFIRMED}
+    {
+        Change.Action.CONFIRMED,
+        Change.Action.SIGNED,
+        Change.Action.NIGHT_CONFIRMED,
+        Change.Action.DISPUTED,
+        Change.Action.DECIDED,
+    }
 )
 """Changes of who agrees, not of the hands: an undo stays redoable past them too."""
 
@@ -268,6 +274,23 @@ def _confirmation_label(change: Change, label: str, names: Sequence[str]) -> str
     at the night's end: hands 3, 4``."""
     after = change.after if isinstance(change.after, dict) else {}
     seat = after.get("seat")
+    reason = str(after.get("reason", ""))
+    if change.action == Change.Action.DECIDED:
+        outcome = str(after.get("outcome", ""))
+        said = Decision.Outcome(outcome).label if outcome in Decision.Outcome.values else ""
+        return gettext("%(action)s, hand %(number)s: %(outcome)s — %(reason)s") % {
+            "action": label,
+            "number": change.hand_number,
+            "outcome": said,
+            "reason": reason,
+        }
+    if change.action == Change.Action.DISPUTED and isinstance(seat, int) and seat < len(names):
+        return gettext("%(action)s, hand %(number)s: %(name)s — %(reason)s") % {
+            "action": label,
+            "number": change.hand_number,
+            "name": names[seat],
+            "reason": reason,
+        }
     if isinstance(seat, int) and 0 <= seat < len(names):
         if change.hand_number is not None:
             return gettext("%(action)s, hand %(number)s: %(name)s") % {
@@ -290,7 +313,12 @@ def _who(change: Change) -> str:
         return change.by_device
     if change.action == Change.Action.IMPORTED:
         return gettext("the phone that imported it")
-    if change.action in (Change.Action.SEATED, Change.Action.CONFIRMED, Change.Action.SIGNED):
+    if change.action in (
+        Change.Action.SEATED,
+        Change.Action.CONFIRMED,
+        Change.Action.SIGNED,
+        Change.Action.DISPUTED,
+    ):
         return gettext("a player’s phone")
     if change.action == Change.Action.NIGHT_CONFIRMED:
         return gettext("the night’s end")

@@ -194,6 +194,8 @@ def game_context(
         "state": state,
         "sheet": sheet,
         "agreed": agreed(state, agreement, seat),
+        "can_referee": bool(agreement.disputed)
+        and may_later(request, Action.REFEREE_GAME, gid, state.game),
         "form": form,
         "can_score": can_score,
         "can_share": can_score and may_later(request, Action.SHARE_GAME, gid, state.game),
@@ -532,6 +534,7 @@ def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResp
             "sheet": score_sheet(state),
             "settle": settle_up(state),
             "can_score": access.can_score,
+            "disputed": [hand.number for hand in agreement_of(state).disputed],
         }
 
     if shown is None or not cacheable(request):
