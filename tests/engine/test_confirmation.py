@@ -286,11 +286,6 @@ def test_signatures_under_each_hand_are_signed_only_by_the_nights_end():
     assert signatures(EACH, START, given, at(4)) == Signatures({}, at(2))
 
 
-def test_confirmation_option_that_is_not_one_is_refused():
-    with pytest.raises(RulesError):
-        Confirmation.parse("sometimes")
-
-
 def test_hands_under_whole_game_wait_for_nobody():
     states = hand_states(WHOLE, [Entered(1, 0, START)], [], at(1))
 
