@@ -4,59 +4,22 @@ another seat than the one that entered it confirms it, or until its minutes run 
 for whom; the history says each confirmation, and each one by itself."""
 
 import re
-import uuid
 from datetime import timedelta
 
 import pytest
 from django.test import Client
 
 from scoring.engine import Confirmation as Mode
-from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.confirming import agreement_of
-from scoring.table.forms import HandForm
 from scoring.table.models import Change, Confirmation, Hand
 from scoring.table.state import load_game
-from tests.factories import NAMES, hand_data
+from tests.factories import hand_data
+from tests.table.agreement import confirm, hand_of, new_game, record, seat_phone
 
 pytestmark = pytest.mark.django_db
 
 WAITING = re.compile(r'class="waiting-hand"[^>]*>.*?(Hand \d+ waits for .*?)</(?:p|span)>', re.S)
-
-
-def new_game(mode=Mode.EACH_HAND, minutes=15):
-    rules = Rules(confirmation=mode, confirmation_minutes=minutes)
-    return services.create_game(names=NAMES, rules=rules, first_dealer=0).game
-
-
-def hand_of(number, **changes):
-    form = HandForm(hand_data(number, **changes), names=NAMES)
-    assert form.is_valid(), form.errors
-    return form.cleaned_data["hand"]
-
-
-def record(game, number=1, seat=None, **changes):
-    return services.record_hand(
-        public_id=game.public_id,
-        number=number,
-        hand=hand_of(number, **changes),
-        token=uuid.uuid4(),
-        seat=seat,
-    )
-
-
-def seat_phone(game, seat):
-    """A phone holding ``seat`` of the game, by its code."""
-    link = services.make_seat_links(public_id=game.public_id)[seat]
-    phone = Client()
-    phone.post("/seat", {"code": link.code})
-    return phone
-
-
-def confirm(game, number=1, version=1, seat=2):
-    return services.confirm_hand(
-        public_id=game.public_id, number=number, version=version, seat=seat
-    )
 
 
 def waiting_lines(response):
