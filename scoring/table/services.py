@@ -556,10 +556,13 @@ def revoke_scorer_link(*, public_id: str, link_id: int) -> None:
         )
 
 
-def _seats_changed(game: Game, by: Actor, action: str, seat: int) -> None:
-    """A seat taken or its code revoked, in the game's history; the game's version moves,
-    so that its pages (kept in the cache by version) show the line."""
-    _change(game, by, action, after={"seat": seat})
+def _noted(
+    game: Game, by: Actor, action: str, after: dict[str, Any], hand_number: int | None = None
+) -> None:
+    """A change that leaves the hands as they are (a seat taken or its code revoked, a
+    confirmation, a dispute, a decision), in the game's history; the game's version moves,
+    so that every phone (the live view, the pages kept by version) shows it."""
+    _change(game, by, action, hand_number=hand_number, after=after)
     Summary.objects.filter(game=game).update(changed_at=timezone.now())
 
 
@@ -593,7 +596,7 @@ def revoke_seat_link(*, public_id: str, seat: int, by: Actor = NOBODY) -> bool:
     game = Game.objects.select_for_update().get(public_id=public_id)
     revoked = game.seat_links.filter(seat=seat, revoked_at=None).update(revoked_at=timezone.now())
     if revoked:
-        _seats_changed(game, by, Change.Action.UNSEATED, seat)
+        _noted(game, by, Change.Action.UNSEATED, {"seat": seat})
     return bool(revoked)
 
 
@@ -611,7 +614,7 @@ def take_seat(*, link_id: int, by: Actor = NOBODY) -> SeatLink | None:
         return None
     link.taken_at = timezone.now()
     link.save(update_fields=["taken_at"])
-    _seats_changed(game, by, Change.Action.SEATED, link.seat)
+    _noted(game, by, Change.Action.SEATED, {"seat": link.seat})
     return link
 
 
@@ -623,13 +626,6 @@ class ConfirmRefused(WriteRefused):
         self.why = why
         self.number = number
         super().__init__(state)
-
-
-def _confirmed(game: Game, by: Actor, action: str, number: int | None, seat: int | None) -> None:
-    """A confirmation in the game's history; the game's version moves, so that every phone
-    (the live view, the pages kept by version) shows it."""
-    _change(game, by, action, hand_number=number, after={"seat": seat})
-    Summary.objects.filter(game=game).update(changed_at=timezone.now())
 
 
 @transaction.atomic
@@ -663,7 +659,7 @@ def confirm_hand(
         by_user_id=by.user_id,
         by_device=by.device,
     )
-    _confirmed(rows.game, by, Change.Action.CONFIRMED, number, seat)
+    _noted(rows.game, by, Change.Action.CONFIRMED, {"seat": seat}, number)
     return _summarise(state, Change.Action.CONFIRMED)
 
 
@@ -684,7 +680,7 @@ def sign_game(*, public_id: str, seat: int, by: Actor = NOBODY) -> GameState:
     Confirmation.objects.create(
         game=rows.game, seat=seat, by_user_id=by.user_id, by_device=by.device
     )
-    _confirmed(rows.game, by, Change.Action.SIGNED, None, seat)
+    _noted(rows.game, by, Change.Action.SIGNED, {"seat": seat})
     return _summarise(state, Change.Action.SIGNED)
 
 
@@ -760,14 +756,7 @@ def dispute_hand(
         by_user_id=by.user_id,
         by_device=by.device,
     )
-    _change(
-        rows.game,
-        by,
-        Change.Action.DISPUTED,
-        hand_number=number,
-        after={"seat": seat, "reason": reason},
-    )
-    Summary.objects.filter(game=rows.game).update(changed_at=timezone.now())
+    _noted(rows.game, by, Change.Action.DISPUTED, {"seat": seat, "reason": reason}, number)
     return _summarise(state, Change.Action.DISPUTED)
 
 
@@ -813,14 +802,8 @@ def decide_dispute(
         by_user_id=by.user_id,
         by_device=by.device,
     )
-    _change(
-        rows.game,
-        by,
-        Change.Action.DECIDED,
-        hand_number=number,
-        after={"outcome": outcome.value, "reason": reason},
-    )
-    Summary.objects.filter(game=rows.game).update(changed_at=timezone.now())
+    after = {"outcome": outcome.value, "reason": reason}
+    _noted(rows.game, by, Change.Action.DECIDED, after, number)
     return _summarise(state, Change.Action.DECIDED)
 
 
