@@ -10,15 +10,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action, Actor
 from .. import services
-from ..access import held_seat, may, writes_game
+from ..access import held_seat, writes_game
 from ..confirming import agreement_of
 from ..forms import DecisionForm, DisputeForm, HandForm, hand_initial
 from ..models import Game
 from ..pages.agreement import dispute_lines
 from ..pages.game import game_clock
-from ..state import GameState, load_game
+from ..state import load_game
 from ..writes import refused_notice
-from .table import game_page
+from .table import refused_page
 
 
 def _refusal_words(refused: services.DisputeRefused) -> str:
@@ -39,11 +39,6 @@ def _refusal_words(refused: services.DisputeRefused) -> str:
             return gettext("This game’s rules ask for no confirmation.")
 
 
-def _shown(request: HtmxHttpRequest, state: GameState, notice: str, status: int) -> HttpResponse:
-    can_score = may(request, Action.SCORE_GAME, state.game.public_id, state.game)
-    return game_page(request, state, notice=notice, can_score=can_score, status=status)
-
-
 @require_POST
 @writes_game(Action.DISPUTE_GAME)
 def dispute_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
@@ -55,7 +50,7 @@ def dispute_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
         state = load_game(get_object_or_404(Game, public_id=gid))
         errors = [str(error) for errors in form.errors.values() for error in errors]
         words = " ".join(errors) or gettext("This dispute could not be read.")
-        return _shown(request, state, words, 400)
+        return refused_page(request, state, words, 400)
     number = form.cleaned_data["number"]
     try:
         state = load_game(get_object_or_404(Game, public_id=gid))
@@ -71,7 +66,7 @@ def dispute_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
             by=by,
         )
     except services.DisputeRefused as refused:
-        return _shown(request, refused.state, _refusal_words(refused), 409)
+        return refused_page(request, refused.state, _refusal_words(refused), 409)
     return redirect("game", gid=gid)
 
 

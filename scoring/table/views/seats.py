@@ -15,13 +15,13 @@ from ...common.rights import Action, Actor
 from ...infra.qr import qr_code
 from ...infra.throttles import SEAT_TAKE, throttled
 from .. import services
-from ..access import Access, held_seat, may, with_game, writes_game
+from ..access import Access, held_seat, with_game, writes_game
 from ..forms import ConfirmForm, SeatForm, seat_code
 from ..models import Game, SeatLink
 from ..pages.game import game_clock
-from ..state import GameState, load_game
+from ..state import load_game
 from .cached import names_part
-from .table import game_page
+from .table import refused_page
 
 
 @require_safe
@@ -128,11 +128,6 @@ def _refusal_words(refused: services.ConfirmRefused) -> str:
             return gettext("This game’s rules ask for no confirmation.")
 
 
-def _shown(request: HtmxHttpRequest, state: GameState, notice: str, status: int) -> HttpResponse:
-    can_score = may(request, Action.SCORE_GAME, state.game.public_id, state.game)
-    return game_page(request, state, notice=notice, can_score=can_score, status=status)
-
-
 @require_POST
 @writes_game(Action.CONFIRM_GAME)
 def confirm_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
@@ -142,7 +137,7 @@ def confirm_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> 
     form = ConfirmForm(request.POST)
     if seat is None or not form.is_valid():
         state = load_game(get_object_or_404(Game, public_id=gid))
-        return _shown(request, state, gettext("This confirmation could not be read."), 400)
+        return refused_page(request, state, gettext("This confirmation could not be read."), 400)
     try:
         services.confirm_hand(
             public_id=gid,
@@ -152,7 +147,7 @@ def confirm_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> 
             by=by,
         )
     except services.ConfirmRefused as refused:
-        return _shown(request, refused.state, _refusal_words(refused), 409)
+        return refused_page(request, refused.state, _refusal_words(refused), 409)
     return redirect("game", gid=gid)
 
 
@@ -167,5 +162,5 @@ def sign_game(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     try:
         services.sign_game(public_id=gid, seat=seat, by=by)
     except services.ConfirmRefused as refused:
-        return _shown(request, refused.state, _refusal_words(refused), 409)
+        return refused_page(request, refused.state, _refusal_words(refused), 409)
     return redirect("game", gid=gid)

@@ -154,6 +154,15 @@ def game_page(
         return render(request, template, context, status=status)
 
 
+def refused_page(
+    request: HtmxHttpRequest, state: GameState, notice: str, status: int
+) -> HttpResponse:
+    """The game page as it now stands, saying why a write of this phone was refused, with
+    the hand form only if this request may score."""
+    can_score = may(request, Action.SCORE_GAME, state.game.public_id, state.game)
+    return game_page(request, state, notice=notice, can_score=can_score, status=status)
+
+
 def game_context(
     request: HtmxHttpRequest,
     state: GameState,
