@@ -28,6 +28,7 @@ from ..common.rights import Action, Actor
 from ..common.words import say_day
 from ..engine import OPTIONS
 from ..engine.names import name_key
+from ..table.face import phone_said
 from .models import Club, ClubChange, Member
 
 PER_PAGE = 50
@@ -83,6 +84,11 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
     ClubAction("game_deleted", _("game deleted"), Action.RUN_CLUB),
     ClubAction("game_moved", _("date of a game changed"), Action.RUN_CLUB),
     ClubAction("change_undone", _("last change undone"), Action.RUN_CLUB),
+    # A club game's table agreeing (issue 40): written when the game's history is.
+    ClubAction("hand_confirmed", _("hand confirmed"), Action.CONFIRM_GAME),
+    ClubAction("result_signed", _("result signed"), Action.CONFIRM_GAME),
+    ClubAction("hand_disputed", _("hand disputed"), Action.DISPUTE_GAME),
+    ClubAction("dispute_decided", _("referee’s decision"), Action.REFEREE_GAME),
 )
 """Each kind of change of the club's history, how the page says it, and who may make it."""
 
@@ -196,6 +202,12 @@ FIELD_WORDS: dict[str, Promise] = {
     "tables": _("tables"),
     "abandoned": _("tables abandoned"),
     "undone": _("change undone"),
+    "game": _("game"),
+    "hand": _("hand"),
+    "phone": _("phone"),
+    "device": _("phone’s name"),
+    "outcome": _("decision"),
+    "reason": _("reason"),
 }
 """How a history line names what a change is about (``before`` and ``after``'s keys);
 others (an ``id`` kept to find a thing again) are not said."""
@@ -203,6 +215,8 @@ for _option in OPTIONS:  # a house-rule option is named as the club's form names
     FIELD_WORDS.setdefault(_option.name, _(_option.label))
 
 DAYS = frozenset({"first_day", "last_day", "date"})
+OUTCOMES = {"confirmed": _("confirmed as it stands"), "corrected": _("corrected")}
+"""A referee's decision, as a line says it."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +238,10 @@ def _said(key: str, value: Any) -> str:
         return ", ".join(str(one) for one in value)
     if key == "undone":
         return label(value)
+    if key == "phone":
+        return phone_said(str(value)) or str(value)
+    if key == "outcome" and value in OUTCOMES:
+        return str(OUTCOMES[value])
     if key == "role" and value in Member.Role.values:
         return str(Member.Role(value).label)
     if key == "stake" and isinstance(value, str):

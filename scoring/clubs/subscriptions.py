@@ -7,9 +7,10 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from ..accounts.face import hooks as accounts_hooks
+from ..common.rights import NOBODY, Actor
 from ..engine.names import name_key
 from ..table.face import Change, Game, GameState, hooks
-from . import access, privacy
+from . import access, history, privacy
 from .access import club_member
 from .league.ratings import follow
 from .league.results import club_game_of
@@ -29,6 +30,45 @@ def follow_game(sender: type[Game], *, state: GameState, action: str, **kwargs: 
                 ClubGame.objects.create(game=state.game, club_id=original.club_id)
         return
     follow(state)
+    kind = AGREEMENT_LINES.get(action)
+    if kind is not None:
+        agreement_line(state, kind)
+
+
+AGREEMENT_LINES = {
+    Change.Action.CONFIRMED: "hand_confirmed",
+    Change.Action.SIGNED: "result_signed",
+    Change.Action.DISPUTED: "hand_disputed",
+    Change.Action.DECIDED: "dispute_decided",
+}
+"""The changes of a club game's agreement the club's history says too (issue 40.5)."""
+
+
+def agreement_line(state: GameState, kind: str) -> None:
+    """A club game's confirmation, signature, dispute or decision, in the club's history as
+    in the game's: the seat's player (a member, by his name now), the game, the hand, which
+    phone, the reason and the decision, and who (the account). Two queries: the game's line
+    just written, the member; none for a game that is no club's."""
+    club_game = club_game_of(state.game)
+    if club_game is None:
+        return
+    change = state.game.changes.order_by("-at", "-id").first()
+    after = change.after if change is not None and isinstance(change.after, dict) else {}
+    seat = after.get("seat")
+    name = state.names[seat] if isinstance(seat, int) and 0 <= seat < len(state.names) else ""
+    member = (
+        Member.objects.filter(club_id=club_game.club_id, key=name_key(name)).first()
+        if name
+        else None
+    )
+    said: dict[str, Any] = {"game": ", ".join(state.names)}
+    if change is not None and change.hand_number is not None:
+        said["hand"] = change.hand_number
+    said.update({key: after[key] for key in ("phone", "outcome", "reason") if key in after})
+    if change is not None and change.by_device:
+        said["device"] = change.by_device
+    by = Actor(change.by_user_id, change.by_device) if change is not None else NOBODY
+    history.log(club_game.club, by, kind, member or name, after=said)
 
 
 def club_crumb(game: Game) -> hooks.Crumb | None:

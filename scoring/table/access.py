@@ -89,17 +89,43 @@ def held_seat(request: HtmxHttpRequest, gid: str, game: Game | None = None) -> i
     context seats it (:func:`~scoring.table.hooks.seat_of_account`: clubs, a member's club
     game). None for a request that holds none, which costs no query if it has no seat's
     cookie and is not signed in."""
+    held = seat_held(request, gid, game)
+    return None if held is None else held[0]
+
+
+SEAT_CODE = "seat"
+"""A seat held by the phone's own seat code (its cookie names the seat link)."""
+SEAT_ACCOUNT = "account"
+"""A seat held through the account the request is signed in on."""
+SCORER_PHONE = "scorer"
+"""A write made from a phone that scores the game (and holds the seat, if one is named)."""
+REFEREE = "referee"
+"""A write made by the game's referee."""
+
+
+def seat_held(
+    request: HtmxHttpRequest, gid: str, game: Game | None = None
+) -> tuple[int, str] | None:
+    """:func:`held_seat`, and how it is held: by the phone's seat code (:data:`SEAT_CODE`)
+    or through the account (:data:`SEAT_ACCOUNT`)."""
     claim = request.phone.seats.get(gid)
     if claim is not None:
         live = SeatLink.objects.filter(pk=claim, game__public_id=gid, revoked_at=None)
         seat = live.values_list("seat", flat=True).first()
         if seat is not None:
-            return seat
+            return seat, SEAT_CODE
     user_id = signed_in(request)
     if user_id is None or not hooks.seats_of_account:
         return None
     found = game if game is not None else Game.objects.filter(public_id=gid).first()
-    return None if found is None else hooks.seat_of_account(found, user_id)
+    seat = None if found is None else hooks.seat_of_account(found, user_id)
+    return None if seat is None else (seat, SEAT_ACCOUNT)
+
+
+def phone_of(request: HtmxHttpRequest, gid: str, how: str) -> str:
+    """Which phone a seat holder's write comes from, for the history: the scorer's (a phone
+    that may score the game, passed round), else how the seat is held (``how``)."""
+    return SCORER_PHONE if may(request, Action.SCORE_GAME, gid) else how
 
 
 def _seat_holder(request: HtmxHttpRequest, gid: str, game: Game | None) -> bool:

@@ -37,6 +37,7 @@ from .models import (
     new_public_id,
     rules_columns,
 )
+from .pages.game import phone_said
 from .pages.home import game_summaries, summary_relations
 from .services import (
     AlreadyRecorded,
@@ -138,6 +139,7 @@ __all__ = [
     "move_finish",
     "new_public_id",
     "open_disputes",
+    "phone_said",
     "record_from",
     "record_hand",
     "record_ids",

@@ -566,6 +566,12 @@ def _noted(
     Summary.objects.filter(game=game).update(changed_at=timezone.now())
 
 
+def _phone(after: dict[str, Any], phone: str) -> dict[str, Any]:
+    """A history line's facts, with the phone the change came from if it is known
+    (scoring/table/access.py: ``seat``, ``account``, ``scorer``, ``referee``)."""
+    return {**after, "phone": phone} if phone else after
+
+
 @transaction.atomic
 def make_seat_links(*, public_id: str) -> list[SeatLink]:
     """Each seat's live link, made for the seats that have none (asked twice, the same
@@ -630,7 +636,13 @@ class ConfirmRefused(WriteRefused):
 
 @transaction.atomic
 def confirm_hand(
-    *, public_id: str, number: int, version: int, seat: int, by: Actor = NOBODY
+    *,
+    public_id: str,
+    number: int,
+    version: int,
+    seat: int,
+    by: Actor = NOBODY,
+    phone: str = "",
 ) -> GameState:
     """The player of ``seat`` confirms hand ``number`` as he saw it (its ``version``). Sent
     twice, or for a hand already confirmed, it changes nothing more. Refused
@@ -659,12 +671,12 @@ def confirm_hand(
         by_user_id=by.user_id,
         by_device=by.device,
     )
-    _noted(rows.game, by, Change.Action.CONFIRMED, {"seat": seat}, number)
+    _noted(rows.game, by, Change.Action.CONFIRMED, _phone({"seat": seat}, phone), number)
     return _summarise(state, Change.Action.CONFIRMED)
 
 
 @transaction.atomic
-def sign_game(*, public_id: str, seat: int, by: Actor = NOBODY) -> GameState:
+def sign_game(*, public_id: str, seat: int, by: Actor = NOBODY, phone: str = "") -> GameState:
     """The player of ``seat`` signs the game's result, once it is over. Sent twice, it
     changes nothing more. Refused (:class:`ConfirmRefused`) while the game is played, or
     for a game whose result is not signed."""
@@ -680,7 +692,7 @@ def sign_game(*, public_id: str, seat: int, by: Actor = NOBODY) -> GameState:
     Confirmation.objects.create(
         game=rows.game, seat=seat, by_user_id=by.user_id, by_device=by.device
     )
-    _noted(rows.game, by, Change.Action.SIGNED, {"seat": seat})
+    _noted(rows.game, by, Change.Action.SIGNED, _phone({"seat": seat}, phone))
     return _summarise(state, Change.Action.SIGNED)
 
 
@@ -723,7 +735,14 @@ class DisputeRefused(WriteRefused):
 
 @transaction.atomic
 def dispute_hand(
-    *, public_id: str, number: int, version: int, seat: int, reason: str, by: Actor = NOBODY
+    *,
+    public_id: str,
+    number: int,
+    version: int,
+    seat: int,
+    reason: str,
+    by: Actor = NOBODY,
+    phone: str = "",
 ) -> GameState:
     """The player of ``seat`` disputes hand ``number`` as he saw it (its ``version``),
     saying why: the hand then waits for the referee, and the game is not final until he
@@ -756,7 +775,8 @@ def dispute_hand(
         by_user_id=by.user_id,
         by_device=by.device,
     )
-    _noted(rows.game, by, Change.Action.DISPUTED, {"seat": seat, "reason": reason}, number)
+    after = _phone({"seat": seat, "reason": reason}, phone)
+    _noted(rows.game, by, Change.Action.DISPUTED, after, number)
     return _summarise(state, Change.Action.DISPUTED)
 
 
@@ -768,6 +788,7 @@ def decide_dispute(
     reason: str,
     hand: EngineHand | None = None,
     by: Actor = NOBODY,
+    phone: str = "",
 ) -> GameState:
     """The referee decides the open dispute of hand ``number``, with a reason: the hand
     confirmed as it stands (``hand`` None), or corrected to ``hand`` through the one
@@ -802,7 +823,7 @@ def decide_dispute(
         by_user_id=by.user_id,
         by_device=by.device,
     )
-    after = {"outcome": outcome.value, "reason": reason}
+    after = _phone({"outcome": outcome.value, "reason": reason}, phone)
     _noted(rows.game, by, Change.Action.DECIDED, after, number)
     return _summarise(state, Change.Action.DECIDED)
 

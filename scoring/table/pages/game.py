@@ -306,11 +306,54 @@ def _confirmation_label(change: Change, label: str, names: Sequence[str]) -> str
     return label
 
 
+PHONE_WORDS = {
+    "seat": (
+        lambda: gettext("%(who)s, the seat’s own phone (its code)"),
+        lambda: gettext("the seat’s own phone (its code)"),
+    ),
+    "account": (
+        lambda: gettext("%(who)s, the seat’s player signed in"),
+        lambda: gettext("the seat’s player signed in"),
+    ),
+    "scorer": (
+        lambda: gettext("%(who)s, the scorer’s phone"),
+        lambda: gettext("the scorer’s phone"),
+    ),
+    "referee": (
+        lambda: gettext("%(who)s, the referee"),
+        lambda: gettext("the referee"),
+    ),
+}
+"""Which phone a confirmation, a signature, a dispute or a decision came from, as its
+history line says it (its ``after``'s ``phone``: scoring/table/access.py), with the account
+or the phone's name where there is one, and without."""
+
+
+def phone_said(phone: str) -> str:
+    """Which phone, as a history says it (``seat``, ``account``, ``scorer``, ``referee``);
+    empty for another word."""
+    return PHONE_WORDS[phone][1]() if phone in PHONE_WORDS else ""
+
+
 def _who(change: Change) -> str:
+    """Who made the change: the account, else the phone's name; for a confirmation, a
+    signature, a dispute or a decision, which phone too (the seat's own, by its code or
+    through its player's account, the scorer's passed round, or the referee's)."""
+    phone = change.after.get("phone") if isinstance(change.after, dict) else None
+    if phone in PHONE_WORDS:
+        named, unnamed = PHONE_WORDS[phone]
+        who = _named(change)
+        return named() % {"who": isolate(who)} if who else unnamed()
+    return _named(change) or _unnamed(change)
+
+
+def _named(change: Change) -> str:
     if change.by_user is not None:
         return change.by_user.get_username()
-    if change.by_device:
-        return change.by_device
+    return change.by_device
+
+
+def _unnamed(change: Change) -> str:
     if change.action == Change.Action.IMPORTED:
         return gettext("the phone that imported it")
     if change.action in (

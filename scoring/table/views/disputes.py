@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ...common.http import HtmxHttpRequest
 from ...common.rights import Action, Actor
 from .. import services
-from ..access import held_seat, writes_game
+from ..access import REFEREE, phone_of, seat_held, writes_game
 from ..confirming import agreement_of
 from ..forms import DecisionForm, DisputeForm, HandForm, hand_initial
 from ..models import Game
@@ -44,9 +44,9 @@ def _refusal_words(refused: services.DisputeRefused) -> str:
 def dispute_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     """The player of the seat this phone holds disputes a hand, saying why. Sent twice,
     disputed once; a hand changed since, or confirmed already, is refused and said why."""
-    seat = held_seat(request, gid)
+    held = seat_held(request, gid)
     form = DisputeForm(request.POST)
-    if seat is None or not form.is_valid():
+    if held is None or not form.is_valid():
         state = load_game(get_object_or_404(Game, public_id=gid))
         errors = [str(error) for errors in form.errors.values() for error in errors]
         words = " ".join(errors) or gettext("This dispute could not be read.")
@@ -61,9 +61,10 @@ def dispute_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
             public_id=gid,
             number=number,
             version=version or 0,
-            seat=seat,
+            seat=held[0],
             reason=form.cleaned_data["reason"],
             by=by,
+            phone=phone_of(request, gid, held[1]),
         )
     except services.DisputeRefused as refused:
         return refused_page(request, refused.state, _refusal_words(refused), 409)
@@ -97,6 +98,7 @@ def decide(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpRe
                     reason=decision.cleaned_data["reason"],
                     hand=form.cleaned_data["hand"] if corrected else None,
                     by=by,
+                    phone=REFEREE,
                 )
             except services.DisputeRefused as refused:
                 notice, status = _refusal_words(refused), 409

@@ -15,7 +15,7 @@ from ...common.rights import Action, Actor
 from ...infra.qr import qr_code
 from ...infra.throttles import SEAT_TAKE, throttled
 from .. import services
-from ..access import Access, held_seat, with_game, writes_game
+from ..access import Access, phone_of, seat_held, with_game, writes_game
 from ..forms import ConfirmForm, SeatForm, seat_code
 from ..models import Game, SeatLink
 from ..pages.game import game_clock
@@ -133,9 +133,9 @@ def _refusal_words(refused: services.ConfirmRefused) -> str:
 def confirm_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
     """The player of the seat this phone holds confirms hand ``number`` as his page showed
     it. Sent twice, confirmed once; a hand changed since is refused, and shown anew."""
-    seat = held_seat(request, gid)
+    held = seat_held(request, gid)
     form = ConfirmForm(request.POST)
-    if seat is None or not form.is_valid():
+    if held is None or not form.is_valid():
         state = load_game(get_object_or_404(Game, public_id=gid))
         return refused_page(request, state, gettext("This confirmation could not be read."), 400)
     try:
@@ -143,8 +143,9 @@ def confirm_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> 
             public_id=gid,
             number=number,
             version=form.cleaned_data["version"],
-            seat=seat,
+            seat=held[0],
             by=by,
+            phone=phone_of(request, gid, held[1]),
         )
     except services.ConfirmRefused as refused:
         return refused_page(request, refused.state, _refusal_words(refused), 409)
@@ -156,11 +157,13 @@ def confirm_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> 
 def sign_game(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     """The player of the seat this phone holds signs the game's result. Sent twice, signed
     once."""
-    seat = held_seat(request, gid)
-    if seat is None:
+    held = seat_held(request, gid)
+    if held is None:
         raise Http404
     try:
-        services.sign_game(public_id=gid, seat=seat, by=by)
+        services.sign_game(
+            public_id=gid, seat=held[0], by=by, phone=phone_of(request, gid, held[1])
+        )
     except services.ConfirmRefused as refused:
         return refused_page(request, refused.state, _refusal_words(refused), 409)
     return redirect("game", gid=gid)
