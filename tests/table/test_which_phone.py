@@ -148,4 +148,4 @@ def test_which_phone_is_said_in_french_and_arabic(language, line):
 
     page = chafik.get(url(game), HTTP_ACCEPT_LANGUAGE=language)
 
-    assert line in [text for _, text in history(page)][0]
+    assert line in next(text for _, text in history(page))
