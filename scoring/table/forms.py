@@ -468,6 +468,9 @@ class ConfirmForm(forms.Form):
     changed since is not confirmed unseen."""
 
     version = forms.IntegerField(min_value=1, max_value=2**31 - 1, widget=forms.HiddenInput)
+    token = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    """The form's one-time token: sent again (a double tap, a phone's queue replaying it),
+    it confirms nothing more, whatever changed since."""
 
 
 class DisputeForm(forms.Form):
@@ -483,6 +486,7 @@ class DisputeForm(forms.Form):
         max_length=REASON_LENGTH,
         error_messages={"required": _("Say why you dispute this hand.")},
     )
+    token = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
 
 class DecisionForm(forms.Form):

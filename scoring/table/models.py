@@ -325,10 +325,19 @@ class Confirmation(models.Model):
     )
     by_device = models.CharField(max_length=60, blank=True)
     at = models.DateTimeField(default=timezone.now)
+    token = models.UUIDField(null=True, blank=True, editable=False)
+    """The one-time token of the form that sent it (a page's, or a phone's queue replaying
+    it once back online: static/js/agree.js): sent again, it is found and nothing more is
+    written, whatever changed since."""
 
     class Meta:
         ordering = ["at", "id"]
         constraints = [
+            models.UniqueConstraint(
+                fields=["game", "token"],
+                condition=models.Q(token__isnull=False),
+                name="confirmation_token_unique",
+            ),
             models.UniqueConstraint(
                 fields=["hand", "version", "seat"],
                 condition=models.Q(hand__isnull=False, seat__isnull=False),
@@ -369,10 +378,19 @@ class Dispute(models.Model):
     )
     by_device = models.CharField(max_length=60, blank=True)
     at = models.DateTimeField(default=timezone.now)
+    token = models.UUIDField(null=True, blank=True, editable=False)
+    """The one-time token of the form that sent it (a page's, or a phone's queue replaying
+    it once back online: static/js/agree.js): sent again, it is found and nothing more is
+    written, whatever changed since."""
 
     class Meta:
         ordering = ["at", "id"]
         constraints = [
+            models.UniqueConstraint(
+                fields=["game", "token"],
+                condition=models.Q(token__isnull=False),
+                name="dispute_token_unique",
+            ),
             models.UniqueConstraint(fields=["hand", "version"], name="dispute_once_per_version"),
             models.CheckConstraint(
                 condition=models.Q(seat__lt=SEATS), name="dispute_seat_is_0_to_3"

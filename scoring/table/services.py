@@ -643,13 +643,17 @@ def confirm_hand(
     seat: int,
     by: Actor = NOBODY,
     phone: str = "",
+    token: uuid.UUID | None = None,
 ) -> GameState:
     """The player of ``seat`` confirms hand ``number`` as he saw it (its ``version``). Sent
-    twice, or for a hand already confirmed, it changes nothing more. Refused
+    twice, or for a hand already confirmed, it changes nothing more; its ``token`` sent
+    again (a phone's queue replaying it) finds it written, whatever changed since. Refused
     (:class:`ConfirmRefused`) for a hand changed since, one this seat entered, one no longer
     there, or a game that confirms no hand."""
     rows = lock_game(public_id)
     state = rows.scored()
+    if token is not None and Confirmation.objects.filter(game=rows.game, token=token).exists():
+        return state  # sent before: a replay
     if state.record.rules.confirmation is not Mode.EACH_HAND:
         raise ConfirmRefused(state, "off")
     if not 1 <= number <= len(rows.hands):
@@ -670,6 +674,7 @@ def confirm_hand(
         seat=seat,
         by_user_id=by.user_id,
         by_device=by.device,
+        token=token,
     )
     _noted(rows.game, by, Change.Action.CONFIRMED, _phone({"seat": seat}, phone), number)
     return _summarise(state, Change.Action.CONFIRMED)
@@ -743,14 +748,19 @@ def dispute_hand(
     reason: str,
     by: Actor = NOBODY,
     phone: str = "",
+    token: uuid.UUID | None = None,
 ) -> GameState:
     """The player of ``seat`` disputes hand ``number`` as he saw it (its ``version``),
     saying why: the hand then waits for the referee, and the game is not final until he
     decides it. Sent twice (or a second seat disputing the same hand), it changes nothing
-    more. Refused (:class:`DisputeRefused`) for a game that confirms nothing, a hand gone or
-    changed since, or one confirmed already (then only the referee may change it)."""
+    more; its ``token`` sent again (a phone's queue replaying it) finds it written, whatever
+    changed since (decided, corrected). Refused (:class:`DisputeRefused`) for a game that
+    confirms nothing, a hand gone or changed since, or one confirmed already (then only the
+    referee may change it)."""
     rows = lock_game(public_id)
     state = rows.scored()
+    if token is not None and Dispute.objects.filter(game=rows.game, token=token).exists():
+        return state  # sent before: a replay
     if state.record.rules.confirmation is Mode.OFF:
         raise DisputeRefused(state, "off")
     if not 1 <= number <= len(rows.hands):
@@ -774,6 +784,7 @@ def dispute_hand(
         reason=reason,
         by_user_id=by.user_id,
         by_device=by.device,
+        token=token,
     )
     after = _phone({"seat": seat, "reason": reason}, phone)
     _noted(rows.game, by, Change.Action.DISPUTED, after, number)

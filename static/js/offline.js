@@ -86,7 +86,8 @@
 
   async function readQueue() {
     const all = await transact("readonly", (store) => store.getAll());
-    entries = (all || []).sort((a, b) => a.id - b.id);
+    // A seat holder's confirmations and disputes wait here too: static/js/agree.js's.
+    entries = (all || []).filter((entry) => !entry.kind).sort((a, b) => a.id - b.id);
     return entries;
   }
   const save = (...changed) => transact("readwrite", (store) => {

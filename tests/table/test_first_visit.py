@@ -9,12 +9,16 @@ else gzip)."""
 import gzip
 import json
 import re
+import uuid
 
 import pytest
 from django.test import Client
 
+from scoring.engine import Confirmation as Mode
+from scoring.engine import Rules
 from scoring.table import services
-from tests.factories import game_url, hand_data
+from tests.factories import NAMES, game_url, hand_data
+from tests.table.agreement import hand_of
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +75,20 @@ def test_a_first_visit_in_all_is_under_its_aim(client, watcher, game, who):
 
     assert sum(weights.values()) <= AIM_KB[who] * 1024, weights
     assert not any("htmx" in address for address in weights)
+
+
+def test_a_seat_holders_first_visit_to_a_game_that_confirms_is_under_its_aim():
+    """A hand waiting for his confirmation: the page loads the queue of what he confirms
+    or disputes offline too (static/js/agree.js, issue 40.5)."""
+    rules = Rules(confirmation=Mode.EACH_HAND)
+    game = services.create_game(names=NAMES, rules=rules, first_dealer=0).game
+    services.record_hand(
+        public_id=game.public_id, number=1, hand=hand_of(1), token=uuid.uuid4(), seat=1
+    )
+    phone = Client()
+    phone.post("/seat", {"code": services.make_seat_links(public_id=game.public_id)[2].code})
+
+    weights = first_visit(phone, game_url(game))
+
+    assert sum(weights.values()) <= AIM_KB["seat holder"] * 1024, weights
+    assert [address for address in weights if "agree" in address] != []

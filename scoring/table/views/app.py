@@ -39,6 +39,7 @@ SHELL = (
     "js/live.js",
     "js/play.js",
     "js/offline.js",
+    "js/agree.js",
     "favicon.svg",
     "icons/apple-touch-icon.png",
     "icons/icon-192.png",

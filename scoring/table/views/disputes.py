@@ -18,7 +18,7 @@ from ..pages.agreement import dispute_lines
 from ..pages.game import game_clock
 from ..state import load_game
 from ..writes import refused_notice
-from .table import refused_page
+from .table import agreement_answer
 
 
 def _refusal_words(refused: services.DisputeRefused) -> str:
@@ -50,14 +50,14 @@ def dispute_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
         state = load_game(get_object_or_404(Game, public_id=gid))
         errors = [str(error) for errors in form.errors.values() for error in errors]
         words = " ".join(errors) or gettext("This dispute could not be read.")
-        return refused_page(request, state, words, 400)
+        return agreement_answer(request, state, "invalid", 400, words)
     number = form.cleaned_data["number"]
     try:
         state = load_game(get_object_or_404(Game, public_id=gid))
         version = form.cleaned_data["version"]
         if version is None and 1 <= number <= len(state.hands):
             version = state.hands[number - 1].version
-        services.dispute_hand(
+        state = services.dispute_hand(
             public_id=gid,
             number=number,
             version=version or 0,
@@ -65,10 +65,12 @@ def dispute_hand(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
             reason=form.cleaned_data["reason"],
             by=by,
             phone=phone_of(request, gid, held[1]),
+            token=form.cleaned_data["token"],
         )
     except services.DisputeRefused as refused:
-        return refused_page(request, refused.state, _refusal_words(refused), 409)
-    return redirect("game", gid=gid)
+        words = _refusal_words(refused)
+        return agreement_answer(request, refused.state, "refused", 409, words, number)
+    return agreement_answer(request, state, "disputed", number=number)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -21,7 +21,7 @@ from ..models import Game, SeatLink
 from ..pages.game import game_clock
 from ..state import load_game
 from .cached import names_part
-from .table import refused_page
+from .table import agreement_answer
 
 
 @require_safe
@@ -132,24 +132,28 @@ def _refusal_words(refused: services.ConfirmRefused) -> str:
 @writes_game(Action.CONFIRM_GAME)
 def confirm_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
     """The player of the seat this phone holds confirms hand ``number`` as his page showed
-    it. Sent twice, confirmed once; a hand changed since is refused, and shown anew."""
+    it. Sent twice (or replayed by the phone's queue: its token), confirmed once; a hand
+    changed since is refused, and shown anew. In JSON to a request that asks for it."""
     held = seat_held(request, gid)
     form = ConfirmForm(request.POST)
     if held is None or not form.is_valid():
         state = load_game(get_object_or_404(Game, public_id=gid))
-        return refused_page(request, state, gettext("This confirmation could not be read."), 400)
+        words = gettext("This confirmation could not be read.")
+        return agreement_answer(request, state, "invalid", 400, words, number)
     try:
-        services.confirm_hand(
+        state = services.confirm_hand(
             public_id=gid,
             number=number,
             version=form.cleaned_data["version"],
             seat=held[0],
             by=by,
             phone=phone_of(request, gid, held[1]),
+            token=form.cleaned_data["token"],
         )
     except services.ConfirmRefused as refused:
-        return refused_page(request, refused.state, _refusal_words(refused), 409)
-    return redirect("game", gid=gid)
+        words = _refusal_words(refused)
+        return agreement_answer(request, refused.state, "refused", 409, words, number)
+    return agreement_answer(request, state, "confirmed", number=number)
 
 
 @require_POST
@@ -161,9 +165,10 @@ def sign_game(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     if held is None:
         raise Http404
     try:
-        services.sign_game(
+        state = services.sign_game(
             public_id=gid, seat=held[0], by=by, phone=phone_of(request, gid, held[1])
         )
     except services.ConfirmRefused as refused:
-        return refused_page(request, refused.state, _refusal_words(refused), 409)
-    return redirect("game", gid=gid)
+        words = _refusal_words(refused)
+        return agreement_answer(request, refused.state, "refused", 409, words)
+    return agreement_answer(request, state, "signed")

@@ -163,6 +163,37 @@ def refused_page(
     return game_page(request, state, notice=notice, can_score=can_score, status=status)
 
 
+def agreement_answer(
+    request: HtmxHttpRequest,
+    state: GameState,
+    status: str,
+    code: int = 200,
+    message: str = "",
+    number: int | None = None,
+) -> HttpResponse:
+    """What a confirmation, a signature or a dispute did, for a request that asks for JSON
+    (a phone's queue replaying it once back online: static/js/agree.js): ``status``
+    (``confirmed``, ``signed``, ``disputed``; ``refused``, ``invalid``), why in words, the
+    hand it was about, and the game's version. A plain POST gets the game page: redirected
+    to it when it went through, else drawn saying why (``refused_page``)."""
+    if not wants_json(request):
+        if code < 300:
+            return redirect("game", gid=state.game.public_id)
+        return refused_page(request, state, message, code)
+    changes = Summary.objects.filter(game=state.game).values_list("changed_at", flat=True)
+    gid = state.game.public_id
+    versions = [
+        shown_version(waiting.with_waiting(version_of(at), gid), request) for at in changes[:1]
+    ]
+    answer = {
+        "status": status,
+        "hand": number,
+        "message": message,
+        "version": versions[0] if versions else "",
+    }
+    return JsonResponse(answer, status=code)
+
+
 def game_context(
     request: HtmxHttpRequest,
     state: GameState,
