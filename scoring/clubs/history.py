@@ -89,6 +89,7 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
     ClubAction("result_signed", _("result signed"), Action.CONFIRM_GAME),
     ClubAction("hand_disputed", _("hand disputed"), Action.DISPUTE_GAME),
     ClubAction("dispute_decided", _("referee’s decision"), Action.REFEREE_GAME),
+    ClubAction("correction_confirmed", _("correction confirmed"), Action.CONFIRM_GAME),
 )
 """Each kind of change of the club's history, how the page says it, and who may make it."""
 

@@ -40,6 +40,7 @@ AGREEMENT_LINES = {
     Change.Action.SIGNED: "result_signed",
     Change.Action.DISPUTED: "hand_disputed",
     Change.Action.DECIDED: "dispute_decided",
+    Change.Action.ACCEPTED: "correction_confirmed",
 }
 """The changes of a club game's agreement the club's history says too (issue 40.5)."""
 

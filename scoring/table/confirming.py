@@ -23,7 +23,7 @@ from ..engine.confirmation import (
     is_final,
     signatures,
 )
-from .models import Confirmation, Decision, Dispute, Game, Hand, Summary
+from .models import Confirmation, Decision, Dispute, Game, Hand, Proposal, Summary
 from .state import GameState, finish_of, rules_of
 
 
@@ -39,6 +39,9 @@ class Agreement:
     """The confirmations written, oldest first."""
     disputes: Sequence[Dispute] = field(default_factory=tuple)
     """The disputes written, oldest first, each with its decision if decided."""
+    proposals: Sequence[Proposal] = field(default_factory=tuple)
+    """The corrections of confirmed hands that wait to be confirmed, by hand: each hand's
+    latest proposed of it as it now stands."""
 
     @property
     def waiting(self) -> tuple[HandState, ...]:
@@ -97,8 +100,8 @@ def agreement_of(
     rows: Sequence[Confirmation] | None = None,
 ) -> Agreement:
     """The game's agreement at ``now`` (this moment if not given); ``rows``: its
-    confirmations if already read. Two queries: the confirmations, the disputes with their
-    decisions."""
+    confirmations if already read. Three queries: the confirmations, the disputes with
+    their decisions, the corrections proposed and not confirmed."""
     rules = state.record.rules
     over = state.ending.over
     if rules.confirmation is Mode.OFF:
@@ -118,7 +121,19 @@ def agreement_of(
     )
     signed = signatures(rules, over_at(state), given, now)
     final = is_final(rules, over, hands, signed)
-    return Agreement(rules.confirmation, hands, signed, final, rows, disputes)
+    proposals = open_proposals(state)
+    return Agreement(rules.confirmation, hands, signed, final, rows, disputes, proposals)
+
+
+def open_proposals(state: GameState) -> tuple[Proposal, ...]:
+    """The corrections that wait to be confirmed (one query): of each hand, the latest
+    proposed of it as it now stands."""
+    versions = {hand.pk: hand.version for hand in state.hands}
+    latest: dict[int, Proposal] = {}
+    for row in Proposal.objects.filter(game=state.game, confirmed_at=None).order_by("at", "id"):
+        if versions.get(row.hand_id) == row.version:
+            latest[row.hand_number] = row
+    return tuple(latest[number] for number in sorted(latest))
 
 
 def final_as_written(state: GameState) -> bool:

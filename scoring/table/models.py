@@ -223,6 +223,8 @@ class Change(models.Model):
         NIGHT_CONFIRMED = "night_end", _("confirmed by itself at the night’s end")
         DISPUTED = "disputed", _("hand disputed")
         DECIDED = "decided", _("referee’s decision")
+        PROPOSED = "proposed", _("correction proposed")
+        ACCEPTED = "accepted", _("correction confirmed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(default=timezone.now)
@@ -420,6 +422,44 @@ class Decision(models.Model):
 
     class Meta:
         ordering = ["at", "id"]
+
+
+class Proposal(models.Model):
+    """A correction of a hand already confirmed (issue 40.3), which only the referee may
+    change at once: proposed by a scorer's phone (``seat``: the one it holds, if any), the
+    hand stays as confirmed until a player of another seat confirms the proposal; it then
+    replaces the hand, confirmed by him (scoring/table/services.py ``confirm_proposal``).
+    Open while not confirmed and its hand is still at ``version``; a later proposal of the
+    same hand takes its place."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="proposals")
+    hand = models.ForeignKey(
+        Hand, on_delete=models.DO_NOTHING, db_constraint=False, related_name="proposals"
+    )
+    """The hand it would correct. Kept when the hand is undone (it then corrects nothing)."""
+    hand_number = models.PositiveSmallIntegerField()
+    version = models.PositiveIntegerField()
+    """The hand's version it would replace: corrected meanwhile, it is no longer open."""
+    facts = models.JSONField()
+    """The hand proposed, as its row's columns (scoring/table/state.py ``columns``)."""
+    discard_after_end = models.BooleanField(default=False)
+    """Whether the hands after the game's new end are discarded (the correction ends it)."""
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    by_device = models.CharField(max_length=60, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(seat__lt=SEATS), name="proposal_seat_is_0_to_3"
+            ),
+        ]
 
 
 class Summary(models.Model):

@@ -44,6 +44,7 @@ from .models import (
     Game,
     Hand,
     Player,
+    Proposal,
     ScorerLink,
     Seat,
     SeatLink,
@@ -58,6 +59,7 @@ from .state import (
     GameState,
     column_values,
     columns,
+    engine_hand,
     finish_of,
     lock_game,
     score,
@@ -87,6 +89,16 @@ class TokenReused(AlreadyRecorded):
     """This form's token recorded hand ``number``, but not this hand: the same token was sent
     with other facts (another hand). Nothing is recorded; a page treats it as the form sent
     before, the API says so (a 422)."""
+
+
+class Proposed(WriteRefused):
+    """Hand ``number`` is confirmed, and only the referee changes it now: the correction
+    is proposed to the other seats (a :class:`Proposal`), and the hand stays as confirmed
+    until a player of another seat confirms it."""
+
+    def __init__(self, state: GameState, number: int) -> None:
+        self.number = number
+        super().__init__(state)
 
 
 class HandTaken(WriteRefused):
@@ -328,7 +340,6 @@ def record_hand(
     )
 
 
-@transaction.atomic
 def edit_hand(
     *,
     public_id: str,
@@ -337,10 +348,39 @@ def edit_hand(
     discard_after_end: bool,
     by: Actor = NOBODY,
     seat: int | None = None,
+    referee: bool = False,
 ) -> GameState:
+    """:func:`_edit_hand`; a correction of a confirmed hand, written as proposed, raises
+    :class:`Proposed` once its transaction is over (raised inside, it would undo it)."""
+    state, proposed = _edit_hand(
+        public_id=public_id,
+        number=number,
+        hand=hand,
+        discard_after_end=discard_after_end,
+        by=by,
+        seat=seat,
+        referee=referee,
+    )
+    if proposed:
+        raise Proposed(state, number)
+    return state
+
+
+@transaction.atomic
+def _edit_hand(
+    *,
+    public_id: str,
+    number: int,
+    hand: EngineHand,
+    discard_after_end: bool,
+    by: Actor = NOBODY,
+    seat: int | None = None,
+    referee: bool = False,
+) -> tuple[GameState, bool]:
     """Replace hand ``number``'s facts; everything after is recomputed. A hand changed
     takes a new version, entered by ``seat`` now: its earlier confirmations count for
-    nothing.
+    nothing. A hand already confirmed is changed only by the ``referee``: another's
+    correction is proposed (:class:`Proposed`), the hand left as it is.
 
     If the game would now end before its last recorded hand, EndsEarly says so;
     with ``discard_after_end`` the hands after the new end are discarded, each
@@ -359,6 +399,12 @@ def edit_hand(
     won_at = len(result.hands)
     if won_at < len(record.hands) and not discard_after_end:
         raise EndsEarly(won_at, len(record.hands))
+    changed = _facts(rows.hands[number - 1]) != columns(hand)
+    # The referee asked last: a lazy answer (a view's ``may_later``) costs nothing here
+    # for a game played without confirmation.
+    if changed and _confirmed(rows.scored(), number) and not referee:
+        _propose(rows, number, hand, discard_after_end, by, seat)
+        return rows.scored(), True
     for row, facts in zip(rows.hands[won_at:], record.hands[won_at:], strict=True):
         _discard(rows.game, row, facts, Change.Action.DISCARDED, by)
     row = rows.hands[number - 1]
@@ -382,9 +428,117 @@ def edit_hand(
         rules=record.rules,
         hands=record.hands[:won_at],
     )
-    return _summarise(
-        GameState(rows.game, rows.names, rows.hands[:won_at], kept, result), Change.Action.EDITED
+    state = GameState(rows.game, rows.names, rows.hands[:won_at], kept, result)
+    return _summarise(state, Change.Action.EDITED), False
+
+
+def _confirmed(state: GameState, number: int) -> bool:
+    """Whether hand ``number`` is confirmed (or decided by the referee), or the whole
+    game's result signed by all four: only the referee changes it then. No query for a game
+    played without confirmation."""
+    if state.record.rules.confirmation is Mode.OFF:
+        return False
+    agreement = agreement_of(state)
+    signed = agreement.signed is not None and agreement.signed.complete
+    return signed or agreement.hands[number - 1].at is not None
+
+
+def _propose(
+    rows: GameRows,
+    number: int,
+    hand: EngineHand,
+    discard_after_end: bool,
+    by: Actor,
+    seat: int | None,
+) -> None:
+    """The correction of a confirmed hand proposed, in the history (the hand before and as
+    proposed); the game's version moves, so every phone shows it."""
+    row = rows.hands[number - 1]
+    Proposal.objects.create(
+        game=rows.game,
+        hand=row,
+        hand_number=number,
+        version=row.version,
+        facts=columns(hand),
+        discard_after_end=discard_after_end,
+        seat=seat,
+        by_user_id=by.user_id,
+        by_device=by.device,
     )
+    _change(
+        rows.game,
+        by,
+        Change.Action.PROPOSED,
+        hand_number=number,
+        before=snapshot(rows.record.hands[number - 1]),
+        after=snapshot(hand),
+    )
+    Summary.objects.filter(game=rows.game).update(changed_at=timezone.now())
+
+
+def open_proposal(game: Game, row: Hand) -> Proposal | None:
+    """The correction of this hand that waits to be confirmed: the latest proposed of it as
+    it now stands, not confirmed."""
+    found = Proposal.objects.filter(game=game, hand=row, version=row.version, confirmed_at=None)
+    return found.order_by("-at", "-id").first()
+
+
+@transaction.atomic
+def confirm_proposal(
+    *, public_id: str, number: int, seat: int, by: Actor = NOBODY, phone: str = ""
+) -> GameState:
+    """The player of ``seat`` confirms the correction proposed of hand ``number``: it
+    replaces the hand (written through the one hand-edit path, in the proposer's name) and
+    the hand as corrected is confirmed by him; the history says both. Sent twice, it
+    changes nothing more. Refused (:class:`ConfirmRefused`) with no correction waiting, by
+    the seat that proposed it, or for one the game no longer takes."""
+    rows = _lock_open(public_id)
+    state = rows.scored()
+    if not 1 <= number <= len(rows.hands):
+        raise ConfirmRefused(state, "gone", number)
+    row = rows.hands[number - 1]
+    proposal = open_proposal(rows.game, row)
+    if proposal is None:
+        done = Proposal.objects.filter(game=rows.game, hand=row, version=row.version - 1)
+        if done.filter(confirmed_seat=seat).exclude(confirmed_at=None).exists():
+            return state  # sent twice
+        raise ConfirmRefused(state, "no_proposal", number)
+    if seat == proposal.seat:
+        raise ConfirmRefused(state, "own_proposal", number)
+    hand = engine_hand(Hand(**proposal.facts), dealer_of(number - 1, rows.game.first_dealer))
+    proposer = Actor(proposal.by_user_id, proposal.by_device)
+    try:
+        state = edit_hand(
+            public_id=public_id,
+            number=number,
+            hand=hand,
+            discard_after_end=proposal.discard_after_end,
+            by=proposer,
+            seat=proposal.seat,
+            referee=True,
+        )
+    except (RulesBroken, EndsEarly):
+        raise ConfirmRefused(state, "unfit", number) from None
+    proposal.confirmed_at, proposal.confirmed_seat = timezone.now(), seat
+    proposal.save(update_fields=["confirmed_at", "confirmed_seat"])
+    now = state.hands[number - 1]
+    Confirmation.objects.create(
+        game=rows.game,
+        hand=now,
+        hand_number=number,
+        version=now.version,
+        seat=seat,
+        by_user_id=by.user_id,
+        by_device=by.device,
+    )
+    _change(
+        rows.game,
+        by,
+        Change.Action.ACCEPTED,
+        hand_number=number,
+        after=_phone({"seat": seat}, phone),
+    )
+    return _summarise(state, Change.Action.ACCEPTED)
 
 
 @transaction.atomic
@@ -822,7 +976,12 @@ def decide_dispute(
     outcome = Decision.Outcome.CONFIRMED
     if hand is not None:
         state = edit_hand(
-            public_id=public_id, number=number, hand=hand, discard_after_end=False, by=by
+            public_id=public_id,
+            number=number,
+            hand=hand,
+            discard_after_end=False,
+            by=by,
+            referee=True,
         )
         outcome = Decision.Outcome.CORRECTED
     Decision.objects.create(

@@ -37,6 +37,12 @@ urlpatterns = [
     # Confirmation (issue 40.2): a seat holder confirms a hand, or signs the result.
     path("games/<slug:gid>/hands/<int:number>/confirm", seats.confirm_hand, name="confirm_hand"),
     path("games/<slug:gid>/sign", seats.sign_game, name="sign_game"),
+    # A correction of a confirmed hand, proposed by a scorer, confirmed by another seat.
+    path(
+        "games/<slug:gid>/hands/<int:number>/proposal/confirm",
+        seats.confirm_proposal,
+        name="confirm_proposal",
+    ),
     # Disputes (issue 40.3): a seat holder disputes a hand; the referee decides it.
     path("games/<slug:gid>/dispute", disputes.dispute_hand, name="dispute_hand"),
     path("games/<slug:gid>/hands/<int:number>/decide", disputes.decide, name="decide"),

@@ -32,6 +32,8 @@ REFUSED: dict[type[services.WriteRefused], tuple[str, int]] = {
     services.GameWon: ("won", 409),
     services.GameClosed: ("closed", 409),
     services.NothingToRedo: ("nothing_to_redo", 409),
+    # Not applied: proposed to the other seats, the hand being confirmed (issue 40.3).
+    services.Proposed: ("proposed", 409),
 }
 """What a refused write answers, and its HTTP status, by the service's refusal; any other
 (a hand that is not the last one undone) is a ``conflict``. The API says a reused token
@@ -128,9 +130,17 @@ def record_hand(form: HandForm, public_id: str, by: Actor, seat: int | None = No
 
 
 def edit_hand(
-    form: HandForm, public_id: str, number: int, by: Actor, seat: int | None = None
+    form: HandForm,
+    public_id: str,
+    number: int,
+    by: Actor,
+    seat: int | None = None,
+    *,
+    referee: bool = False,
 ) -> Written:
-    """Hand ``number`` changed to the form's, everything after it scored again."""
+    """Hand ``number`` changed to the form's, everything after it scored again; a hand
+    already confirmed only by the ``referee``, another's correction being proposed
+    (services.Proposed, the ``refused`` of what is returned)."""
     if not form.is_valid():
         return Written(form)
     try:
@@ -141,6 +151,7 @@ def edit_hand(
             discard_after_end=form.cleaned_data["discard_after_end"],
             by=by,
             seat=seat,
+            referee=referee,
         )
     except services.WriteRefused as refused:
         return Written(form, refused=refused)
@@ -160,6 +171,12 @@ def refused_notice(refused: services.WriteRefused) -> str:
     if isinstance(refused, services.AlreadyRecorded):
         return gettext(
             "This form was already sent: it recorded hand %(number)s, once. Here is the game."
+        ) % {"number": refused.number}
+    if isinstance(refused, services.Proposed):
+        return gettext(
+            "Hand %(number)s is confirmed: only the referee changes it now. Your correction "
+            "is proposed to the other seats, and replaces it once a player of another seat "
+            "confirms it."
         ) % {"number": refused.number}
     if isinstance(refused, services.GameClosed):
         return gettext("This game was abandoned: resume it to change it.")

@@ -27,6 +27,7 @@ def edit(game, number=1, **changes):
         number=number,
         hand=hand_of(number, **changes),
         discard_after_end=False,
+        referee=True,  # the hand may be confirmed already: only the referee changes it
     )
 
 

@@ -94,6 +94,7 @@ def test_confirmation_of_a_hand_corrected_since_counts_for_nothing():
         hand=hand_of(1, tricks=(0, 5, 1)),
         discard_after_end=False,
         seat=0,
+        referee=True,  # confirmed: only the referee changes it (tests/table/test_proposals.py)
     )
 
     assert agreement_of(load_game(game)).hands[0].waiting_for == (1, 2, 3)

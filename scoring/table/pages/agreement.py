@@ -9,9 +9,13 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 
+from ...common.words import describe_hand
 from ...engine import Confirmation as Mode
+from ...engine import dealer_of
+from ...engine.confirmation import may_confirm
 from ..confirming import Agreement
-from ..state import GameState
+from ..models import Hand as HandRow
+from ..state import GameState, engine_hand, snapshot
 from .game import Event
 
 
@@ -39,6 +43,16 @@ class DisputeLine:
 
 
 @dataclass(frozen=True)
+class ProposalLine:
+    """A correction of a confirmed hand that waits for a player of another seat."""
+
+    number: int
+    text: SafeString
+    may_confirm: bool
+    """Whether this phone's seat may confirm it (a button)."""
+
+
+@dataclass(frozen=True)
 class Agreed:
     """The page's confirmation part."""
 
@@ -51,6 +65,7 @@ class Agreed:
     may_dispute: bool = False
     """Under ``whole_game``, before the result is signed by all: whether this phone's seat
     may dispute a hand (one form, its number typed)."""
+    proposals: Sequence[ProposalLine] = ()
 
 
 def _names(seats: Sequence[int], names: Sequence[str], joined: str) -> SafeString:
@@ -119,7 +134,28 @@ def agreed(state: GameState, agreement: Agreement, seat: int | None) -> Agreed |
     whole = agreement.mode is Mode.WHOLE_GAME and not (signed is not None and signed.complete)
     may_dispute = whole and seat is not None and bool(state.hands)
     lines = dispute_lines(agreement, names)
-    return Agreed(waiting, signed_text, may_sign, agreement.final, lines, may_dispute)
+    proposed = proposal_lines(state, agreement, seat)
+    return Agreed(waiting, signed_text, may_sign, agreement.final, lines, may_dispute, proposed)
+
+
+def proposal_lines(state: GameState, agreement: Agreement, seat: int | None) -> list[ProposalLine]:
+    """Each correction of a confirmed hand waiting, as every phone shows it: ``Hand 3: a
+    correction waits for Amina, Chafik or Dalila: Bilal 4♥, 4 tricks``, a button for a
+    phone whose seat may confirm it."""
+    lines = []
+    for row in agreement.proposals:
+        hand = engine_hand(
+            HandRow(**row.facts), dealer_of(row.hand_number - 1, state.game.first_dealer)
+        )
+        seats = may_confirm(row.seat)
+        text = _words(
+            gettext("Hand %(number)s: a correction waits for %(names)s: %(hand)s"),
+            number=row.hand_number,
+            names=_or(seats, state.names),
+            hand=format_html("<bdi>{}</bdi>", describe_hand(snapshot(hand), state.names)),
+        )
+        lines.append(ProposalLine(row.hand_number, text, seat is not None and seat in seats))
+    return lines
 
 
 def dispute_lines(agreement: Agreement, names: Sequence[str]) -> list[DisputeLine]:

@@ -204,9 +204,12 @@ CONFIRMATIONS = frozenset(
         Change.Action.NIGHT_CONFIRMED,
         Change.Action.DISPUTED,
         Change.Action.DECIDED,
+        Change.Action.ACCEPTED,
     }
 )
 """Changes of who agrees, not of the hands: an undo stays redoable past them too."""
+PROPOSALS = frozenset({Change.Action.PROPOSED})
+"""A correction proposed leaves the hands as they are: an undo stays redoable past it."""
 
 
 def _redo_number(state: GameState, changes: Sequence[Change]) -> int | None:
@@ -214,7 +217,9 @@ def _redo_number(state: GameState, changes: Sequence[Change]) -> int | None:
         (
             change
             for change in changes
-            if change.action not in SEAT_CHANGES and change.action not in CONFIRMATIONS
+            if change.action not in SEAT_CHANGES
+            and change.action not in CONFIRMATIONS
+            and change.action not in PROPOSALS
         ),
         None,
     )
@@ -361,6 +366,7 @@ def _unnamed(change: Change) -> str:
         Change.Action.CONFIRMED,
         Change.Action.SIGNED,
         Change.Action.DISPUTED,
+        Change.Action.ACCEPTED,
     ):
         return gettext("a player’s phone")
     if change.action == Change.Action.NIGHT_CONFIRMED:

@@ -124,6 +124,20 @@ def _refusal_words(refused: services.ConfirmRefused) -> str:
             return gettext("Hand %(number)s is no longer in the game.") % {"number": refused.number}
         case "playing":
             return gettext("The result is signed once the game is over.")
+        case "no_proposal":
+            return gettext("No correction of hand %(number)s waits to be confirmed.") % {
+                "number": refused.number
+            }
+        case "own_proposal":
+            return gettext(
+                "Your seat proposed this correction of hand %(number)s: a player of another "
+                "seat confirms it."
+            ) % {"number": refused.number}
+        case "unfit":
+            return gettext(
+                "This correction of hand %(number)s no longer fits the game as it is "
+                "recorded: it cannot replace the hand."
+            ) % {"number": refused.number}
         case _:
             return gettext("This game’s rules ask for no confirmation.")
 
@@ -172,3 +186,28 @@ def sign_game(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
         words = _refusal_words(refused)
         return agreement_answer(request, refused.state, "refused", 409, words)
     return agreement_answer(request, state, "signed")
+
+
+@require_POST
+@writes_game(Action.CONFIRM_GAME)
+def confirm_proposal(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
+    """The player of the seat this phone holds confirms the correction proposed of a
+    confirmed hand: it replaces the hand. Sent twice, once; the seat that proposed it is
+    refused and told why."""
+    held = seat_held(request, gid)
+    if held is None:
+        raise Http404
+    try:
+        state = services.confirm_proposal(
+            public_id=gid,
+            number=number,
+            seat=held[0],
+            by=by,
+            phone=phone_of(request, gid, held[1]),
+        )
+    except services.ConfirmRefused as refused:
+        words = _refusal_words(refused)
+        return agreement_answer(request, refused.state, "refused", 409, words, number)
+    except services.Closed as closed:
+        return agreement_answer(request, closed.state, "refused", 409, closed.why.message, number)
+    return agreement_answer(request, state, "confirmed", number=number)

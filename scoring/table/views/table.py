@@ -227,7 +227,8 @@ def game_context(
     # Only a seat holder confirms or signs here: a scorer's page does not depend on a seat.
     seat = (
         None
-        if can_score or (not agreement.waiting and agreement.signed is None)
+        if can_score
+        or (not agreement.waiting and agreement.signed is None and not agreement.proposals)
         else (held_seat(request, gid, state.game))
     )
     return {
@@ -318,8 +319,8 @@ def _refused(request: HtmxHttpRequest, refused: services.WriteRefused) -> HttpRe
         return _written(
             request, refused.state, status_word, getattr(refused, "number", None), code=code
         )
-    # An AlreadyRecorded is nothing wrong: the hand is there once.
-    status = 200 if isinstance(refused, services.AlreadyRecorded) else 409
+    # An AlreadyRecorded is nothing wrong: the hand is there once; nor a correction proposed.
+    status = 200 if isinstance(refused, services.AlreadyRecorded | services.Proposed) else 409
     notice = writes.refused_notice(refused)
     response = game_page(request, refused.state, notice=notice, announce=notice, status=status)
     return retarget(response, "#game") if request.htmx else response
@@ -461,7 +462,9 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
     if request.method == "POST":
         data = request.POST.copy()
         data["number"] = str(number)  # the hand is the one in the address
-        written = writes.edit_hand(HandForm(data), gid, number, by, held_seat(request, gid))
+        referee = may_later(request, Action.REFEREE_GAME, gid)  # asked of a confirmed hand
+        seat = held_seat(request, gid)
+        written = writes.edit_hand(HandForm(data), gid, number, by, seat, referee=referee)
         form = written.form
         if written.refused is not None:
             return _refused(request, written.refused)
