@@ -378,14 +378,24 @@ class MailChoiceForm(forms.Form):
     seasons = forms.BooleanField(
         label=_("At each season's end: its final standings"), required=False
     )
+    disputes = forms.BooleanField(
+        label=_("When a hand of the club's games is disputed: who, why, and the page to decide it"),
+        required=False,
+    )
+    """An admin's alone (he is the referee of the club's games): not offered to others."""
 
-    def __init__(self, *args: Any, address: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, address: str | None = None, admin: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.address = address
+        if not admin:
+            del self.fields["disputes"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if (data.get("nights") or data.get("seasons")) and self.address is None:
+        asked = data.get("nights") or data.get("seasons") or data.get("disputes")
+        if asked and self.address is None:
             raise forms.ValidationError(
                 _("Mail goes to a verified address only: verify yours on your account page first.")
             )

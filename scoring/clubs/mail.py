@@ -9,7 +9,12 @@ marked as a correction, when a night an admin reopened ends again
 (services.end_night) and, in a request, once its answer has been sent (``request_finished``:
 the organiser's phone never waits for the mail server); ``manage.py send_club_mail`` sends
 whatever is still due: nights ended and seasons over, since the member chose it, and not
-yet mailed (a worker killed before it sent them, a mail server that failed)."""
+yet mailed (a worker killed before it sent them, a mail server that failed).
+
+An admin may ask for a mail when a hand of one of the club's games is disputed (issue
+40.3), to decide it: sent the same way, once the dispute's transaction commits and, in a
+request, once its answer is sent (``send_dispute_soon``), never inside the request;
+``send_club_mail`` sends those still due (a dispute not decided yet)."""
 
 import logging
 import threading
@@ -30,6 +35,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from ..common.words import elide, isolate
+from ..table.face import Dispute
 from .league.pages import counted_games, standing_rows
 from .league.standings import night_standings, season_standings
 from .models import Club, ClubResult, MailChoice, MailSent, Member, Night, Season
@@ -39,7 +45,8 @@ logger = logging.getLogger(__name__)
 
 NIGHTS = "nights"
 SEASONS = "seasons"
-WHAT = (NIGHTS, SEASONS)
+DISPUTES = "disputes"
+WHAT = (NIGHTS, SEASONS, DISPUTES)
 
 
 class _Answering(threading.local):
@@ -48,22 +55,29 @@ class _Answering(threading.local):
     def __init__(self) -> None:
         self.now = False
         self.nights: list[int] = []
+        self.disputes: list[int] = []
 
 
 _answering = _Answering()
 
 
 def _started(**kwargs: object) -> None:
-    _answering.now, _answering.nights = True, []
+    _answering.now, _answering.nights, _answering.disputes = True, [], []
 
 
 def _finished(**kwargs: object) -> None:
     nights, _answering.now, _answering.nights = _answering.nights, False, []
+    disputes, _answering.disputes = _answering.disputes, []
     for night_id in nights:
         try:
             send_night(night_id)
         except Exception:  # the answer is sent: logged, and send_club_mail sends it later
             logger.exception("Failed to send the mail of night %s", night_id)
+    for dispute_id in disputes:
+        try:
+            send_dispute(dispute_id)
+        except Exception:  # logged, and send_club_mail sends it later
+            logger.exception("Failed to send the mail of dispute %s", dispute_id)
 
 
 request_started.connect(_started, dispatch_uid="boulmous-club-mail-started")
@@ -76,6 +90,15 @@ def send_night_soon(night_id: int) -> None:
         _answering.nights.append(night_id)
     else:
         send_night(night_id)
+
+
+def send_dispute_soon(dispute_id: int) -> None:
+    """The dispute's mail to the admins who asked, after the request's answer if this is a
+    request, else now."""
+    if _answering.now:
+        _answering.disputes.append(dispute_id)
+    else:
+        send_dispute(dispute_id)
 
 
 def _salt(what: str) -> str:
@@ -111,19 +134,35 @@ def address_of(member: Member) -> str | None:
 
 @transaction.atomic
 def choose(
-    *, member_id: int, nights: bool, seasons: bool, language: str, origin: str
+    *,
+    member_id: int,
+    nights: bool,
+    seasons: bool,
+    language: str,
+    origin: str,
+    disputes: bool = False,
 ) -> MailChoice:
-    """What the member wants mailed, from now on, in ``language``, with links to ``origin``."""
+    """What the member wants mailed, from now on, in ``language``, with links to ``origin``;
+    ``disputes``, an admin's alone (another member's is kept off)."""
     member = Member.objects.select_for_update().get(pk=member_id)
+    disputes = disputes and member.role == Member.Role.ADMIN
     choice, created = MailChoice.objects.get_or_create(
         member=member,
-        defaults={"nights": nights, "seasons": seasons, "language": language, "origin": origin},
+        defaults={
+            "nights": nights,
+            "seasons": seasons,
+            "disputes": disputes,
+            "language": language,
+            "origin": origin,
+        },
     )
     if not created:
-        # Newly asked for: from now on, not the nights and seasons before.
-        if (nights and not choice.nights) or (seasons and not choice.seasons):
+        # Newly asked for: from now on, not the nights, seasons and disputes before.
+        asked = (nights, seasons, disputes)
+        had = (choice.nights, choice.seasons, choice.disputes)
+        if any(now and not before for now, before in zip(asked, had, strict=True)):
             choice.chosen_at = timezone.now()
-        choice.nights, choice.seasons = nights, seasons
+        choice.nights, choice.seasons, choice.disputes = nights, seasons, disputes
         choice.language, choice.origin = language, origin
         choice.save()
     return choice
@@ -215,6 +254,61 @@ def season_mail(choice: MailChoice, season: Season) -> Mail:
         )
 
 
+def dispute_mail(choice: MailChoice, dispute: Dispute, club: Club) -> Mail:
+    """A hand of a club game disputed, to an admin who asked, in his language: who disputed
+    which hand of which game and why, and the referee's page to decide it."""
+    with translation.override(choice.language), timezone.override(club.time_zone):
+        names = dispute.game.summary.names
+        decide = reverse("decide", args=[dispute.game.public_id, dispute.hand_number])
+        links = _links(choice, DISPUTES, decide)
+        context = {
+            "club": club,
+            "dispute": dispute,
+            "name": names[dispute.seat] if dispute.seat < len(names) else "",
+            "players": gettext(", ").join(isolate(name) for name in names),
+            "what": gettext("a mail when a hand is disputed"),
+            **links,
+        }
+        subject = gettext("%(club)s: hand %(number)s disputed") % {
+            "club": isolate(club.name),
+            "number": dispute.hand_number,
+        }
+        return Mail(
+            subject,
+            render_to_string("clubs/mail/dispute.txt", context),
+            render_to_string("clubs/mail/dispute.html", context),
+            links["unsubscribe"],
+        )
+
+
+def send_dispute(dispute_id: int) -> int:
+    """The dispute's mail to each admin of its game's club who asked for it before it was
+    raised, and has not had it, while the referee has not decided it; how many went out."""
+    dispute = (
+        Dispute.objects.select_related("game__summary", "game__club_game__club")
+        .filter(pk=dispute_id, decision__isnull=True)
+        .first()
+    )
+    club_game = getattr(dispute.game, "club_game", None) if dispute is not None else None
+    if dispute is None or club_game is None:
+        return 0
+    club = club_game.club
+    choices = (
+        MailChoice.objects.filter(
+            member__club=club,
+            member__role=Member.Role.ADMIN,
+            disputes=True,
+            chosen_at__lte=dispute.at,
+        )
+        .select_related("member__user__account_email")
+        .order_by("member_id")
+    )
+    sent = 0
+    for choice in choices:
+        sent += _deliver(choice, partial(dispute_mail, choice, dispute, club), dispute=dispute)
+    return sent
+
+
 def _send(mail: Mail, address: str) -> None:
     message = EmailMultiAlternatives(
         mail.subject,
@@ -244,6 +338,7 @@ def _deliver(
     *,
     night: Night | None = None,
     season: Season | None = None,
+    dispute: Dispute | None = None,
 ) -> bool:
     """One mail to one member, once: its row and its sending in one transaction, so a mail
     server that fails leaves it due. False if it was sent before, or cannot be."""
@@ -257,12 +352,15 @@ def _deliver(
                 night=night,
                 night_ended_at=night.ended_at if night else None,
                 season=season,
+                dispute=dispute,
             )
             if created:
                 _send(make(), address)
     except Exception:  # any backend's failure: logged, and due again
         logger.exception(
-            "Failed to send club mail (%s) to member %s", night or season, choice.member_id
+            "Failed to send club mail (%s) to member %s",
+            night or season or dispute,
+            choice.member_id,
         )
         return False
     return created
@@ -326,9 +424,9 @@ def _waiting(what: str, since: Q, **sent: OuterRef) -> Exists:
 
 
 def send_due() -> int:
-    """Every mail still due: nights ended and seasons over, for the members who asked for
-    them since, and not mailed yet. Run again, it sends nothing more (and looks only at
-    the nights and seasons some member still waits for)."""
+    """Every mail still due: nights ended, disputes open and seasons over, for the members
+    who asked for them since, and not mailed yet. Run again, it sends nothing more (and
+    looks only at the nights, disputes and seasons some member still waits for)."""
     sent = 0
     nights = Night.objects.filter(
         _waiting(
@@ -342,6 +440,7 @@ def send_due() -> int:
     )
     for night_id in nights.values_list("pk", flat=True).order_by("pk"):
         sent += send_night(night_id)
+    sent += _send_disputes_due()
     first = MailChoice.objects.filter(seasons=True).aggregate(first=Min("chosen_at"))["first"]
     if first is None:
         return sent
@@ -357,4 +456,22 @@ def send_due() -> int:
     )
     for season_id in seasons.values_list("pk", flat=True).order_by("pk"):
         sent += send_season(season_id)
+    return sent
+
+
+def _send_disputes_due() -> int:
+    """The mails of the disputes still open (not decided) of club games, for the admins who
+    asked before each was raised and have not had it: one query, and one per dispute due."""
+    had = MailSent.objects.filter(member=OuterRef("member"), dispute=OuterRef(OuterRef("pk")))
+    asked = MailChoice.objects.filter(
+        member__club__club_games__game=OuterRef("game"),
+        member__role=Member.Role.ADMIN,
+        member__user__account_email__verified_at__isnull=False,
+        chosen_at__lte=OuterRef("at"),
+        disputes=True,
+    ).filter(~Exists(had))
+    due = Dispute.objects.filter(Exists(asked), decision__isnull=True)
+    sent = 0
+    for dispute_id in due.values_list("pk", flat=True).order_by("pk"):
+        sent += send_dispute(dispute_id)
     return sent

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ..engine.league import COUNTED, DEFAULT_POINTS, Statistic
-from ..table.face import Game, GameRules, new_public_id
+from ..table.face import Dispute, Game, GameRules, new_public_id
 
 
 def default_points() -> list[int]:
@@ -351,6 +351,8 @@ class MailChoice(models.Model):
     member = models.OneToOneField(Member, on_delete=models.CASCADE, related_name="mail_choice")
     nights = models.BooleanField(_("a mail after each night"), default=False)
     seasons = models.BooleanField(_("a mail at each season's end"), default=False)
+    disputes = models.BooleanField(_("a mail when a hand is disputed"), default=False)
+    """An admin's: a mail when a hand of a club game is disputed (issue 40.3), to decide it."""
     language = models.CharField(max_length=10)
     origin = models.CharField(max_length=200)
     """The site's address, ``https://example.org``, that the mails' links begin with."""
@@ -367,6 +369,10 @@ class MailSent(models.Model):
     """The end of the night it was mailed for: a night reopened and ended again is mailed
     again, as a correction, and the row of the first mail is kept."""
     season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE)
+    dispute = models.ForeignKey(
+        Dispute, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    """A hand disputed, mailed to an admin who asked (issue 40.3)."""
     sent_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -375,11 +381,14 @@ class MailSent(models.Model):
                 fields=["member", "night", "night_ended_at"], name="mail_sent_night_end_once"
             ),
             models.UniqueConstraint(fields=["member", "season"], name="mail_sent_season_once"),
+            models.UniqueConstraint(fields=["member", "dispute"], name="mail_sent_dispute_once"),
             models.CheckConstraint(
                 condition=models.Q(night__isnull=True, night_ended_at__isnull=True)
-                & models.Q(season__isnull=False)
+                & models.Q(season__isnull=False, dispute__isnull=True)
                 | models.Q(night__isnull=False, night_ended_at__isnull=False)
-                & models.Q(season__isnull=True),
-                name="mail_sent_night_or_season",
+                & models.Q(season__isnull=True, dispute__isnull=True)
+                | models.Q(night__isnull=True, night_ended_at__isnull=True)
+                & models.Q(season__isnull=True, dispute__isnull=False),
+                name="mail_sent_night_season_or_dispute",
             ),
         ]

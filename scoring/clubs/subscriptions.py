@@ -1,16 +1,18 @@
 """What clubs do when the table changes a game, subscribed once, when the app is ready
 (scoring/apps.py): the table announces, and never calls clubs itself."""
 
+from functools import partial
 from typing import Any
 
+from django.db import transaction
 from django.http import HttpRequest
 from django.urls import reverse
 
 from ..accounts.face import hooks as accounts_hooks
 from ..common.rights import NOBODY, Actor
 from ..engine.names import name_key
-from ..table.face import Change, Game, GameState, hooks
-from . import access, history, privacy
+from ..table.face import Change, Dispute, Game, GameState, hooks
+from . import access, history, mail, privacy
 from .access import club_member
 from .league.ratings import follow
 from .league.results import club_game_of
@@ -33,6 +35,18 @@ def follow_game(sender: type[Game], *, state: GameState, action: str, **kwargs: 
     kind = AGREEMENT_LINES.get(action)
     if kind is not None:
         agreement_line(state, kind)
+    if action == Change.Action.DISPUTED and club_game_of(state.game) is not None:
+        mail_admins(state)
+
+
+def mail_admins(state: GameState) -> None:
+    """A hand of a club game disputed: the club's admins who asked are mailed, once the
+    dispute is written (its transaction committed) and the request answered, never inside
+    it (scoring/clubs/mail.py ``send_dispute_soon``). One query: the dispute just written."""
+    disputes = Dispute.objects.filter(game=state.game).order_by("-at", "-id")
+    dispute_id = disputes.values_list("pk", flat=True).first()
+    if dispute_id is not None:
+        transaction.on_commit(partial(mail.send_dispute_soon, dispute_id))
 
 
 AGREEMENT_LINES = {

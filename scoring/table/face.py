@@ -27,6 +27,7 @@ from .confirming import final_as_written, finals, open_disputes
 from .forms import ContractFields, HandForm, ImportForm
 from .models import (
     Change,
+    Dispute,
     Game,
     GameRules,
     Hand,
@@ -96,6 +97,7 @@ __all__ = [
     "Change",
     "Closed",
     "ContractFields",
+    "Dispute",
     "Game",
     "GameRules",
     "GameState",

@@ -242,7 +242,8 @@ def test_send_due_looks_no_more_at_nights_mailed(readers, organiser, django_asse
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
     mail.send_night(night.pk)
-    with django_assert_num_queries(2):  # the nights waited for, the first seasons' choice
+    # The nights waited for, the disputes waited for, the first seasons' choice.
+    with django_assert_num_queries(3):
         assert mail.send_due() == 0
 
 

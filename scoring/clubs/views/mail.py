@@ -26,22 +26,28 @@ def club_mail(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         raise PermissionDenied
     address = mail.address_of(member)
     choice = MailChoice.objects.filter(member=member).first()
-    initial = {"nights": choice.nights, "seasons": choice.seasons} if choice else {}
+    admin = member.role == Member.Role.ADMIN
+    initial = (
+        {"nights": choice.nights, "seasons": choice.seasons, "disputes": choice.disputes}
+        if choice
+        else {}
+    )
     status = 200
     if request.method == "POST":
-        form = MailChoiceForm(request.POST, address=address)
+        form = MailChoiceForm(request.POST, address=address, admin=admin)
         if form.is_valid():
             mail.choose(
                 member_id=member.pk,
                 nights=form.cleaned_data["nights"],
                 seasons=form.cleaned_data["seasons"],
+                disputes=form.cleaned_data.get("disputes", False),
                 language=translation.get_language() or "en",
                 origin=request.build_absolute_uri("/").removesuffix("/"),
             )
             return redirect(reverse("club_mail", args=[club.slug]) + "?saved=1")
         status = 422
     else:
-        form = MailChoiceForm(initial=initial, address=address)
+        form = MailChoiceForm(initial=initial, address=address, admin=admin)
     context = {
         "club": club,
         "form": form,
