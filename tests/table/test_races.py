@@ -17,6 +17,7 @@ from html import unescape
 
 import pytest
 from django.db.models.functions import Lower
+from django.test import Client
 from django.test.utils import ContextList
 from django.utils.html import escape
 
@@ -426,3 +427,145 @@ def test_dispute_and_confirmation_of_a_hand_at_once_give_one_outcome():
         assert (hand.disputed, rows) in {(True, (1, 0)), (False, (0, 1))}
         assert answers in (["disputed", "confirmed"], ["confirmed", "confirmed"])
     report(outcomes)
+
+
+def _confirming_game():
+    rules = Rules(confirmation=Confirmation.EACH_HAND)
+    game = services.create_game(names=NAMES, rules=rules, first_dealer=0).game
+    services.record_hand(
+        public_id=game.public_id, number=1, hand=BILAL_FOUR, token=uuid.uuid4(), seat=1
+    )
+    return game
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_two_disputes_of_a_hand_at_once_give_one_dispute():
+    outcomes = Counter()
+    for _ in range(ROUNDS):
+        game = _confirming_game()
+
+        def disputing(seat, game=game):
+            def send():
+                services.dispute_hand(
+                    public_id=game.public_id, number=1, version=1, seat=seat, reason="4 made"
+                )
+                return "disputed"
+
+            return send
+
+        answers = club_races.at_once(disputing(2), disputing(3))
+
+        disputes = list(Dispute.objects.filter(game=game).values_list("seat", flat=True))
+        lines = game.changes.filter(action=Change.Action.DISPUTED).count()
+        outcomes[tuple(disputes)] += 1
+        assert (answers, len(disputes), lines) == (["disputed", "disputed"], 1, 1)
+        assert agreement_of(load_game(game)).hands[0].disputed_by == disputes[0]
+    report(outcomes)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_two_confirmations_of_a_hand_at_once_give_one():
+    outcomes = Counter()
+    for _ in range(ROUNDS):
+        game = _confirming_game()
+
+        def confirming(seat, game=game):
+            def send():
+                services.confirm_hand(public_id=game.public_id, number=1, version=1, seat=seat)
+                return "confirmed"
+
+            return send
+
+        answers = club_races.at_once(confirming(2), confirming(3))
+
+        seats = list(game.confirmations.values_list("seat", flat=True))
+        lines = game.changes.filter(action=Change.Action.CONFIRMED).count()
+        outcomes[tuple(seats)] += 1
+        assert (answers, len(seats), lines) == (["confirmed", "confirmed"], 1, 1)
+        assert agreement_of(load_game(game)).hands[0].by == seats[0]
+    report(outcomes)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_one_confirmation_replayed_twice_at_once_with_its_token_is_written_once():
+    for _ in range(ROUNDS):
+        game = _confirming_game()
+        token = uuid.uuid4()
+
+        def replaying(game=game, token=token):
+            services.confirm_hand(
+                public_id=game.public_id, number=1, version=1, seat=2, token=token
+            )
+            return "confirmed"
+
+        answers = club_races.at_once(replaying, replaying)
+
+        assert (answers, game.confirmations.count()) == (["confirmed", "confirmed"], 1)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_dispute_and_confirmation_of_a_seat_at_once_over_http_give_one_outcome():
+    """As above, from two phones holding their seats by their codes, the queue's JSON."""
+    outcomes = Counter()
+    for _ in range(ROUNDS // 3):
+        game = _confirming_game()
+        links = services.make_seat_links(public_id=game.public_id)
+        chafik, dalila = Client(), Client()
+        chafik.post("/seat", {"code": links[2].code})
+        dalila.post("/seat", {"code": links[3].code})
+        json = {"HTTP_ACCEPT": "application/json"}
+        gid = game.public_id
+
+        def disputing(phone=chafik, gid=gid, json=json):
+            sent = {"number": "1", "version": "1", "reason": "4 made"}
+            return phone.post(f"/games/{gid}/dispute", sent, **json).json()["status"]
+
+        def confirming(phone=dalila, gid=gid, json=json):
+            sent = {"version": "1", "token": str(uuid.uuid4())}
+            return phone.post(f"/games/{gid}/hands/1/confirm", sent, **json).json()["status"]
+
+        answers = club_races.at_once(disputing, confirming)
+
+        rows = (Dispute.objects.filter(game=game).count(), game.confirmations.count())
+        outcomes[(tuple(answers), rows)] += 1
+        assert rows in {(1, 0), (0, 1)}
+        assert answers in (["disputed", "confirmed"], ["refused", "confirmed"])
+    report(outcomes)
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_correction_confirmed_by_two_seats_at_once_replaces_the_hand_once():
+    for _ in range(ROUNDS // 3):
+        game = _confirming_game()
+        services.confirm_hand(public_id=game.public_id, number=1, version=1, seat=2)
+        corrected = Hand(Contract(1, 4, Trump.HEARTS), tricks=(0, 3, 2, 1))
+        with pytest.raises(services.Proposed):
+            services.edit_hand(
+                public_id=game.public_id,
+                number=1,
+                hand=corrected,
+                discard_after_end=False,
+                seat=1,
+            )
+
+        def confirming(seat, game=game):
+            def send():
+                try:
+                    services.confirm_proposal(public_id=game.public_id, number=1, seat=seat)
+                except services.ConfirmRefused as refused:
+                    return refused.why
+                return "confirmed"
+
+            return send
+
+        answers = club_races.at_once(confirming(0), confirming(3))
+
+        row = HandRow.objects.get(game=game, number=1)
+        edits = game.changes.filter(action=Change.Action.EDITED).count()
+        assert (row.version, row.tricks, edits) == (2, [0, 3, 2, 1], 1)
+        assert sorted(answers) in (["confirmed", "no_proposal"], ["confirmed", "confirmed"])
