@@ -49,7 +49,7 @@ def mail_admins(state: GameState) -> None:
         transaction.on_commit(partial(mail.send_dispute_soon, dispute_id))
 
 
-AGREEMENT_LINES = {
+AGREEMENT_LINES: dict[str, str] = {
     Change.Action.CONFIRMED: "hand_confirmed",
     Change.Action.SIGNED: "result_signed",
     Change.Action.DISPUTED: "hand_disputed",

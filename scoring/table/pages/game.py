@@ -1,6 +1,6 @@
 """What the game page shows, laid out from the engine's result: no rules here."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -311,7 +311,7 @@ def _confirmation_label(change: Change, label: str, names: Sequence[str]) -> str
     return label
 
 
-PHONE_WORDS = {
+PHONE_WORDS: dict[str, tuple[Callable[[], str], Callable[[], str]]] = {
     "seat": (
         lambda: gettext("%(who)s, the seat’s own phone (its code)"),
         lambda: gettext("the seat’s own phone (its code)"),
