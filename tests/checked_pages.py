@@ -56,6 +56,27 @@ def game_pages():
     services.dispute_hand(
         public_id=argued.public_id, number=1, version=1, seat=2, reason="Bilal made five tricks"
     )
+    corrected = services.create_game(
+        names=NAMES, rules=Rules(confirmation=Confirmation.EACH_HAND), first_dealer=0
+    ).game
+    services.record_hand(
+        public_id=corrected.public_id,
+        number=1,
+        hand=Hand(Contract(1, 4, Trump.HEARTS), tricks=(1, 4, 0, 1)),
+        token=None,
+        seat=1,
+    )
+    services.confirm_hand(public_id=corrected.public_id, number=1, version=1, seat=2)
+    try:  # confirmed: the correction waits for another seat
+        services.edit_hand(
+            public_id=corrected.public_id,
+            number=1,
+            hand=Hand(Contract(1, 4, Trump.HEARTS), tricks=(0, 3, 2, 1)),
+            discard_after_end=False,
+            seat=1,
+        )
+    except services.Proposed:
+        pass
     cards = REVOKED.split(",")
     return [
         ("home", "/", None),
@@ -83,6 +104,7 @@ def game_pages():
         ("a seat's code typed", "/seat", None),
         ("a game watched", f"/games/{played.public_id}/", WATCH),
         ("referee's page", f"/games/{argued.public_id}/hands/1/decide", None),
+        ("a correction proposed", f"/games/{corrected.public_id}/", None),
     ]
 
 

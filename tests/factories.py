@@ -65,6 +65,7 @@ POST_ONLY = {
     "api_token_revoke",
     "club_new_invite",
     "confirm_hand",
+    "confirm_proposal",
     "dispute_hand",
     "email_change",
     "email_resend",

@@ -326,6 +326,17 @@ def populate() -> dict[str, Any]:
     services.confirm_hand(
         public_id=confirming.public_id, number=1, version=1, seat=2, by=Actor(device="Chafik")
     )
+    try:  # hand 1 is confirmed: a correction is proposed (a Proposal row)
+        services.edit_hand(
+            public_id=confirming.public_id,
+            number=1,
+            hand=hand_from_dict({"taker": 0, "bid": 3, "trump": "H", "tricks": [3, 1, 1, 1]}, 0),
+            discard_after_end=False,
+            seat=1,
+            by=Actor(device="Bilal"),
+        )
+    except services.Proposed:
+        pass
     play(confirming, [BOULMOUS], Actor())
     services.dispute_hand(
         public_id=confirming.public_id,
