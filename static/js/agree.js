@@ -1,12 +1,14 @@
-// A seat holder's confirmations, signatures and disputes made offline (issue 40.5): kept
-// in the phone's queue, the IndexedDB store where static/js/offline.js keeps the hands
-// saved offline (entries of kind "agreement", in the same order; offline.js leaves them
-// to this script), shown as waiting on the game's page, and sent once back online, each
-// exactly once: every entry carries its own token, which the server keeps with what it
-// wrote (Confirmation.token, Dispute.token), so that a replay whose first answer was lost
-// writes nothing more, whatever changed since. Refused (a hand changed since: 409 with
-// the reason), the entry is kept as a notice with the server's words, and the page is
-// drawn again, showing the hand as it now stands to confirm again.
+// A seat holder's confirmations (of a hand, or of a correction proposed), signatures and
+// disputes made offline (issue 40.5): kept in the phone's queue, the IndexedDB store
+// where static/js/offline.js keeps the hands saved offline (entries of kind "agreement",
+// in the same order; offline.js leaves them to this script), shown as waiting on the
+// game's page, and sent once back online, each exactly once: every entry carries its
+// own token, which the server keeps with what it wrote (Confirmation.token,
+// Dispute.token), so that a replay whose first answer was lost writes nothing more,
+// whatever changed since (a correction's confirmation replayed finds it done). Refused
+// (a hand changed since: 409 with the reason), the entry is kept as a notice with the
+// server's words, and the page is drawn again, showing the hand as it now stands to
+// confirm again.
 //
 // A classic script: in a page it runs; under Node (tests/js/agree.test.mjs) it gives its
 // pure part, module.exports.
@@ -21,7 +23,7 @@
   "use strict";
 
   const KIND = "agreement";
-  const AGREE = /^\/games\/([^/]+)\/(?:hands\/(\d+)\/confirm|dispute|sign)$/;
+  const AGREE = /^\/games\/([^/]+)\/(?:hands\/(\d+)\/(?:confirm|proposal\/confirm)|dispute|sign)$/;
 
   // The game and hand a form's address writes to, or null for another address.
   function agreementOf(action, origin, fields) {

@@ -42,6 +42,14 @@ describe("the forms it takes", () => {
     });
   });
 
+  test("a correction's confirmation gives its game and hand", () => {
+    assert.deepEqual(agree.agreementOf("/games/g1/hands/2/proposal/confirm", ORIGIN, []), {
+      game: "g1",
+      action: "/games/g1/hands/2/proposal/confirm",
+      number: 2,
+    });
+  });
+
   test("a dispute's hand is its typed number; a signature has none", () => {
     assert.equal(agree.agreementOf("/games/g1/dispute", ORIGIN, [["number", "4"]]).number, 4);
     assert.equal(agree.agreementOf("/games/g1/sign", ORIGIN, []).number, null);

@@ -15,6 +15,7 @@ import sys
 import uuid
 import zipfile
 from collections.abc import Iterator
+from contextlib import suppress
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -326,7 +327,7 @@ def populate() -> dict[str, Any]:
     services.confirm_hand(
         public_id=confirming.public_id, number=1, version=1, seat=2, by=Actor(device="Chafik")
     )
-    try:  # hand 1 is confirmed: a correction is proposed (a Proposal row)
+    with suppress(services.Proposed):  # hand 1 is confirmed: a correction is proposed
         services.edit_hand(
             public_id=confirming.public_id,
             number=1,
@@ -335,8 +336,6 @@ def populate() -> dict[str, Any]:
             seat=1,
             by=Actor(device="Bilal"),
         )
-    except services.Proposed:
-        pass
     play(confirming, [BOULMOUS], Actor())
     services.dispute_hand(
         public_id=confirming.public_id,

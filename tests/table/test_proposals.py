@@ -256,3 +256,16 @@ def test_proposal_is_said_in_french_and_arabic(client, language, said):
     )
 
     assert said in response.content.decode()
+
+
+def test_correction_confirmed_from_the_queue_answers_json_and_a_replay_finds_it_done(client):
+    game = confirmed_game()
+    scorer_link_phone(client, game).post(url(game, "hands/1/edit"), hand_data(1, **MISSED))
+    dalila = seat_phone(game, 3)
+    json = {"HTTP_ACCEPT": "application/json"}
+
+    first = dalila.post(url(game, "hands/1/proposal/confirm"), **json)
+    again = dalila.post(url(game, "hands/1/proposal/confirm"), **json)
+
+    assert [first.json()["status"], again.json()["status"]] == ["confirmed", "confirmed"]
+    assert (again.status_code, Hand.objects.get(game=game).version) == (200, 2)
