@@ -11,9 +11,10 @@ pages); a call with a token or a link's secret needs none, as no browser sends o
 by itself.
 """
 
-from typing import Any
+from typing import Any, cast
 
 from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 from ninja import Router, Schema, Status
 from ninja.utils import check_csrf
@@ -54,6 +55,15 @@ def _game(state: table.GameState) -> dict[str, Any]:
 def _written(state: table.GameState, status: str, hand: int) -> dict[str, Any]:
     """The game, and what the write did: the table's contract (scoring/table/writes.py)."""
     return {**_game(state), **table.hand_written(state, status, hand)}
+
+
+def _referee(request: HttpRequest, game_id: str) -> bool:
+    """Whether the request is the game's referee, asked only of a confirmed hand, which the
+    referee alone changes or undoes (docs/sharing.md): a lazy answer."""
+    return cast(
+        bool,
+        SimpleLazyObject(lambda: table.may(request, Action.REFEREE_GAME, game_id)),  # type: ignore[arg-type]
+    )
 
 
 def _writer(request: HttpRequest, game_id: str) -> Actor:
@@ -145,7 +155,7 @@ def edit_hand(
     ``discard_after_end`` (the hands after the new end are then discarded)."""
     by = _writer(request, game_id)
     form = table.HandForm(table.hand_data(number, body.model_dump()))
-    written = table.edit_hand(form, game_id, number, by)
+    written = table.edit_hand(form, game_id, number, by, referee=_referee(request, game_id))
     if written.refused is not None:
         raise _refused(written.refused)
     if written.early is not None:
@@ -173,7 +183,9 @@ def undo_hand(request: HttpRequest, game_id: GameId, number: Number) -> dict[str
     ``conflict``: only the last hand can be undone."""
     by = _writer(request, game_id)
     try:
-        state = table.undo_hand(public_id=game_id, number=number, by=by)
+        state = table.undo_hand(
+            public_id=game_id, number=number, by=by, referee=_referee(request, game_id)
+        )
     except table.WriteRefused as refused:
         raise _refused(refused) from None
     return _written(state, "undone", number)

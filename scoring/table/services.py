@@ -101,6 +101,15 @@ class Proposed(WriteRefused):
         super().__init__(state)
 
 
+class ConfirmedHand(WriteRefused):
+    """Hand ``number`` is confirmed: only the referee may undo it now (a correction is
+    proposed instead: :class:`Proposed`)."""
+
+    def __init__(self, state: GameState, number: int) -> None:
+        self.number = number
+        super().__init__(state)
+
+
 class HandTaken(WriteRefused):
     """Someone else recorded, or took back, hand ``number`` first."""
 
@@ -402,7 +411,7 @@ def _edit_hand(
     changed = _facts(rows.hands[number - 1]) != columns(hand)
     # The referee asked last: a lazy answer (a view's ``may_later``) costs nothing here
     # for a game played without confirmation.
-    if changed and _confirmed(rows.scored(), number) and not referee:
+    if changed and _confirmed(rows, number) and not referee:
         _propose(rows, number, hand, discard_after_end, by, seat)
         return rows.scored(), True
     for row, facts in zip(rows.hands[won_at:], record.hands[won_at:], strict=True):
@@ -432,13 +441,13 @@ def _edit_hand(
     return _summarise(state, Change.Action.EDITED), False
 
 
-def _confirmed(state: GameState, number: int) -> bool:
+def _confirmed(rows: GameRows, number: int) -> bool:
     """Whether hand ``number`` is confirmed (or decided by the referee), or the whole
-    game's result signed by all four: only the referee changes it then. No query for a game
-    played without confirmation."""
-    if state.record.rules.confirmation is Mode.OFF:
+    game's result signed by all four: only the referee changes it then. No query, and no
+    scoring, for a game played without confirmation."""
+    if rows.record.rules.confirmation is Mode.OFF:
         return False
-    agreement = agreement_of(state)
+    agreement = agreement_of(rows.scored())
     signed = agreement.signed is not None and agreement.signed.complete
     return signed or agreement.hands[number - 1].at is not None
 
@@ -542,9 +551,13 @@ def confirm_proposal(
 
 
 @transaction.atomic
-def undo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
+def undo_hand(
+    *, public_id: str, number: int, by: Actor = NOBODY, referee: bool = False
+) -> GameState:
     """Delete hand ``number`` if it is the last one; a repeated tap finds it gone and
-    changes nothing more."""
+    changes nothing more. A hand confirmed is undone by the ``referee`` alone
+    (:class:`ConfirmedHand`); a view asks it lazily, at no cost for a game played without
+    confirmation."""
     rows = _lock_open(public_id)
     if rows.game.abandoned_at is not None:
         raise GameClosed(rows.scored())
@@ -554,6 +567,8 @@ def undo_hand(*, public_id: str, number: int, by: Actor = NOBODY) -> GameState:
         if 1 <= number < len(rows.hands):
             raise NotLastHand(rows.scored(), number)
         raise HandTaken(rows.scored(), number)
+    if _confirmed(rows, number) and not referee:
+        raise ConfirmedHand(rows.scored(), number)
     _discard(rows.game, rows.hands[-1], rows.record.hands[-1], Change.Action.UNDONE, by)
     record = Record(
         players=rows.record.players,

@@ -34,6 +34,7 @@ REFUSED: dict[type[services.WriteRefused], tuple[str, int]] = {
     services.NothingToRedo: ("nothing_to_redo", 409),
     # Not applied: proposed to the other seats, the hand being confirmed (issue 40.3).
     services.Proposed: ("proposed", 409),
+    services.ConfirmedHand: ("confirmed", 409),
 }
 """What a refused write answers, and its HTTP status, by the service's refusal; any other
 (a hand that is not the last one undone) is a ``conflict``. The API says a reused token
@@ -177,6 +178,11 @@ def refused_notice(refused: services.WriteRefused) -> str:
             "Hand %(number)s is confirmed: only the referee changes it now. Your correction "
             "is proposed to the other seats, and replaces it once a player of another seat "
             "confirms it."
+        ) % {"number": refused.number}
+    if isinstance(refused, services.ConfirmedHand):
+        return gettext(
+            "Hand %(number)s is confirmed: only the referee may undo it now. Correct it "
+            "instead: your correction is proposed to the other seats."
         ) % {"number": refused.number}
     if isinstance(refused, services.GameClosed):
         return gettext("This game was abandoned: resume it to change it.")

@@ -445,7 +445,7 @@ def test_hand_undone_and_recorded_again_waits_again_its_old_confirmation_kept():
     game = new_game()
     record(game, seat=1)
     confirm(game, seat=2)
-    services.undo_hand(public_id=game.public_id, number=1)
+    services.undo_hand(public_id=game.public_id, number=1, referee=True)  # confirmed: his
 
     state = record(game, seat=1)
 

@@ -269,3 +269,35 @@ def test_correction_confirmed_from_the_queue_answers_json_and_a_replay_finds_it_
 
     assert [first.json()["status"], again.json()["status"]] == ["confirmed", "confirmed"]
     assert (again.status_code, Hand.objects.get(game=game).version) == (200, 2)
+
+
+def test_scorer_link_cannot_undo_a_confirmed_hand_and_is_told_why(client):
+    game = confirmed_game()
+    scorer = scorer_link_phone(client, game)
+
+    refused = scorer.post(url(game, "hands/1/undo"))
+    answered = scorer.post(url(game, "hands/1/undo"), HTTP_ACCEPT="application/json")
+
+    assert (refused.status_code, answered.status_code, answered.json()["status"]) == (
+        409,
+        409,
+        "confirmed",
+    )
+    assert (
+        "Hand 1 is confirmed: only the referee may undo it now. Correct it instead: your "
+        "correction is proposed to the other seats."
+    ) in refused.content.decode()
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_referee_undoes_a_confirmed_hand_and_a_hand_waiting_is_undone_by_any_scorer(client):
+    confirmed = confirmed_game()
+    waiting = new_game()
+    record(waiting, seat=1)
+    scorer = scorer_link_phone(client, waiting)
+
+    by_referee = client.post(url(confirmed, "hands/1/undo"))
+    by_scorer = scorer.post(url(waiting, "hands/1/undo"))
+
+    assert (by_referee.status_code, by_scorer.status_code) == (302, 302)
+    assert Hand.objects.filter(game__in=[confirmed, waiting]).count() == 0

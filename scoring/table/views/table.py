@@ -497,7 +497,8 @@ def edit_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> Htt
 @writes_game()
 def undo_hand(request: HtmxHttpRequest, gid: str, by: Actor, number: int) -> HttpResponse:
     try:
-        state = services.undo_hand(public_id=gid, number=number, by=by)
+        referee = may_later(request, Action.REFEREE_GAME, gid)  # asked of a confirmed hand
+        state = services.undo_hand(public_id=gid, number=number, by=by, referee=referee)
     except services.WriteRefused as refused:
         return _refused(request, refused)
     if wants_json(request):
