@@ -17,9 +17,9 @@ from scoring.clubs import services as club_services
 from scoring.clubs.models import Member
 from scoring.clubs.nights import services as night_services
 from scoring.common.rights import COOKIE
-from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
 from scoring.table import services
-from scoring.table.models import Change, Game
+from scoring.table.models import Change, Game, Proposal
 from scoring.table.models import Hand as HandRow
 from tests.api.factories import make_club
 from tests.conftest import scorer_cookie
@@ -630,3 +630,36 @@ def test_scorer_link_reads_its_game_but_no_private_club(owner):
 
     assert (read.status_code, read.json()["record"]["players"]) == (200, list(NAMES))
     assert (club_page.status_code, club_page.json()["error"]["code"]) == (401, "unauthorized")
+
+
+# --- A confirmed hand (issue 40.3) ------------------------------------------------------------
+
+
+def confirmed_game(owner):
+    """Hand 1 entered from Bilal's seat and confirmed by Chafik's, in a game of ``owner``."""
+    rules = Rules(confirmation=Confirmation.EACH_HAND)
+    game = services.create_game(names=NAMES, rules=rules, first_dealer=0, owner_id=owner.pk).game
+    facts = Hand(Contract(1, 4, Trump.HEARTS), tricks=(1, 4, 0, 1))
+    services.record_hand(public_id=game.public_id, number=1, hand=facts, token=None, seat=1)
+    services.confirm_hand(public_id=game.public_id, number=1, version=1, seat=2)
+    return game
+
+
+def test_scorer_links_edit_of_a_confirmed_hand_is_proposed_and_its_undo_refused(owner):
+    game = confirmed_game(owner)
+    link = bearer(services.make_scorer_link(public_id=game.public_id).secret)
+
+    edited = edit(Client(), game, 1, link, tricks=[0, 3, 2])
+    undone = Client().delete(hands_url(game, 1), **link)
+
+    codes = [(one.status_code, one.json()["error"]["code"]) for one in (edited, undone)]
+    assert codes == [(409, "proposed"), (409, "confirmed")]
+    assert (rows(game), Proposal.objects.filter(game=game).count()) == ([BILAL_ROW], 1)
+
+
+def test_owners_token_is_the_referee_and_edits_a_confirmed_hand_at_once(owner, token):
+    game = confirmed_game(owner)
+
+    edited = edit(Client(), game, 1, token, tricks=[0, 3, 2])
+
+    assert (edited.status_code, rows(game)) == (200, [(1, 4, "H", [0, 3, 2, 1])])
