@@ -10,6 +10,7 @@ from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Change
 from scoring.table.models import Confirmation as ConfirmationRow
+from tests.browser.phone import PHONE_WIDTH, scroll_width
 from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
@@ -31,31 +32,46 @@ def waiting(transactional_db):
     return game
 
 
-def chafiks_phone(phone, game):
+def chafiks_phone(phone, game, lang="en"):
     """Chafik's phone, holding his seat, on the game's page with its queue loaded."""
     link = services.make_seat_links(public_id=game.public_id)[2]
-    chafik = phone("en", scorer=False)
+    chafik = phone(lang, scorer=False)
     chafik.goto(f"/seat/{link.code}")
     chafik.locator("form.seat button[type=submit]").click()
-    expect(chafik.locator(".waiting-hand span")).to_have_text(
-        "Hand 1 waits for Amina, Chafik or Dalila"
-    )
+    expect(chafik.locator(".waiting-hand span")).to_be_visible()
     chafik.wait_for_function(LOADED)
     return chafik
 
 
-def test_confirmation_made_offline_waits_and_is_sent_once_back_online(phone, waiting):
-    chafik = chafiks_phone(phone, waiting)
+@pytest.mark.parametrize(
+    ("lang", "queued", "confirmed"),
+    [
+        (
+            "en",
+            "Confirm hand 1: no connection, kept on this phone and sent once it is back online.",
+            "hand confirmed, hand 1: Chafik",
+        ),
+        (
+            "ar",
+            "لا اتصال، محفوظ على هذا الهاتف ويُرسل حين يعود الاتصال.",
+            "تأكيد جولة، الجولة 1: Chafik",
+        ),
+    ],
+)
+def test_confirmation_made_offline_waits_and_is_sent_once_back_online(
+    phone, waiting, lang, queued, confirmed
+):
+    chafik = chafiks_phone(phone, waiting, lang)
 
     chafik.context.set_offline(True)
     chafik.locator(".waiting-hand button").click()
-    expect(chafik.locator(".agree-queued")).to_have_text(
-        "Confirm hand 1: no connection, kept on this phone and sent once it is back online."
-    )
+    expect(chafik.locator(".agree-queued")).to_contain_text(queued)
+    width = scroll_width(chafik)
     kept = ConfirmationRow.objects.filter(game=waiting).count()
     chafik.context.set_offline(False)
 
-    expect(chafik.locator(".history")).to_contain_text("hand confirmed, hand 1: Chafik")
+    expect(chafik.locator(".history")).to_contain_text(confirmed)
+    assert width == PHONE_WIDTH
     # Online again and again: nothing more is sent.
     chafik.evaluate("() => window.dispatchEvent(new Event('online'))")
     chafik.wait_for_timeout(500)
