@@ -4,7 +4,7 @@ For each state of the game page a scorer meets (a new game; four names as long a
 name limit; two-digit and negative totals with boîtes; a tie at the top; a save refused;
 a club game; an auction refused; a hand kept as a draft after an offline conflict; a hand
 waiting for confirmation, issue 40.2; a disputed hand and a referee's decision shown,
-issue 40.3), the
+issue 40.3; a correction of a confirmed hand proposed), the
 totals, the hand's header, the taker, bid and trump keys, the four trick rows and Save
 are in view without scrolling, the page is no wider than the phone, no two pieces of
 text overlap, each player's name, where it is cut, still tells him from the others, and
@@ -14,6 +14,7 @@ Measured from the page's boxes (getBoundingClientRect), not from screenshots.
 
 import json
 import os
+from contextlib import suppress
 from decimal import Decimal
 from pathlib import Path
 
@@ -196,6 +197,23 @@ def disputed(decided=False):
     return game
 
 
+def proposed():
+    """A game whose first hand, confirmed by Chafik, the scorer corrected: his correction
+    waits for another seat (issue 40.3)."""
+    game = new_game(
+        hands=[hand(1, 4, (1, 4, 0, 1))], rules=Rules(confirmation=Confirmation.EACH_HAND)
+    )
+    services.confirm_hand(public_id=game.public_id, number=1, version=1, seat=2)
+    with suppress(services.Proposed):
+        services.edit_hand(
+            public_id=game.public_id,
+            number=1,
+            hand=hand(1, 4, (0, 3, 2, 1)),
+            discard_after_end=False,
+        )
+    return game
+
+
 STATES = {
     "new game": lambda: new_game(),
     "long names": lambda: new_game(LONG_NAMES, [hand(1, 4, (1, 4, 0, 1))]),
@@ -211,6 +229,7 @@ STATES = {
     ),
     "a disputed hand": disputed,
     "a referee's decision shown": lambda: disputed(decided=True),
+    "a correction proposed": proposed,
 }
 AFTER = {
     "save refused": refused_save,
@@ -221,6 +240,7 @@ AFTER = {
     ).to_have_count(1),
     "a disputed hand": lambda page: expect(page.locator(".disputed-hand.open")).to_have_count(1),
     "a referee's decision shown": lambda page: expect(page.locator(".decision")).to_have_count(1),
+    "a correction proposed": lambda page: expect(page.locator(".proposal")).to_have_count(1),
 }
 
 
