@@ -1,8 +1,10 @@
 """A game's confirmations as the engine reads them (scoring/engine/confirmation.py): each
 hand's state and the result's signatures at a moment, from the hands' rows and the
-confirmations written. Reads only; one query, and none for a game played without
-confirmation."""
+confirmations written; and the players' agreement to its settlement (issue 40.4). Reads
+only; one query, and none for a game played without confirmation."""
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -10,8 +12,8 @@ from datetime import datetime
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from ..engine import SEATS, Ending, GameResult
 from ..engine import Confirmation as Mode
-from ..engine import GameResult
 from ..engine.confirmation import (
     Decided,
     Disputed,
@@ -23,8 +25,100 @@ from ..engine.confirmation import (
     is_final,
     signatures,
 )
-from .models import Confirmation, Decision, Dispute, Game, Hand, Summary
-from .state import GameState, finish_of, rules_of
+from .models import Confirmation, Decision, Dispute, Game, Hand, SettlementAgreement, Summary
+from .state import GameState, HandFacts, finish_of, hand_dict, rules_of
+
+
+def settlement_key(game: Game, hands: Sequence[HandFacts], ending: Ending) -> str:
+    """What a player agrees to when he agrees to the settlement, as a digest: the hands as
+    written, how the game ended (won or abandoned), its stake and currency. Any change of
+    a hand (a correction, an undo, a hand more) gives another key; a hand undone then
+    recorded again as it was gives the same one back."""
+    rules = rules_of(game)
+    facts = {
+        "hands": [hand_dict(hand) for hand in hands],
+        "ending": ending.value,
+        "stake": str(rules.stake),
+        "currency": rules.currency,
+    }
+    text = json.dumps(facts, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Settled:
+    """Who has agreed to a game's settlement as it now stands (issue 40.4)."""
+
+    key: str
+    """The settlement's content (:func:`settlement_key`)."""
+    agreed: dict[int, SettlementAgreement]
+    """Each seat's agreement to this settlement: the first."""
+    night_end: SettlementAgreement | None = None
+    """Agreed by itself at the club night's end, if it was before all four had."""
+    stale: tuple[int, ...] = ()
+    """The seats that agreed to an earlier settlement (the hands changed since) and not
+    to this one: their agreement no longer counts."""
+
+    @property
+    def waiting_for(self) -> tuple[int, ...]:
+        if self.night_end is not None:
+            return ()
+        return tuple(seat for seat in range(SEATS) if seat not in self.agreed)
+
+    @property
+    def complete(self) -> bool:
+        return not self.waiting_for
+
+    @property
+    def at(self) -> datetime | None:
+        """When the last of the four agreed (or the night ended); None while one waits."""
+        if self.night_end is not None:
+            return self.night_end.at
+        if not self.complete:
+            return None
+        return max(row.at for row in self.agreed.values())
+
+
+def has_settlement(game: Game) -> bool:
+    """Whether the game is played for money: its settlement is then agreed by the four."""
+    return bool(game.stake)
+
+
+def needs_settlement(game: Game) -> bool:
+    """Whether the game's result is final only once its settlement is agreed: played for
+    money, with confirmation (under ``off`` the scorer's word is final, as before)."""
+    return has_settlement(game) and game.confirmation != Mode.OFF.value
+
+
+def settled_of(rows: Sequence[SettlementAgreement], key: str) -> Settled:
+    """The agreements that count for the settlement of content ``key``, from a game's rows
+    (oldest first)."""
+    agreed: dict[int, SettlementAgreement] = {}
+    night_end = None
+    earlier: set[int] = set()
+    for row in rows:
+        if row.content != key:
+            if row.seat is not None:
+                earlier.add(row.seat)
+        elif row.seat is None:
+            night_end = night_end or row
+        else:
+            agreed.setdefault(row.seat, row)
+    last = max((row.at for row in agreed.values()), default=None)
+    if night_end is not None and len(agreed) == SEATS and last is not None and last <= night_end.at:
+        night_end = None
+    stale = tuple(sorted(earlier - set(agreed)))
+    return Settled(key, agreed, night_end, stale)
+
+
+def settled(state: GameState, rows: Sequence[SettlementAgreement] | None = None) -> Settled | None:
+    """Who has agreed to the game's settlement as it now stands; None for a game played
+    for no money, or not over (no settlement to agree yet). One query, none then."""
+    if not has_settlement(state.game) or not state.ending.over:
+        return None
+    if rows is None:
+        rows = tuple(SettlementAgreement.objects.filter(game=state.game).order_by("at", "id"))
+    return settled_of(rows, settlement_key(state.game, state.hands, state.ending))
 
 
 @dataclass(frozen=True)
@@ -39,6 +133,10 @@ class Agreement:
     """The confirmations written, oldest first."""
     disputes: Sequence[Dispute] = field(default_factory=tuple)
     """The disputes written, oldest first, each with its decision if decided."""
+    settlement: Settled | None = None
+    """Who agreed to the settlement, for a game played for money once it is over."""
+    confirmed: bool = True
+    """Whether the hands and signatures are final (``final`` but for the settlement)."""
 
     @property
     def waiting(self) -> tuple[HandState, ...]:
@@ -117,8 +215,12 @@ def agreement_of(
         decided_of(_decisions(disputes)),
     )
     signed = signatures(rules, over_at(state), given, now)
-    final = is_final(rules, over, hands, signed)
-    return Agreement(rules.confirmation, hands, signed, final, rows, disputes)
+    confirmed = is_final(rules, over, hands, signed)
+    settlement = settled(state)
+    final = confirmed and (settlement is None or settlement.complete)
+    return Agreement(
+        rules.confirmation, hands, signed, final, rows, disputes, settlement, confirmed
+    )
 
 
 def final_as_written(state: GameState) -> bool:
@@ -136,7 +238,8 @@ def final_as_written(state: GameState) -> bool:
 def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
     """Of these won games (each scored in ``results`` by pk), the ones whose result is final
     as of their last change, as :func:`final_as_written` says of each: four queries for
-    those played with confirmation, none for the others."""
+    those played with confirmation (five if one is played for money: its settlement's
+    agreements), none for the others."""
     confirming = [game for game in games if game.confirmation != Mode.OFF.value]
     final = {game.pk for game in games if game.confirmation == Mode.OFF.value}
     if not confirming:
@@ -152,6 +255,12 @@ def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
     for dispute in Dispute.objects.filter(game_id__in=ids).select_related("decision"):
         disputes.setdefault(dispute.game_id, []).append(dispute)
     changed = dict(Summary.objects.filter(game_id__in=ids).values_list("game_id", "changed_at"))
+    money = [game.pk for game in confirming if needs_settlement(game)]
+    agreements: dict[int, list[SettlementAgreement]] = {}
+    if money:
+        found = SettlementAgreement.objects.filter(game_id__in=money).order_by("at", "id")
+        for agreement in found:
+            agreements.setdefault(agreement.game_id, []).append(agreement)
     for game in confirming:
         played = hands.get(game.pk, [])
         rules, now = rules_of(game), changed[game.pk]
@@ -167,8 +276,13 @@ def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
         )
         ended = game.finished_at or (played[-1].recorded_at if played else game.created_at)
         signed = signatures(rules, ended, given, now)
-        if is_final(rules, results[game.pk].finished, states, signed):
-            final.add(game.pk)
+        if not is_final(rules, results[game.pk].finished, states, signed):
+            continue
+        if needs_settlement(game):
+            key = settlement_key(game, played, Ending.WON)
+            if not settled_of(agreements.get(game.pk, []), key).complete:
+                continue
+        final.add(game.pk)
     return final
 
 
