@@ -223,6 +223,17 @@ def agreement_of(
     )
 
 
+def finality(state: GameState) -> str | None:
+    """A won game's result as the public pages and the API mark it (issue 40.4):
+    ``final`` (over, every hand confirmed or none asked for, no dispute open, and, played
+    for money under a confirmation rule, its settlement agreed by the four), else
+    ``provisional``; None for a game not won. No query for a game played without
+    confirmation."""
+    if not state.result.finished:
+        return None
+    return "final" if agreement_of(state).final else "provisional"
+
+
 def final_as_written(state: GameState) -> bool:
     """Whether the game's result is final as of its last change (its summary's
     ``changed_at``): what a club's league counts (scoring/clubs/league/ratings.py), so that

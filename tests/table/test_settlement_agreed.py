@@ -29,9 +29,7 @@ WON = {"taker": 1, "bid": 5, "trump": "S", "tricks": (0, 5, 1)}
 
 
 def money_game(mode=Mode.WHOLE_GAME, stake="0.50"):
-    rules = Rules(
-        confirmation=mode, confirmation_minutes=15, stake=Decimal(stake), currency="EUR"
-    )
+    rules = Rules(confirmation=mode, confirmation_minutes=15, stake=Decimal(stake), currency="EUR")
     return services.create_game(names=NAMES, rules=rules, first_dealer=0).game
 
 
@@ -249,9 +247,7 @@ def test_history_says_each_agreement_with_seat_phone_and_hands(client):
     page = text_of(client.get(f"/games/{game.public_id}/"))
 
     assert "settlement agreed: Amina, on his phone (5 hands)" in page
-    assert (
-        "settlement agreed: Bilal, with his seat’s code on the scorer’s phone (5 hands)" in page
-    )
+    assert "settlement agreed: Bilal, with his seat’s code on the scorer’s phone (5 hands)" in page
 
 
 # --- The settlement page, its PDF -----------------------------------------------------------
@@ -297,8 +293,12 @@ def test_settlement_page_says_an_agreement_voided_by_a_change():
 @pytest.mark.parametrize(
     ("language", "said"),
     [
-        ("fr", "Accord de Amina, Bilal, Chafik et Dalila à 21:41."),
-        ("ar", "وافق \u2068Amina\u2069، \u2068Bilal\u2069، \u2068Chafik\u2069 و\u2068Dalila\u2069"),
+        ("fr", "Accepté par Amina, Bilal, Chafik et Dalila à 21:41."),
+        (
+            "ar",
+            "وافق على التسوية \u2068Amina\u2069، \u2068Bilal\u2069، \u2068Chafik\u2069 "
+            "و\u2068Dalila\u2069 في الساعة",
+        ),
     ],
 )
 def test_settlement_page_says_the_agreement_in_french_and_arabic(language, said):
@@ -382,7 +382,8 @@ def test_scorer_phone_with_another_seats_code_says_it_on_the_field(client):
 
     html = refused.content.decode()
     assert (refused.status_code, SettlementAgreement.objects.count()) == (422, 0)
-    assert 'id="agree-code-2" ' in html and 'aria-invalid="true"' in html
+    assert 'id="agree-code-2" ' in html
+    assert 'aria-invalid="true"' in html
     assert "This is not this seat’s code: each player types his own." in text_of(refused)
 
 

@@ -66,9 +66,7 @@ def _title(state: GameState) -> str:
     return " · ".join([gettext("Boulmous"), date])
 
 
-def _header(
-    pdf: FPDF, state: GameState, settle: SettleUp, agreed: SettlementAgreed | None
-) -> None:
+def _header(pdf: FPDF, state: GameState, settle: SettleUp, agreed: SettlementAgreed | None) -> None:
     pdf.set_font(FAMILY, "B", 15)
     pdf.cell(WIDTH, 8, _title(state), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_font(FAMILY, "", 9)
