@@ -10,7 +10,9 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 
 from scoring.engine import Confirmation as Mode
@@ -435,3 +437,23 @@ def test_game_without_money_has_no_agreement_line():
     page = text_of(Client().get(f"/games/{game.public_id}/settlement"))
 
     assert "agreed" not in page.lower()
+
+
+def settlement_queries(game, phone):
+    with CaptureQueriesContext(connection) as queries:
+        assert phone.get(f"/games/{game.public_id}/settlement").status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize("mode", [Mode.OFF, Mode.WHOLE_GAME])
+def test_settlement_page_costs_one_query_more_for_a_game_played_for_money(mode):
+    """A game played for no money costs what it did before 40.4 (the game with its summary,
+    its seats, its hands; under a confirmation rule its confirmations and disputes too);
+    one played for money, one query more: its settlement's agreements."""
+    free, money = won_game(mode, stake="0"), won_game(mode)
+    for seat in range(4):
+        agree(money, seat)
+
+    counts = (settlement_queries(free, Client()), settlement_queries(money, Client()))
+
+    assert counts == ((3, 4) if mode is Mode.OFF else (5, 6))
