@@ -13,7 +13,9 @@ from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 
-I, END = "\u2068", "\u2069"
+
+def isolated(name):
+    return f"\u2068{name}\u2069"
 
 
 @pytest.fixture
@@ -37,7 +39,8 @@ def won(transactional_db):
         ("en", "Agreed by Amina, Bilal, Chafik and Dalila at", "Final result"),
         (
             "ar",
-            f"وافق على التسوية {I}Amina{END}، {I}Bilal{END}، {I}Chafik{END} و{I}Dalila{END} في الساعة",
+            f"وافق على التسوية {isolated('Amina')}، {isolated('Bilal')}، {isolated('Chafik')} "
+            f"و{isolated('Dalila')} في الساعة",
             "نتيجة نهائية",
         ),
     ],

@@ -457,3 +457,33 @@ def test_settlement_page_costs_one_query_more_for_a_game_played_for_money(mode):
     counts = (settlement_queries(free, Client()), settlement_queries(money, Client()))
 
     assert counts == ((3, 4) if mode is Mode.OFF else (5, 6))
+
+
+@pytest.mark.parametrize(
+    ("language", "provisional", "final"),
+    [
+        ("en", "Provisional result", "Final result"),
+        ("fr", "Résultat provisoire", "Résultat définitif"),
+        ("ar", "نتيجة مؤقتة", "نتيجة نهائية"),
+    ],
+)
+def test_game_page_marks_the_result_provisional_then_final(language, provisional, final):
+    game = won_game()
+    phone = Client(headers={"accept-language": language})
+    for seat in range(3):
+        agree(game, seat)
+
+    before = text_of(phone.get(f"/games/{game.public_id}/"))
+    agree(game, 3)
+    after = text_of(phone.get(f"/games/{game.public_id}/"))
+
+    assert (provisional in before, final in before) == (True, False)
+    assert (provisional in after, final in after) == (False, True)
+
+
+def test_game_page_without_confirmation_shows_no_mark():
+    game = won_game(Mode.OFF)
+
+    page = text_of(Client().get(f"/games/{game.public_id}/"))
+
+    assert ("Provisional result" in page, "Final result" in page) == (False, False)
