@@ -122,3 +122,15 @@ def test_season_says_its_provisional_games_in_french_and_arabic(club, language, 
     page = Client(headers={"accept-language": language}).get(f"/clubs/{club.slug}/seasons/now/")
 
     assert said in text_of(page)
+
+
+def test_club_page_recent_games_say_provisional_then_final(club):
+    game = won_club_game(club)
+
+    before = text_of(Client().get(f"/clubs/{club.slug}/"))
+    for seat in range(4):
+        services.agree_settlement(public_id=game.public_id, seat=seat)
+    after = text_of(Client().get(f"/clubs/{club.slug}/"))
+
+    assert ("provisional result" in before, "final result" in before) == (True, False)
+    assert ("provisional result" in after, "final result" in after) == (False, True)

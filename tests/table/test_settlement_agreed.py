@@ -248,7 +248,7 @@ def test_history_says_each_agreement_with_seat_phone_and_hands(client):
 
     page = text_of(client.get(f"/games/{game.public_id}/"))
 
-    assert "settlement agreed: Amina, on his phone (5 hands)" in page
+    assert "settlement agreed: Amina, on his phone (5 hands) by a player’s phone" in page
     assert "settlement agreed: Bilal, with his seat’s code on the scorer’s phone (5 hands)" in page
 
 

@@ -344,6 +344,7 @@ def _who(change: Change) -> str:
             return gettext("the night’s end")
         if after.get("passed"):
             return gettext("the scorer’s phone")
+        return gettext("a player’s phone")
     if change.action == Change.Action.IMPORTED:
         return gettext("the phone that imported it")
     if change.action in (
