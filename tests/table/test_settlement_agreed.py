@@ -487,3 +487,20 @@ def test_game_page_without_confirmation_shows_no_mark():
     page = text_of(Client().get(f"/games/{game.public_id}/"))
 
     assert ("Provisional result" in page, "Final result" in page) == (False, False)
+
+
+@pytest.mark.parametrize("language", ["fr", "ar"])
+def test_settlement_pdf_says_who_agreed_in_french_and_arabic(language):
+    game = won_game()
+    agree(game, 1)
+    phone = Client(headers={"accept-language": language})
+
+    response = phone.get(f"/games/{game.public_id}/settlement.pdf")
+
+    text = pdf_text(response.content)
+    assert (response.status_code, response["Content-Type"]) == (200, "application/pdf")
+    assert ("Bilal" in text, "Dalila" in text, ("Accepté par" in text) == (language == "fr")) == (
+        True,
+        True,
+        True,
+    )
