@@ -7,7 +7,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db.models import F, QuerySet
 from django.utils import timezone
@@ -58,10 +58,12 @@ class Settled:
     stale: tuple[int, ...] = ()
     """The seats that agreed to an earlier settlement (the hands changed since) and not
     to this one: their agreement no longer counts."""
+    by_itself: datetime | None = None
+    """When it was agreed by itself, its minutes having run out before the four agreed."""
 
     @property
     def waiting_for(self) -> tuple[int, ...]:
-        if self.night_end is not None:
+        if self.night_end is not None or self.by_itself is not None:
             return ()
         return tuple(seat for seat in range(SEATS) if seat not in self.agreed)
 
@@ -71,7 +73,10 @@ class Settled:
 
     @property
     def at(self) -> datetime | None:
-        """When the last of the four agreed (or the night ended); None while one waits."""
+        """When the last of the four agreed (or the night ended, or the minutes ran out);
+        None while one waits."""
+        if self.by_itself is not None:
+            return self.by_itself
         if self.night_end is not None:
             return self.night_end.at
         if not self.complete:
@@ -90,9 +95,15 @@ def needs_settlement(game: Game) -> bool:
     return has_settlement(game) and game.confirmation != Mode.OFF.value
 
 
-def settled_of(rows: Sequence[SettlementAgreement], key: str) -> Settled:
+def settled_of(
+    rows: Sequence[SettlementAgreement],
+    key: str,
+    itself: datetime | None = None,
+    now: datetime | None = None,
+) -> Settled:
     """The agreements that count for the settlement of content ``key``, from a game's rows
-    (oldest first)."""
+    (oldest first); ``itself``: when it is agreed by itself if the four have not agreed
+    first (its content's moment plus the minutes to confirm), as of ``now``."""
     agreed: dict[int, SettlementAgreement] = {}
     night_end = None
     earlier: set[int] = set()
@@ -107,18 +118,45 @@ def settled_of(rows: Sequence[SettlementAgreement], key: str) -> Settled:
     last = max((row.at for row in agreed.values()), default=None)
     if night_end is not None and len(agreed) == SEATS and last is not None and last <= night_end.at:
         night_end = None
+    by_itself = None
+    if itself is not None and now is not None and itself <= now:
+        first_four = len(agreed) == SEATS and last is not None and last <= itself
+        after_night = night_end is not None and night_end.at <= itself
+        if not first_four and not after_night:
+            by_itself, night_end = itself, None
     stale = tuple(sorted(earlier - set(agreed)))
-    return Settled(key, agreed, night_end, stale)
+    return Settled(key, agreed, night_end, stale, by_itself)
 
 
-def settled(state: GameState, rows: Sequence[SettlementAgreement] | None = None) -> Settled | None:
-    """Who has agreed to the game's settlement as it now stands; None for a game played
-    for no money, or not over (no settlement to agree yet). One query, none then."""
+def settling_from(game: Game, ended: datetime | None, moments: Sequence[datetime]) -> datetime:
+    """When a settlement's content was last set, from which its minutes run: the game's end
+    (``ended``), the last entry of a hand, the referee's last decision (``moments``)."""
+    return max([moment for moment in (ended, *moments) if moment is not None])
+
+
+def settled(
+    state: GameState,
+    rows: Sequence[SettlementAgreement] | None = None,
+    now: datetime | None = None,
+    decided: Sequence[datetime] = (),
+) -> Settled | None:
+    """Who has agreed to the game's settlement as it now stands (at ``now``: this moment if
+    not given); None for a game played for no money, or not over (no settlement to agree
+    yet). Under a confirmation rule, agreed by itself when its minutes run out from the
+    moment its content was set (``decided``: the referee's decisions' moments). One query,
+    none then."""
     if not has_settlement(state.game) or not state.ending.over:
         return None
     if rows is None:
         rows = tuple(SettlementAgreement.objects.filter(game=state.game).order_by("at", "id"))
-    return settled_of(rows, settlement_key(state.game, state.hands, state.ending))
+    key = settlement_key(state.game, state.hands, state.ending)
+    rules = state.record.rules
+    if rules.confirmation is Mode.OFF:
+        return settled_of(rows, key)
+    moments = [*(hand.entered_at for hand in state.hands), *decided]
+    since = settling_from(state.game, over_at(state), moments)
+    itself = since + timedelta(minutes=rules.confirmation_minutes)
+    return settled_of(rows, key, itself, timezone.now() if now is None else now)
 
 
 @dataclass(frozen=True)
@@ -216,7 +254,8 @@ def agreement_of(
     )
     signed = signatures(rules, over_at(state), given, now)
     confirmed = is_final(rules, over, hands, signed)
-    settlement = settled(state)
+    decided = [row.at for row in _decisions(disputes)]
+    settlement = settled(state, now=now, decided=decided)
     final = confirmed and (settlement is None or settlement.complete)
     return Agreement(
         rules.confirmation, hands, signed, final, rows, disputes, settlement, confirmed
@@ -291,7 +330,14 @@ def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
             continue
         if needs_settlement(game):
             key = settlement_key(game, played, Ending.WON)
-            if not settled_of(agreements.get(game.pk, []), key).complete:
+            moments = [
+                *(hand.entered_at for hand in played),
+                *(row.at for row in _decisions(argued)),
+            ]
+            itself = settling_from(game, ended, moments) + timedelta(
+                minutes=rules.confirmation_minutes
+            )
+            if not settled_of(agreements.get(game.pk, []), key, itself, now).complete:
                 continue
         final.add(game.pk)
     return final

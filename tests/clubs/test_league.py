@@ -601,6 +601,22 @@ def test_league_counts_a_game_played_for_money_once_the_four_agreed_to_its_settl
     check_league(club)
 
 
+@pytest.mark.django_db
+def test_league_counts_a_game_whose_settlement_minutes_ran_out_from_its_next_change():
+    club = confirming_club("each_hand", stake="0.50")
+    game = won_game(club, MEMBERS[:4])
+    past = timezone.now() - timedelta(minutes=40)
+    HandRow.objects.filter(game=game).update(entered_at=past, recorded_at=past)
+    Game.objects.filter(pk=game.pk).update(finished_at=past)
+    waiting = ClubResult.objects.filter(game=game).count()
+
+    services.agree_settlement(public_id=game.public_id, seat=0)
+
+    assert (waiting, ClubResult.objects.filter(game=game).count()) == (0, 4)
+    assert league_ratings.rebuild(club) == 1
+    check_league(club)
+
+
 # --- Disputes (issue 40.3): a game with a hand disputed counts once the referee decided ----
 
 

@@ -6,20 +6,21 @@ the result is final once the four have agreed (under a confirmation rule)."""
 
 import io
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from pypdf import PdfReader
 
 from scoring.engine import Confirmation as Mode
 from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.confirming import agreement_of, final_as_written, settled
-from scoring.table.models import Change, Confirmation, SettlementAgreement
+from scoring.table.models import Change, Confirmation, Game, Hand, SettlementAgreement
 from scoring.table.state import load_game
 from tests.factories import NAMES
 from tests.table.agreement import confirm, hand_of, record, seat_phone
@@ -504,3 +505,31 @@ def test_settlement_pdf_says_who_agreed_in_french_and_arabic(language):
         True,
         True,
     )
+
+
+def test_settlement_is_agreed_by_itself_when_its_minutes_run_out_and_the_history_says_so():
+    game = money_game(Mode.EACH_HAND)
+    play_out(game, seat=0)
+    past = timezone.now() - timedelta(minutes=20)
+    Hand.objects.filter(game=game).update(entered_at=past, recorded_at=past)
+    Game.objects.filter(pk=game.pk).update(finished_at=past)
+
+    agreement = agreement_of(load_game(game))
+    page = text_of(Client().get(f"/games/{game.public_id}/settlement"))
+    history = text_of(Client().get(f"/games/{game.public_id}/"))
+
+    assert (agreement.final, agreement.settlement.by_itself) == (True, past + timedelta(minutes=15))
+    assert "Agreed by itself at" in page
+    assert "the time to agree ran out." in page
+    assert "Settlement agreed by itself after 15 minutes" in history
+
+
+def test_settlement_agreed_by_the_four_before_its_minutes_is_theirs():
+    game = money_game(Mode.EACH_HAND)
+    play_out(game, seat=0)
+    agree_all_hands(game)
+    for seat in range(4):
+        agree(game, seat)
+    later = timezone.now() + timedelta(minutes=20)
+
+    assert agreement_of(load_game(game), now=later).settlement.by_itself is None

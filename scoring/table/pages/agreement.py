@@ -192,6 +192,20 @@ def history_lines(agreement: Agreement, minutes: int) -> list[Event]:
                 said,
             )
         )
+    settlement = agreement.settlement
+    if settlement is not None and settlement.by_itself is not None:
+        lines.append(
+            Event(
+                settlement.by_itself,
+                ngettext(
+                    "Settlement agreed by itself after %(minutes)s minute",
+                    "Settlement agreed by itself after %(minutes)s minutes",
+                    minutes,
+                )
+                % {"minutes": minutes},
+                said,
+            )
+        )
     return lines
 
 

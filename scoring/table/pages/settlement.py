@@ -154,7 +154,11 @@ def settlement_agreed(
     names = state.names
     done = sorted(settled.agreed, key=lambda one: settled.agreed[one].at)
     waiting = settled.waiting_for
-    if settled.night_end is not None and waiting == () and len(done) < SEATS:
+    if settled.by_itself is not None:
+        text = gettext("Agreed by itself at %(time)s: the time to agree ran out.") % {
+            "time": say_time(settled.by_itself)
+        }
+    elif settled.night_end is not None and waiting == () and len(done) < SEATS:
         text = gettext("Agreed by itself at the night’s end, at %(time)s.") % {
             "time": say_time(settled.night_end.at)
         }
