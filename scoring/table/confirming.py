@@ -128,7 +128,7 @@ def settled_of(
     return Settled(key, agreed, night_end, stale, by_itself)
 
 
-def settling_from(game: Game, ended: datetime | None, moments: Sequence[datetime]) -> datetime:
+def settling_from(ended: datetime | None, moments: Sequence[datetime]) -> datetime:
     """When a settlement's content was last set, from which its minutes run: the game's end
     (``ended``), the last entry of a hand, the referee's last decision (``moments``)."""
     return max([moment for moment in (ended, *moments) if moment is not None])
@@ -154,7 +154,7 @@ def settled(
     if rules.confirmation is Mode.OFF:
         return settled_of(rows, key)
     moments = [*(hand.entered_at for hand in state.hands), *decided]
-    since = settling_from(state.game, over_at(state), moments)
+    since = settling_from(over_at(state), moments)
     itself = since + timedelta(minutes=rules.confirmation_minutes)
     return settled_of(rows, key, itself, timezone.now() if now is None else now)
 
@@ -334,9 +334,7 @@ def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
                 *(hand.entered_at for hand in played),
                 *(row.at for row in _decisions(argued)),
             ]
-            itself = settling_from(game, ended, moments) + timedelta(
-                minutes=rules.confirmation_minutes
-            )
+            itself = settling_from(ended, moments) + timedelta(minutes=rules.confirmation_minutes)
             if not settled_of(agreements.get(game.pk, []), key, itself, now).complete:
                 continue
         final.add(game.pk)
