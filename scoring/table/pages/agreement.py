@@ -13,6 +13,7 @@ from ...engine import Confirmation as Mode
 from ..confirming import Agreement
 from ..state import GameState
 from .game import Event
+from .settlement import settlement_agreed
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class Agreed:
     may_dispute: bool = False
     """Under ``whole_game``, before the result is signed by all: whether this phone's seat
     may dispute a hand (one form, its number typed)."""
+    settled: str = ""
+    """For a game played for money once it is over: who agreed to its settlement, or who
+    has not yet (issue 40.4)."""
 
 
 def _names(seats: Sequence[int], names: Sequence[str], joined: str) -> SafeString:
@@ -119,7 +123,9 @@ def agreed(state: GameState, agreement: Agreement, seat: int | None) -> Agreed |
     whole = agreement.mode is Mode.WHOLE_GAME and not (signed is not None and signed.complete)
     may_dispute = whole and seat is not None and bool(state.hands)
     lines = dispute_lines(agreement, names)
-    return Agreed(waiting, signed_text, may_sign, agreement.final, lines, may_dispute)
+    said = settlement_agreed(state, agreement.settlement)
+    settled = "" if said is None else said.text
+    return Agreed(waiting, signed_text, may_sign, agreement.final, lines, may_dispute, settled)
 
 
 def dispute_lines(agreement: Agreement, names: Sequence[str]) -> list[DisputeLine]:
@@ -180,6 +186,20 @@ def history_lines(agreement: Agreement, minutes: int) -> list[Event]:
                 ngettext(
                     "Result signed by itself after %(minutes)s minute",
                     "Result signed by itself after %(minutes)s minutes",
+                    minutes,
+                )
+                % {"minutes": minutes},
+                said,
+            )
+        )
+    settlement = agreement.settlement
+    if settlement is not None and settlement.by_itself is not None:
+        lines.append(
+            Event(
+                settlement.by_itself,
+                ngettext(
+                    "Settlement agreed by itself after %(minutes)s minute",
+                    "Settlement agreed by itself after %(minutes)s minutes",
                     minutes,
                 )
                 % {"minutes": minutes},
