@@ -76,6 +76,17 @@ def game_pages():
             discard_after_end=False,
             seat=1,
         )
+    # A game won for money under the whole game: Bilal agreed to its settlement, the others
+    # agree on the scorer's phone, passed round, with their seats' codes (issue 40.4).
+    settled = services.create_game(
+        names=NAMES,
+        rules=Rules(stake=Decimal("0.50"), confirmation=Confirmation.WHOLE_GAME),
+        first_dealer=0,
+    ).game
+    for number in range(1, 5):
+        hand = Hand(Contract(1, 6, Trump.HEARTS), tricks=(0, 6, 0, 0))
+        services.record_hand(public_id=settled.public_id, number=number, hand=hand, token=None)
+    services.agree_settlement(public_id=settled.public_id, seat=1)
     cards = REVOKED.split(",")
     return [
         ("home", "/", None),
@@ -95,6 +106,7 @@ def game_pages():
         ("calculator", "/referee/trick?trump=H&cards=JD,AH,9C,JH", None),
         ("rules", f"/rules?game={played.public_id}", None),
         ("settlement", f"/games/{played.public_id}/settlement", None),
+        ("settlement to agree, passed round", f"/games/{settled.public_id}/settlement", None),
         ("import", "/games/import", None),
         ("share", f"/games/{played.public_id}/share", None),
         ("scorer link opened", f"/games/{played.public_id}/score/{link.secret}", None),

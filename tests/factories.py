@@ -60,6 +60,8 @@ def url_names(patterns=None, namespace=""):
 POST_ONLY = {
     "abandon",
     "add_hand",
+    "agree_settlement",
+    "agree_settlement_with_code",
     "api:hand",
     "api:record_hand",
     "api_token_revoke",

@@ -30,6 +30,7 @@ from ..clubs.face import (
     moved_season,
     night_rounds,
     player_stats,
+    provisional_games,
     reading,
     season_standings,
     sees_full_names,
@@ -119,6 +120,7 @@ def standings(request: HttpRequest, club: Slug, season: Slug) -> HttpResponse | 
         "club": found.slug,
         "season": shown.slug,
         "rows": [standing_values(line.standing) for line in lines],
+        "provisional_games": provisional_games(found, shown),
     }
 
 
@@ -180,6 +182,7 @@ def club_games(request: HttpRequest, club: Slug, filters: Query[GamesFilter]) ->
                 "totals": [total for _, total in line.scores],
                 "winner": line.winner,
                 "status": line.status,
+                "finality": line.finality,
                 "hands": line.hands,
                 "started_at": line.started_at,
                 "finished_at": line.finished_at,

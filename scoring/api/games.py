@@ -9,7 +9,7 @@ from ninja import Router
 
 from ..common.rights import Action
 from ..engine import record_to_dict, result_to_dict
-from ..table.face import Game, exported, hooks, load_shown, may
+from ..table.face import Game, exported, finality, hooks, load_shown, may
 from . import errors
 from .schemas import ERRORS, GameId, GameOut
 
@@ -31,4 +31,5 @@ def game(request: HttpRequest, game_id: GameId) -> dict[str, Any]:
         "id": found.public_id,
         "record": record_to_dict(exported(state)),
         "report": result_to_dict(state.result),
+        "finality": finality(state),
     }

@@ -130,6 +130,9 @@ class StandingsOut(Schema):
     club: str
     season: str
     rows: list[StandingRow]  # type: ignore[valid-type]
+    provisional_games: int = 0
+    """Games won in the season whose result is provisional, which the rows do not count
+    yet (a hand waiting for confirmation or the referee, a settlement not agreed)."""
 
 
 class GameLineOut(Schema):
@@ -138,6 +141,9 @@ class GameLineOut(Schema):
     totals: list[int]
     winner: str | None
     status: str
+    finality: str | None = None
+    """A won game's result: ``final`` (counted by the league) or ``provisional`` (waiting
+    for a confirmation, the referee or the settlement's agreement); None for a game not won."""
     hands: int
     started_at: datetime
     finished_at: datetime | None
@@ -160,6 +166,9 @@ class GameOut(Schema):
     """The ``boulmous/1`` record (docs/record-format.md)."""
     report: dict[str, Any]
     """The engine's report of it, as the scorer writes it."""
+    finality: str | None = None
+    """A won game's result: ``final`` or ``provisional`` (scoring/table/confirming.py
+    ``finality``); None for a game not won."""
 
 
 class GameWritten(GameOut):

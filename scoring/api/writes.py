@@ -49,6 +49,7 @@ def _game(state: table.GameState) -> dict[str, Any]:
         "id": state.game.public_id,
         "record": record_to_dict(table.exported(state)),
         "report": result_to_dict(state.result),
+        "finality": table.finality(state),
     }
 
 

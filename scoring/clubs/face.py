@@ -15,7 +15,7 @@ from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
 from .league.pages import player_stats
 from .league.ratings import rebuild as rebuild_league
-from .league.standings import season_standings
+from .league.standings import provisional_games, season_standings
 from .mail import send_due
 from .members.services import add_member
 from .models import Club, ClubResult, Member, Night, Season
@@ -48,6 +48,7 @@ __all__ = [
     "moved_season",
     "night_rounds",
     "player_stats",
+    "provisional_games",
     "reading",
     "rebuild_league",
     "season_standings",

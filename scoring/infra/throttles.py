@@ -58,7 +58,7 @@ class Limit:
 SIGN_UP = Limit("sign-up", 50, HOUR, "sign-up forms sent")
 PASSWORD_RESET = Limit("password-reset", 10, HOUR, "password-reset requests")
 SCORER_LINK_JOIN = Limit("scorer-link-join", 120, HOUR, "scorer links taken")
-SEAT_TAKE = Limit("seat-take", 400, HOUR, "seats taken by their code")
+SEAT_TAKE = Limit("seat-take", 400, HOUR, "seats' codes typed (a seat taken, a settlement agreed)")
 CLUB_JOIN = Limit("club-join", 120, HOUR, "invite-link joins sent")
 GAME_IMPORT = Limit("game-import", 30, HOUR, "game records imported")
 CLUB_IMPORT = Limit("club-import", 10, HOUR, "club records.jsonl imports")

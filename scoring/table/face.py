@@ -23,7 +23,7 @@ from .access import (
     signed_in,
     with_game,
 )
-from .confirming import final_as_written, finals, open_disputes
+from .confirming import final_as_written, finality, finals, open_disputes
 from .forms import ContractFields, HandForm, ImportForm
 from .models import (
     Change,
@@ -123,6 +123,7 @@ __all__ = [
     "engine_hand",
     "exported",
     "final_as_written",
+    "finality",
     "finals",
     "finish_of",
     "form_errors",

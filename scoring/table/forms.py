@@ -510,3 +510,29 @@ class WaitingForm(forms.Form):
 
 
 # --- Clubs ---
+
+
+class AgreeForm(forms.Form):
+    """A player agreeing to the settlement as his page showed it (issue 40.4): its content
+    (``confirming.settlement_key``), so that a settlement changed since is not agreed
+    unseen; and, on his own phone, the seat the page offered (which must be his)."""
+
+    key = forms.CharField(max_length=64, widget=forms.HiddenInput)
+    seat = forms.IntegerField(min_value=0, max_value=3, required=False, widget=forms.HiddenInput)
+
+
+class AgreeWithCodeForm(AgreeForm):
+    """The scorer's phone passed round: a player agrees for his seat by typing its short
+    code, which the service checks against that seat's live code."""
+
+    seat = forms.IntegerField(min_value=0, max_value=3, widget=forms.HiddenInput)
+    code = forms.CharField(
+        label=_("Your seat’s code"),
+        max_length=20,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}
+        ),
+    )
+
+    def clean_code(self) -> str:
+        return seat_code(self.cleaned_data["code"])

@@ -225,6 +225,7 @@ class Change(models.Model):
         DECIDED = "decided", _("referee’s decision")
         PROPOSED = "proposed", _("correction proposed")
         ACCEPTED = "accepted", _("correction confirmed")
+        AGREED = "agreed", _("settlement agreed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     at = models.DateTimeField(default=timezone.now)
@@ -458,6 +459,42 @@ class Proposal(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(seat__lt=SEATS), name="proposal_seat_is_0_to_3"
+            ),
+        ]
+
+
+class SettlementAgreement(models.Model):
+    """A player's word that the game's settlement, as it stood (``content``), is right
+    (issue 40.4): by his seat, on his own phone holding it or on the scorer's phone passed
+    round with his seat's short code (``passed``). With no seat: agreed by itself at the
+    club night's end. A change of the game's hands since leaves it counting for nothing
+    (its ``content`` is no longer the settlement's, scoring/table/confirming.py)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="settlement_agreements")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    content = models.CharField(max_length=64)
+    """The digest of what was agreed: the hands as written, how the game ended, its stake
+    (``confirming.settlement_key``)."""
+    hands = models.PositiveSmallIntegerField()
+    """How many hands the settlement agreed counted (the history says it)."""
+    passed = models.BooleanField(default=False)
+    """Agreed on the scorer's phone with the seat's short code, not on the seat's own."""
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    by_device = models.CharField(max_length=60, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "content", "seat"],
+                condition=models.Q(seat__isnull=False),
+                name="settlement_agreed_once_per_seat",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(seat__lt=SEATS), name="settlement_agreement_seat_is_0_to_3"
             ),
         ]
 

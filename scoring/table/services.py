@@ -34,7 +34,7 @@ from ..engine import Confirmation as Mode
 from ..engine import Hand as EngineHand
 from ..infra.bulk import JsonText, insert_objects, insert_rows, values_found
 from .access import Refusal, closed
-from .confirming import Agreement, agreement_of
+from .confirming import Agreement, agreement_of, has_settlement, settled
 from .hooks import game_changed
 from .models import (
     Change,
@@ -48,6 +48,7 @@ from .models import (
     ScorerLink,
     Seat,
     SeatLink,
+    SettlementAgreement,
     Summary,
     rules_columns,
 )
@@ -889,11 +890,93 @@ def confirm_waiting(*, public_id: str, by: Actor = NOBODY) -> Agreement:
     signs = agreement.signed is not None and state.ending.over and not agreement.signed.complete
     if signs:
         Confirmation.objects.create(game=rows.game)
-    if waiting or signs:
+    settlement = agreement.settlement
+    settles = settlement is not None and not settlement.complete and not agreement.disputed
+    if settlement is not None and settles:
+        SettlementAgreement.objects.create(
+            game=rows.game, content=settlement.key, hands=len(state.hands)
+        )
+    if waiting or signs or settles:
         numbers = [hand.number for hand in waiting]
         _change(rows.game, by, Change.Action.NIGHT_CONFIRMED, after={"hands": numbers})
         _summarise(state, Change.Action.NIGHT_CONFIRMED)
     return agreement_of(state)
+
+
+class SettleRefused(WriteRefused):
+    """An agreement to the settlement the game does not take: ``why`` says it (``free``:
+    played for no money; ``playing``: not over; ``disputed``: hands ``numbers`` wait for the
+    referee; ``waiting``: hands ``numbers`` wait for confirmation; ``changed``: the
+    settlement changed since the player saw it; ``not_his``: the code typed is not that
+    seat's)."""
+
+    def __init__(self, state: GameState, why: str, numbers: Sequence[int] = ()) -> None:
+        self.why = why
+        self.numbers = tuple(numbers)
+        super().__init__(state)
+
+
+@transaction.atomic
+def agree_settlement(
+    *,
+    public_id: str,
+    seat: int,
+    content: str | None = None,
+    code: str | None = None,
+    by: Actor = NOBODY,
+) -> GameState:
+    """The player of ``seat`` agrees to the game's settlement as he saw it (its
+    ``content``, :func:`~.confirming.settlement_key`; None: as it stands), on his own phone
+    holding the seat, or on the scorer's phone passed round with his seat's short ``code``
+    (checked here, with the game locked: the seat's live code, not another seat's). Under
+    ``whole_game`` it signs the result for his seat as well. Sent twice, it changes nothing
+    more. Refused (:class:`SettleRefused`) for a game played for no money or not over, while
+    a hand is disputed or waits for confirmation (the settlement would not be final), for a
+    settlement changed since, or a code that is not the seat's."""
+    rows = lock_game(public_id)
+    state = rows.scored()
+    if not has_settlement(rows.game):
+        raise SettleRefused(state, "free")
+    if code is not None:
+        live = SeatLink.objects.filter(game=rows.game, seat=seat, code=code, revoked_at=None)
+        if not live.exists():
+            raise SettleRefused(state, "not_his")
+    if not state.ending.over:
+        raise SettleRefused(state, "playing")
+    agreement = agreement_of(state)
+    if agreement.disputed:
+        raise SettleRefused(state, "disputed", [hand.number for hand in agreement.disputed])
+    if agreement.waiting:
+        raise SettleRefused(state, "waiting", [hand.number for hand in agreement.waiting])
+    current = settled(state)
+    assert current is not None  # played for money, and over
+    if content is not None and content != current.key:
+        raise SettleRefused(state, "changed")
+    signs = (
+        agreement.mode is Mode.WHOLE_GAME
+        and agreement.signed is not None
+        and seat in agreement.signed.waiting_for
+    )
+    if seat in current.agreed and not signs:
+        return state  # agreed already: a double tap, a page sent again
+    if seat not in current.agreed:
+        SettlementAgreement.objects.create(
+            game=rows.game,
+            seat=seat,
+            content=current.key,
+            hands=len(state.hands),
+            passed=code is not None,
+            by_user_id=by.user_id,
+            by_device=by.device,
+        )
+        after = {"seat": seat, "passed": code is not None, "hands": len(state.hands)}
+        _noted(rows.game, by, Change.Action.AGREED, after)
+    if signs:  # agreeing to the money is signing the result it comes from
+        Confirmation.objects.create(
+            game=rows.game, seat=seat, by_user_id=by.user_id, by_device=by.device
+        )
+        _noted(rows.game, by, Change.Action.SIGNED, {"seat": seat})
+    return _summarise(state, Change.Action.AGREED)
 
 
 class DisputeRefused(WriteRefused):

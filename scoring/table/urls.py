@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import app, disputes, live, records, seats, share, table
+from .views import app, disputes, live, records, seats, settle, share, table
 
 urlpatterns = [
     path("", table.home, name="home"),
@@ -20,8 +20,15 @@ urlpatterns = [
     path("games/<slug:gid>/hands/<int:number>/redo", table.redo_hand, name="redo_hand"),
     path("games/<slug:gid>/rematch", table.rematch, name="rematch"),
     path("games/<slug:gid>/record.json", records.record_json, name="record_json"),
-    path("games/<slug:gid>/settlement", table.settlement, name="settlement"),
-    path("games/<slug:gid>/settlement.pdf", table.settlement_pdf, name="settlement_pdf"),
+    path("games/<slug:gid>/settlement", settle.settlement, name="settlement"),
+    path("games/<slug:gid>/settlement.pdf", settle.settlement_pdf, name="settlement_pdf"),
+    # A signed settlement (issue 40.4): on a seat's own phone, or the scorer's passed round.
+    path("games/<slug:gid>/settlement/agree", settle.agree, name="agree_settlement"),
+    path(
+        "games/<slug:gid>/settlement/agree-with-code",
+        settle.agree_with_code,
+        name="agree_settlement_with_code",
+    ),
     path("games/<slug:gid>/abandon", table.abandon, name="abandon"),
     path("games/<slug:gid>/resume", table.resume, name="resume"),
     path("games/<slug:gid>/share", share.share, name="share"),

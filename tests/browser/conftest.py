@@ -24,7 +24,7 @@ from scoring.common.rights import COOKIE
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game
-from tests.browser.phone import CHROMIUM, PASSWORD, PHONE
+from tests.browser.phone import BROWSER, CHROMIUM, PASSWORD, PHONE
 from tests.clubs.cafe import PLAYERS, WON_BY_BILAL, new_club, play
 from tests.conftest import scorer_cookie
 from tests.factories import LONG_MEMBERS
@@ -77,7 +77,7 @@ def browser():
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
+            executable_path=str(BROWSER),
             headless=True,
             args=[
                 "--no-sandbox",

@@ -528,9 +528,12 @@ def test_tally_of_the_columns_a_migration_had_counts_what_they_hold():
 # --- Confirmation (issue 40.2): a game counts once its result is final -----------------
 
 
-def confirming_club(mode):
+def confirming_club(mode, stake=0):
+    """A club whose games follow the confirmation ``mode``, played for no money unless
+    ``stake``: a game played for money is final once its settlement is agreed as well
+    (issue 40.4, below)."""
     club = make_club()
-    type(club).objects.filter(pk=club.pk).update(confirmation=mode)
+    type(club).objects.filter(pk=club.pk).update(confirmation=mode, stake=stake)
     club.refresh_from_db()
     return club
 
@@ -577,6 +580,40 @@ def test_league_counts_a_game_whose_minutes_ran_out_from_its_next_change():
     services.confirm_hand(public_id=game.public_id, number=1, version=1, seat=2)
 
     assert (waiting, ClubResult.objects.filter(game=game).count()) == (0, 4)
+    check_league(club)
+
+
+@pytest.mark.django_db
+def test_league_counts_a_game_played_for_money_once_the_four_agreed_to_its_settlement():
+    club = confirming_club("each_hand", stake="0.50")
+    game = won_game(club, MEMBERS[:4])
+    for number in (1, 2, 3):
+        services.confirm_hand(public_id=game.public_id, number=number, version=1, seat=2)
+    for seat in (0, 1, 2):
+        services.agree_settlement(public_id=game.public_id, seat=seat)
+    three = ClubResult.objects.filter(game=game).count()
+    rebuilt_three = league_ratings.rebuild(club)
+
+    services.agree_settlement(public_id=game.public_id, seat=3)
+
+    assert (three, rebuilt_three, ClubResult.objects.filter(game=game).count()) == (0, 0, 4)
+    assert league_ratings.rebuild(club) == 1
+    check_league(club)
+
+
+@pytest.mark.django_db
+def test_league_counts_a_game_whose_settlement_minutes_ran_out_from_its_next_change():
+    club = confirming_club("each_hand", stake="0.50")
+    game = won_game(club, MEMBERS[:4])
+    past = timezone.now() - timedelta(minutes=40)
+    HandRow.objects.filter(game=game).update(entered_at=past, recorded_at=past)
+    Game.objects.filter(pk=game.pk).update(finished_at=past)
+    waiting = ClubResult.objects.filter(game=game).count()
+
+    services.agree_settlement(public_id=game.public_id, seat=0)
+
+    assert (waiting, ClubResult.objects.filter(game=game).count()) == (0, 4)
+    assert league_ratings.rebuild(club) == 1
     check_league(club)
 
 

@@ -318,8 +318,13 @@ def populate() -> dict[str, Any]:
     services.hand_on_scorer_link(link_id=link.pk, public_id=plain.public_id, to=rematch.public_id)
     services.revoke_scorer_link(public_id=plain.public_id, link_id=link.pk)
     services.make_scorer_link(public_id=rematch.public_id)
-    services.make_seat_links(public_id=plain.public_id)
+    seats = services.make_seat_links(public_id=plain.public_id)
     services.revoke_seat_link(public_id=plain.public_id, seat=2)
+    # Its settlement agreed by one seat on his phone, another on the scorer's with his code.
+    services.agree_settlement(public_id=plain.public_id, seat=0, by=Actor(user_id=bilal.pk))
+    services.agree_settlement(
+        public_id=plain.public_id, seat=1, code=seats[1].code, by=Actor(device="Bilal's phone")
+    )
     confirming = services.create_game(
         names=NAMES, rules=Rules(confirmation=Confirmation.EACH_HAND), first_dealer=0
     ).game

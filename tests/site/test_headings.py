@@ -28,7 +28,7 @@ def test_every_game_page_has_one_h1(db, client, watcher):
     }
 
     assert found == dict.fromkeys(found, 1)
-    assert len(found) == 3 * 18
+    assert len(found) == 3 * 19
 
 
 def test_every_club_page_has_one_h1(db):

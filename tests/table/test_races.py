@@ -23,7 +23,7 @@ from django.utils.html import escape
 
 from scoring.engine import Confirmation, Contract, Ending, Hand, Rules, Trump
 from scoring.table import services
-from scoring.table.confirming import agreement_of
+from scoring.table.confirming import agreement_of, settled
 from scoring.table.models import Change, Dispute, Game, Player, Seat, SeatLink
 from scoring.table.models import Hand as HandRow
 from scoring.table.state import load_game
@@ -438,6 +438,9 @@ def _confirming_game():
     return game
 
 
+# --- An agreement to the settlement and a correction at once (issue 40.4) --------------------
+
+
 @racing
 @pytest.mark.django_db(transaction=True)
 def test_two_disputes_of_a_hand_at_once_give_one_dispute():
@@ -569,3 +572,40 @@ def test_correction_confirmed_by_two_seats_at_once_replaces_the_hand_once():
         edits = game.changes.filter(action=Change.Action.EDITED).count()
         assert (row.version, row.tricks, edits) == (2, [0, 3, 2, 1], 1)
         assert sorted(answers) in (["confirmed", "no_proposal"], ["confirmed", "confirmed"])
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_settlement_agreement_and_a_correction_at_once_never_agree_to_the_corrected_one():
+    outcomes = Counter()
+    five = Hand(Contract(1, 5, Trump.SPADES), tricks=(0, 5, 1, 0))
+    six = Hand(Contract(1, 5, Trump.SPADES), tricks=(0, 6, 0, 0))
+    for _ in range(ROUNDS):
+        rules = Rules(confirmation=Confirmation.WHOLE_GAME, stake="0.50", currency="EUR")
+        game = services.create_game(names=NAMES, rules=rules, first_dealer=0).game
+        for number in range(1, 6):
+            services.record_hand(
+                public_id=game.public_id, number=number, hand=five, token=uuid.uuid4()
+            )
+        seen = settled(load_game(game)).key
+
+        def agreeing(game=game, seen=seen):
+            try:
+                services.agree_settlement(public_id=game.public_id, seat=2, content=seen)
+            except services.SettleRefused as refused:
+                return refused.why
+            return "agreed"
+
+        def correcting(game=game):
+            services.edit_hand(  # its referee's: the hand may be confirmed
+                public_id=game.public_id, number=5, hand=six, discard_after_end=False, referee=True
+            )
+            return "corrected"
+
+        answers = club_races.at_once(agreeing, correcting)
+
+        now = settled(load_game(game))
+        outcomes[(tuple(answers), now.stale)] += 1
+        assert (now.agreed, answers[1]) == ({}, "corrected")
+        assert (answers[0], now.stale) in {("agreed", (2,)), ("changed", ())}
+    report(outcomes)

@@ -8,11 +8,22 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import Aggregate, Count, IntegerField, Max, Q, Sum, Value, When
+from django.db.models import (
+    Aggregate,
+    Count,
+    Exists,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    Sum,
+    Value,
+    When,
+)
 from django.db.models.expressions import Case
 
 from ...engine.league import COUNTS, STATISTICS, Rating, Source, Standing, Statistic, ranked
-from ..models import Club, ClubResult, Member, Night, Season
+from ..models import Club, ClubGame, ClubResult, Member, Night, Season
 from ..names import NAMED_COLUMNS, Named, shown_names
 
 
@@ -142,3 +153,16 @@ def season_games(club: Club, season: Season) -> int:
     return ClubResult.objects.filter(
         club=club, seat=0, finished_at__gte=start, finished_at__lt=end
     ).count()
+
+
+def provisional_games(club: Club, season: Season | None = None) -> int:
+    """How many of the club's won games (of the season, by the moment each was first won)
+    the standings do not count yet, their result being provisional (issue 40.4): a hand
+    waiting for confirmation or for the referee, a result unsigned, a settlement not agreed
+    by the four. One query."""
+    counted = ClubResult.objects.filter(game=OuterRef("game"))
+    games = ClubGame.objects.filter(club=club, game__summary__status="won").exclude(Exists(counted))
+    if season is not None:
+        start, end = season_range(club, season)
+        games = games.filter(game__finished_at__gte=start, game__finished_at__lt=end)
+    return games.count()

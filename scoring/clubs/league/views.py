@@ -32,7 +32,7 @@ from .pages import (
     records_lines,
     standing_rows,
 )
-from .standings import all_time_standings, season_standings, season_winners
+from .standings import all_time_standings, provisional_games, season_standings, season_winners
 
 
 class SeasonMoved(Exception):
@@ -93,6 +93,7 @@ def _standings_page(
         "rows": rows,
         "headings": headings(),
         "games": counted_games(rows),
+        "provisional": provisional_games(club, found),
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
         "is_admin": club_may(Action.RUN_CLUB, club, member),

@@ -43,6 +43,21 @@ class GameLine:
     night_id: int | None
     table: int | None
 
+    @property
+    def final(self) -> bool | None:
+        """Whether a won game's result is final (issue 40.4): counted by the league, which
+        counts a result once it is final (scoring/table/confirming.py); None for a game not
+        won."""
+        if self.status != "won":
+            return None
+        return self.finished_at is not None
+
+    @property
+    def finality(self) -> str | None:
+        """``final`` or ``provisional`` for a won game, as the API says it; else None."""
+        final = self.final
+        return None if final is None else "final" if final else "provisional"
+
 
 def dated(club: Club) -> QuerySet[ClubGame]:
     """The club's games with ``finished_at``, the finish its results carry (a won game's),

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -27,7 +28,7 @@ from ...table.face import Game, Summary, game_summaries, open_disputes, summary_
 from .. import services
 from ..access import club_may, user_id_of, with_club
 from ..forms import ClubGameForm, ClubSettingsForm, NewClubForm, NewSeasonForm, look_alike_message
-from ..models import Club, Member
+from ..models import Club, ClubResult, Member
 from ..names import Named, sees_full_names, shown_names
 from ..nights.calendar_views import feed_address
 
@@ -92,9 +93,12 @@ def new_club(request: HttpRequest) -> HttpResponse:
 @with_club(Action.SEE_CLUB)
 def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """The club: its seasons, its records, its recent games and its players."""
+    # A won game's result is final once the league counts it (issue 40.4): said in the list.
+    counted = ClubResult.objects.filter(game=OuterRef("game_id"))
     recent = (
         Summary.objects.filter(game__club_game__club=club)
         .select_related(*summary_relations())
+        .annotate(counted=Exists(counted))
         .order_by("-changed_at")[:RECENT_GAMES]
     )
     players = list(club.members.select_related("claimed_by"))
@@ -108,8 +112,9 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
             game,
             scores=[(shown.get(name_key(name), name), total) for name, total in game.scores],
             winner=shown.get(name_key(game.winner), game.winner) if game.winner else None,
+            final=row.counted if game.winner else None,
         )
-        for game in game_summaries(recent)
+        for row, game in zip(recent, game_summaries(recent), strict=True)
     ]
     feed = feed_address(request, club, member)
     seasons = list(club.seasons.all())

@@ -17,6 +17,7 @@ from ..confirming import Agreement
 from ..models import Hand as HandRow
 from ..state import GameState, engine_hand, snapshot
 from .game import Event
+from .settlement import settlement_agreed
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,9 @@ class Agreed:
     may_dispute: bool = False
     """Under ``whole_game``, before the result is signed by all: whether this phone's seat
     may dispute a hand (one form, its number typed)."""
+    settled: str = ""
+    """For a game played for money once it is over: who agreed to its settlement, or who
+    has not yet (issue 40.4)."""
     proposals: Sequence[ProposalLine] = ()
 
 
@@ -134,8 +138,12 @@ def agreed(state: GameState, agreement: Agreement, seat: int | None) -> Agreed |
     whole = agreement.mode is Mode.WHOLE_GAME and not (signed is not None and signed.complete)
     may_dispute = whole and seat is not None and bool(state.hands)
     lines = dispute_lines(agreement, names)
+    said = settlement_agreed(state, agreement.settlement)
+    settled = "" if said is None else said.text
     proposed = proposal_lines(state, agreement, seat)
-    return Agreed(waiting, signed_text, may_sign, agreement.final, lines, may_dispute, proposed)
+    return Agreed(
+        waiting, signed_text, may_sign, agreement.final, lines, may_dispute, settled, proposed
+    )
 
 
 def proposal_lines(state: GameState, agreement: Agreement, seat: int | None) -> list[ProposalLine]:
@@ -216,6 +224,20 @@ def history_lines(agreement: Agreement, minutes: int) -> list[Event]:
                 ngettext(
                     "Result signed by itself after %(minutes)s minute",
                     "Result signed by itself after %(minutes)s minutes",
+                    minutes,
+                )
+                % {"minutes": minutes},
+                said,
+            )
+        )
+    settlement = agreement.settlement
+    if settlement is not None and settlement.by_itself is not None:
+        lines.append(
+            Event(
+                settlement.by_itself,
+                ngettext(
+                    "Settlement agreed by itself after %(minutes)s minute",
+                    "Settlement agreed by itself after %(minutes)s minutes",
                     minutes,
                 )
                 % {"minutes": minutes},

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from ...common.words import (
     contract_words,
@@ -205,6 +205,7 @@ CONFIRMATIONS = frozenset(
         Change.Action.DISPUTED,
         Change.Action.DECIDED,
         Change.Action.ACCEPTED,
+        Change.Action.AGREED,
     }
 )
 """Changes of who agrees, not of the hands: an undo stays redoable past them too."""
@@ -289,6 +290,8 @@ def _confirmation_label(change: Change, label: str, names: Sequence[str]) -> str
             "outcome": said,
             "reason": reason,
         }
+    if change.action == Change.Action.AGREED:
+        return _agreed_label(after, seat, names)
     if change.action == Change.Action.DISPUTED and isinstance(seat, int) and seat < len(names):
         return gettext("%(action)s, hand %(number)s: %(name)s — %(reason)s") % {
             "action": label,
@@ -340,6 +343,30 @@ def phone_said(phone: str) -> str:
     return PHONE_WORDS[phone][1]() if phone in PHONE_WORDS else ""
 
 
+def _agreed_label(after: dict[str, object], seat: object, names: Sequence[str]) -> str:
+    """``settlement agreed: Bilal (12 hands)``, on his phone or on the scorer's with his
+    seat's code; ``settlement agreed by itself at the night's end``."""
+    hands = after.get("hands")
+    count = hands if isinstance(hands, int) else 0
+    if not isinstance(seat, int) or not 0 <= seat < len(names):
+        return gettext("settlement agreed by itself at the night’s end")
+    if after.get("passed"):
+        words = ngettext(
+            "settlement agreed: %(name)s, with his seat’s code on the scorer’s phone "
+            "(%(count)s hand)",
+            "settlement agreed: %(name)s, with his seat’s code on the scorer’s phone "
+            "(%(count)s hands)",
+            count,
+        )
+    else:
+        words = ngettext(
+            "settlement agreed: %(name)s, on his phone (%(count)s hand)",
+            "settlement agreed: %(name)s, on his phone (%(count)s hands)",
+            count,
+        )
+    return words % {"name": isolate(names[seat]), "count": count}
+
+
 def _who(change: Change) -> str:
     """Who made the change: the account, else the phone's name; for a confirmation, a
     signature, a dispute or a decision, which phone too (the seat's own, by its code or
@@ -359,6 +386,13 @@ def _named(change: Change) -> str:
 
 
 def _unnamed(change: Change) -> str:
+    if change.action == Change.Action.AGREED:
+        after = change.after if isinstance(change.after, dict) else {}
+        if after.get("seat") is None:
+            return gettext("the night’s end")
+        if after.get("passed"):
+            return gettext("the scorer’s phone")
+        return gettext("a player’s phone")
     if change.action == Change.Action.IMPORTED:
         return gettext("the phone that imported it")
     if change.action in (

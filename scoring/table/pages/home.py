@@ -24,6 +24,9 @@ class Summary:
     """The game's last change: what the lists are ordered by, and show."""
     zone: tzinfo
     """The zone its times are shown in: its context's (a club's), else the phone's."""
+    final: bool | None = None
+    """Whether a won game's result is final, where the list says it (a club's recent games:
+    counted by its league); None where it does not."""
 
 
 def summary_relations() -> list[str]:

@@ -17,7 +17,7 @@ from ...common.pdf import BOTTOM, FAMILY, MARGIN, MINUS, WIDTH, ZEBRA, a4, fit, 
 from ...common.words import say_day
 from ..state import GameState
 from .game import PlayerLine, Row, Sheet
-from .settlement import SettleUp, Standing
+from .settlement import SettlementAgreed, SettleUp, Standing
 
 GREY = 140
 
@@ -44,10 +44,13 @@ LABEL_H, LABEL_GAP = 3.0, 0.8
 LINE_W = 0.35
 
 
-def settlement_sheet_pdf(state: GameState, sheet: Sheet, settle: SettleUp) -> bytes:
-    """The game's printable sheet, in the current language."""
+def settlement_sheet_pdf(
+    state: GameState, sheet: Sheet, settle: SettleUp, agreed: SettlementAgreed | None = None
+) -> bytes:
+    """The game's printable sheet, in the current language; ``agreed``: who agreed to the
+    settlement, for a game played for money once it is over."""
     pdf = _new_pdf(state)
-    _header(pdf, state, settle)
+    _header(pdf, state, settle, agreed)
     _standings(pdf, settle.standings, settle.total_balance)
     _payments_and_chart(pdf, state, sheet, settle.payments)
     _score_sheet(pdf, sheet)
@@ -63,7 +66,7 @@ def _title(state: GameState) -> str:
     return " · ".join([gettext("Boulmous"), date])
 
 
-def _header(pdf: FPDF, state: GameState, settle: SettleUp) -> None:
+def _header(pdf: FPDF, state: GameState, settle: SettleUp, agreed: SettlementAgreed | None) -> None:
     pdf.set_font(FAMILY, "B", 15)
     pdf.cell(WIDTH, 8, _title(state), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_font(FAMILY, "", 9)
@@ -74,6 +77,11 @@ def _header(pdf: FPDF, state: GameState, settle: SettleUp) -> None:
     pdf.ln(0.5)
     pdf.set_font(FAMILY, "B", 10)
     pdf.multi_cell(WIDTH, 5.5, settle.status, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    if agreed is not None:
+        pdf.set_font(FAMILY, "", 9)
+        for line in (agreed.text, agreed.stale):
+            if line:
+                pdf.multi_cell(WIDTH, 4.5, line, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(1)
     pdf.set_line_width(0.4)
     pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())

@@ -5,8 +5,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from ...common.words import format_money, isolate, left_to_right, rules_sentence
+from ...common.words import format_money, isolate, left_to_right, rules_sentence, say_time
 from ...engine import SEATS, Ending, settle
+from ..confirming import Settled
 from ..state import GameState
 
 
@@ -111,3 +112,82 @@ def _status(state: GameState) -> str:
     return gettext(
         "The game is still going, after %(number)s hands: so far only the boulmous payments count."
     ) % {"number": hands}
+
+
+@dataclass(frozen=True)
+class SettlementAgreed:
+    """What the settlement page, its print and its PDF say of the players' agreement to it
+    (issue 40.4), and what this phone may do about it."""
+
+    text: str
+    """``Agreed by Amina, Bilal, Chafik and Dalila at 22:41.``, or who has not yet."""
+    stale: str
+    """Whose agreement no longer counts, the hands having changed since; else empty."""
+    complete: bool
+    key: str
+    """The settlement's content, which the agreeing form sends back."""
+    seat: int | None = None
+    """The seat this phone holds, if it has not agreed yet: it may agree here."""
+    passed: Sequence[tuple[int, str]] = ()
+    """On the scorer's phone: each seat still to agree, and its player, to agree with the
+    seat's short code typed."""
+
+
+def names_and(seats: Sequence[int], names: Sequence[str]) -> str:
+    """``Amina``, ``Amina and Bilal``, ``Amina, Bilal and Chafik``: each name isolated,
+    the list's comma the language's."""
+    shown = [isolate(names[seat]) for seat in seats]
+    if len(shown) < 2:
+        return "".join(shown)
+    some = gettext(", ").join(shown[:-1])
+    return gettext("%(some)s and %(last)s") % {"some": some, "last": shown[-1]}
+
+
+def settlement_agreed(
+    state: GameState, settled: Settled | None, seat: int | None = None, can_score: bool = False
+) -> SettlementAgreed | None:
+    """The line for a game played for money once it is over (None otherwise): who agreed
+    and when, or who has not yet; ``seat``: the seat this phone holds; ``can_score``: the
+    scorer's phone, where the others agree with their seat's code."""
+    if settled is None:
+        return None
+    names = state.names
+    done = sorted(settled.agreed, key=lambda one: settled.agreed[one].at)
+    waiting = settled.waiting_for
+    if settled.by_itself is not None:
+        text = gettext("Agreed by itself at %(time)s: the time to agree ran out.") % {
+            "time": say_time(settled.by_itself)
+        }
+    elif settled.night_end is not None and waiting == () and len(done) < SEATS:
+        text = gettext("Agreed by itself at the night’s end, at %(time)s.") % {
+            "time": say_time(settled.night_end.at)
+        }
+    elif not waiting:
+        at = settled.at
+        assert at is not None
+        text = gettext("Agreed by %(names)s at %(time)s.") % {
+            "names": names_and(done, names),
+            "time": say_time(at),
+        }
+    elif done:
+        text = gettext("Agreed by %(agreed)s; not yet agreed by %(waiting)s.") % {
+            "agreed": names_and(done, names),
+            "waiting": names_and(waiting, names),
+        }
+    else:
+        text = gettext("Not yet agreed by %(names)s.") % {"names": names_and(waiting, names)}
+    stale = ""
+    if settled.stale:
+        stale = ngettext(
+            "The hands changed after %(names)s agreed: that agreement no longer counts.",
+            "The hands changed after %(names)s agreed: their agreements no longer count.",
+            len(settled.stale),
+        ) % {"names": names_and(settled.stale, names)}
+    return SettlementAgreed(
+        text=text,
+        stale=stale,
+        complete=settled.complete,
+        key=settled.key,
+        seat=seat if seat is not None and seat in waiting else None,
+        passed=[(one, names[one]) for one in waiting] if can_score else (),
+    )

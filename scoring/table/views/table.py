@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import retarget
 
 from ...common import rights
-from ...common.http import HtmxHttpRequest, attachment
+from ...common.http import HtmxHttpRequest
 from ...common.once import made_before, make_once
 from ...common.rights import FOR_OWNER, STARTED, Action, Actor
 from ...common.words import shown
@@ -49,8 +49,6 @@ from ..models import Change, Game, Player, Summary
 from ..pages.agreement import agreed, history_lines, with_history
 from ..pages.game import game_clock, replay_url, score_sheet, version_of
 from ..pages.home import game_summaries, summary_relations
-from ..pages.pdf import settlement_sheet_pdf
-from ..pages.settlement import settle_up
 from ..state import GameState, load_game
 from .cached import game_shown
 from .live_middleware import shown_version
@@ -564,41 +562,3 @@ def resume(request: HtmxHttpRequest, gid: str, by: Actor) -> HttpResponse:
     except services.Closed as closed:
         return forbidden(request, gid, closed.why)
     return redirect("game", gid=gid)
-
-
-@require_safe
-@with_game()
-def settlement(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    shown = game_shown(request, game, can_score=access.can_score)
-
-    def context() -> dict[str, Any]:
-        state = load_shown(request, game, can_score=access.can_score)
-        return {
-            "state": state,
-            "sheet": score_sheet(state),
-            "settle": settle_up(state),
-            "can_score": access.can_score,
-            "disputed": [hand.number for hand in agreement_of(state).disputed],
-        }
-
-    if shown is None or not cacheable(request):
-        with game_clock(game):
-            return render(request, "table/settlement.html", context())
-
-    def draw() -> str:
-        with game_clock(game):
-            page = {**context(), "csrf_token": CSRF_PLACEHOLDER}
-            return render_to_string("table/settlement.html", page, request)
-
-    return cached_page(request, page_key("settlement", *shown.parts), draw)
-
-
-@require_safe
-@with_game()
-def settlement_pdf(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    state = load_shown(request, game, can_score=access.can_score)
-    with game_clock(game):
-        pdf = settlement_sheet_pdf(state, score_sheet(state), settle_up(state))
-    response = HttpResponse(pdf, content_type="application/pdf")
-    attachment(response, f"boulmous-{game.public_id}.pdf")
-    return response

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0037_proposals'),
+        ('scoring', '0038_proposals'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0035_disputes'),
+        ('scoring', '0036_settlement_agreement'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0036_agreement_tokens'),
+        ('scoring', '0037_agreement_tokens'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='change',
             name='action',
-            field=models.CharField(choices=[('created', 'game started'), ('imported', 'game imported'), ('recorded', 'hand recorded'), ('edited', 'hand edited'), ('undone', 'hand undone'), ('redone', 'hand redone'), ('discarded', 'hand discarded'), ('abandoned', 'game abandoned'), ('resumed', 'game resumed'), ('moved', 'date of the game changed'), ('seated', 'seat taken'), ('unseated', 'seat code revoked'), ('confirmed', 'hand confirmed'), ('signed', 'result signed'), ('night_end', 'confirmed by itself at the night’s end'), ('disputed', 'hand disputed'), ('decided', 'referee’s decision'), ('proposed', 'correction proposed'), ('accepted', 'correction confirmed')], max_length=10),
+            field=models.CharField(choices=[('created', 'game started'), ('imported', 'game imported'), ('recorded', 'hand recorded'), ('edited', 'hand edited'), ('undone', 'hand undone'), ('redone', 'hand redone'), ('discarded', 'hand discarded'), ('abandoned', 'game abandoned'), ('resumed', 'game resumed'), ('moved', 'date of the game changed'), ('seated', 'seat taken'), ('unseated', 'seat code revoked'), ('confirmed', 'hand confirmed'), ('signed', 'result signed'), ('night_end', 'confirmed by itself at the night’s end'), ('disputed', 'hand disputed'), ('decided', 'referee’s decision'), ('proposed', 'correction proposed'), ('accepted', 'correction confirmed'), ('agreed', 'settlement agreed')], max_length=10),
         ),
         migrations.CreateModel(
             name='Proposal',
