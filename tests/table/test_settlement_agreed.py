@@ -269,6 +269,16 @@ def test_settlement_page_says_who_agreed_and_when():
     assert "Agreed by Amina, Bilal, Chafik and Dalila at 9:41 PM." in page
 
 
+def test_settlement_page_names_who_agreed_in_seat_order_whatever_order_they_agreed_in():
+    game = won_game()
+    for seat in (3, 1, 0, 2):
+        agree(game, seat)
+
+    page = text_of(Client().get(f"/games/{game.public_id}/settlement"))
+
+    assert "Agreed by Amina, Bilal, Chafik and Dalila at " in page
+
+
 def test_settlement_page_says_who_has_not_yet_agreed():
     game = won_game()
     agree(game, 2)

@@ -152,7 +152,7 @@ def settlement_agreed(
     if settled is None:
         return None
     names = state.names
-    done = sorted(settled.agreed, key=lambda one: settled.agreed[one].at)
+    done = sorted(settled.agreed)  # in seat order, as the sheet lists the players
     waiting = settled.waiting_for
     if settled.by_itself is not None:
         text = gettext("Agreed by itself at %(time)s: the time to agree ran out.") % {
