@@ -137,9 +137,11 @@ def settled_of(
     return Settled(key, agreed, night_end, stale, by_itself)
 
 
-def settling_from(ended: datetime | None, moments: Sequence[datetime]) -> datetime:
-    """When a settlement's content was last set, from which its minutes run: the game's end
-    (``ended``), the last entry of a hand, the referee's last decision (``moments``)."""
+def settling_from(ended: datetime | None, moments: Sequence[datetime | None]) -> datetime:
+    """When a settlement's content, or a result, was last set, from which its minutes run
+    and before which a signature or an agreement signed another one: the game's end
+    (``ended``), the last entry or correction of a hand, the referee's last decision
+    (``moments``)."""
     return max([moment for moment in (ended, *moments) if moment is not None])
 
 
@@ -265,7 +267,10 @@ def agreement_of(
         disputed_of(disputes),
         decided_of(_decisions(disputes)),
     )
-    signed = signatures(rules, over_at(state), given, now)
+    ended = over_at(state)
+    # A signature given before a hand last changed signed another result.
+    last_set = None if ended is None else settling_from(ended, [h.entered_at for h in state.hands])
+    signed = signatures(rules, last_set, given, now)
     confirmed = is_final(rules, over, hands, signed)
     decided = [row.at for row in _decisions(disputes)]
     settlement = settled(state, now=now, decided=decided)
@@ -350,7 +355,8 @@ def finals(games: Sequence[Game], results: dict[int, GameResult]) -> set[int]:
             decided_of(_decisions(argued)),
         )
         ended = game.finished_at or (played[-1].recorded_at if played else game.created_at)
-        signed = signatures(rules, ended, given, now)
+        last_set = settling_from(ended, [hand.entered_at for hand in played])
+        signed = signatures(rules, last_set, given, now)
         if not is_final(rules, results[game.pk].finished, states, signed):
             continue
         if needs_settlement(game):

@@ -166,6 +166,27 @@ def test_whole_game_is_signed_by_each_seat_once_over_and_then_final():
     ) == (True, 4, 4)
 
 
+def test_whole_game_signed_then_a_hand_corrected_waits_for_the_four_signatures_again():
+    game = new_game(Mode.WHOLE_GAME)
+    for number in range(1, 6):
+        record(game, number, taker=1, bid=5, trump="S", tricks=(0, 5, 1))
+    for seat in range(4):
+        services.sign_game(public_id=game.public_id, seat=seat)
+
+    state = services.edit_hand(
+        public_id=game.public_id,
+        number=1,
+        hand=hand_of(1, taker=1, bid=5, trump="S", tricks=(1, 5, 0)),
+        discard_after_end=False,
+        referee=True,
+    )
+
+    assert (agreement_of(state).final, agreement_of(state).signed.waiting_for) == (
+        False,
+        (0, 1, 2, 3),
+    )
+
+
 def test_sign_game_while_it_is_played_is_refused():
     game = new_game(Mode.WHOLE_GAME)
     record(game)
