@@ -93,6 +93,14 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
 )
 """Each kind of change of the club's history, how the page says it, and who may make it."""
 
+TABLE_KINDS = frozenset(
+    kind
+    for kind, action in CLUB_ACTIONS.items()
+    if action.who in {Action.CONFIRM_GAME, Action.DISPUTE_GAME, Action.REFEREE_GAME}
+)
+"""The lines a club game's table writes (its agreement): they change no member nor the
+club, so an admin's last change, which he may undo, is the last of the other lines."""
+
 
 def log(
     club: Club,

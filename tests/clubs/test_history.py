@@ -494,6 +494,16 @@ def test_undo_puts_a_rename_back_in_every_game_and_says_so(sfax):
     )
 
 
+def test_undo_looks_past_the_lines_of_a_club_games_table_agreeing(sfax):
+    member_care.rename_member(club=sfax.club, member_id=sfax.dalila.pk, name="Dalia", by=NOBODY)
+    for kind in sorted(history.TABLE_KINDS):
+        history.log(sfax.club, NOBODY, kind, sfax.bilal)
+
+    response = undo(sfax)
+
+    assert (response.status_code, Member.objects.get(pk=sfax.dalila.pk).name) == (302, "Dalila")
+
+
 def test_undo_gives_a_role_back(sfax):
     member_services.set_role(club=sfax.club, member_id=sfax.bilal.pk, role="scorer", by=NOBODY)
 

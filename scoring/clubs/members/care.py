@@ -452,8 +452,9 @@ class NotUndoable(Exception):
 
 
 def last_change(club: Club) -> ClubChange | None:
-    """The club's last change, the one that may be undone."""
-    return club.changes.order_by("-pk").first()
+    """The club's last change, the one that may be undone: a line of a game's table
+    agreeing since changes nothing it changed."""
+    return club.changes.exclude(action__in=history.TABLE_KINDS).order_by("-pk").first()
 
 
 @transaction.atomic
