@@ -904,6 +904,23 @@ def test_end_night_confirms_by_itself_every_hand_still_waiting(club, night, orga
     )
 
 
+def test_night_page_marks_each_table_won_provisional_then_final_at_the_nights_end(
+    club, night, organiser
+):
+    Club.objects.filter(pk=club.pk).update(confirmation="each_hand")
+    nine_present(club, night)
+    organiser.post(night_url(night, "draw"))
+    for game in Game.objects.all():
+        win(game)
+
+    before = page(organiser.get(night_url(night)))
+    organiser.post(night_url(night, "end"))
+    after = page(organiser.get(night_url(night)))
+
+    assert (before.count("provisional result"), before.count("final result")) == (2, 0)
+    assert (after.count("provisional result"), after.count("final result")) == (0, 2)
+
+
 # --- Disputes (issue 40.3): the next draw waits for the referee ----------------------------
 
 

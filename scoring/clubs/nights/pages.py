@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.utils.translation import gettext, ngettext
 
 from ...common.words import format_money
@@ -46,6 +46,9 @@ class Table:
     winner: str | None
     link: ScorerLink | None = None
     """The scorer link its card carries, where asked for (the cards)."""
+    final: bool | None = None
+    """A won game's result: final (the league counts it), else provisional (issue 40.4);
+    None for a game not won."""
 
     @property
     def playing(self) -> bool:
@@ -153,7 +156,14 @@ def _table(
         leaders=[names[seat] for seat in summary.leaders],
         winner=names[summary.winner] if summary.winner is not None else None,
         link=link,
+        final=game.counted if summary.status == "won" else None,  # type: ignore[attr-defined]
     )
+
+
+def _with_counted(games: QuerySet[Game]) -> QuerySet[Game]:
+    """``counted`` on each game: the league counts its result, which it does once final
+    (scoring/table/confirming.py), in the games' own query."""
+    return games.annotate(counted=Exists(ClubResult.objects.filter(game=OuterRef("pk"))))
 
 
 def round_state(
@@ -165,7 +175,7 @@ def round_state(
 ) -> RoundState:
     """A round's tables from their games and summaries (one query; two with the links); the
     players by id in ``names``, and at the tables by key in ``shown`` (None: as seated)."""
-    games = (
+    games = _with_counted(
         Game.objects.filter(club_game__round=round)
         .select_related("summary", "club_game")
         .order_by("club_game__table")
@@ -224,7 +234,7 @@ def night_rounds(night: Night, *, public: bool = False) -> list[RoundState]:
     rounds = list(night.round_set.all())
     names, shown = club_names(night, public=public)
     games: dict[int, list[Table]] = defaultdict(list)
-    for game in (
+    for game in _with_counted(
         Game.objects.filter(club_game__round__night=night)
         .select_related("summary", "club_game")
         .order_by("club_game__table")
