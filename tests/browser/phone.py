@@ -39,7 +39,9 @@ def scroll_width(page):
 
 
 def mark_document(page):
-    """A marker that a navigation would lose, and an htmx swap keeps."""
+    """A marker that a navigation would lose, and an htmx swap keeps: set once the page has
+    loaded, its scripts run (a tap before htmx is there is a plain link's, a navigation)."""
+    page.wait_for_load_state("load")
     page.evaluate("window.sameDocument = true")
 
 
