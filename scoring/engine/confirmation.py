@@ -241,3 +241,30 @@ def is_final(
             return signed is not None and signed.complete
         case _:
             return True
+
+
+def next_due(
+    rules: Rules,
+    hands: Sequence[Entered],
+    states: Sequence[HandState],
+    signed_from: datetime | None = None,
+    signed: Signatures | None = None,
+) -> datetime | None:
+    """The next moment something is confirmed by itself, as :func:`hand_states` and
+    :func:`signatures` read time: the earliest end of the minutes of a hand waiting (from
+    its entry, ``hands`` and their ``states`` in the same order) and, under ``whole_game``,
+    of the result's signatures while some wait (from ``signed_from``: when the result was
+    last set). None when nothing waits for time. A page showing the game changes then,
+    with nothing written."""
+    minutes = timedelta(minutes=rules.confirmation_minutes)
+    moments = [
+        hand.at + minutes for hand, state in zip(hands, states, strict=True) if state.waiting
+    ]
+    if (
+        rules.confirmation is Confirmation.WHOLE_GAME
+        and signed_from is not None
+        and signed is not None
+        and signed.waiting_for
+    ):
+        moments.append(signed_from + minutes)
+    return min(moments, default=None)

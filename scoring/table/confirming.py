@@ -23,6 +23,7 @@ from ..engine.confirmation import (
     Signatures,
     hand_states,
     is_final,
+    next_due,
     signatures,
 )
 from .models import (
@@ -69,6 +70,13 @@ class Settled:
     to this one: their agreement no longer counts."""
     by_itself: datetime | None = None
     """When it was agreed by itself, its minutes having run out before the four agreed."""
+    itself: datetime | None = None
+    """When it is agreed by itself if the four have not agreed first (None: never)."""
+
+    @property
+    def due(self) -> datetime | None:
+        """When it will be agreed by itself, while some wait; None otherwise."""
+        return self.itself if self.waiting_for else None
 
     @property
     def waiting_for(self) -> tuple[int, ...]:
@@ -134,7 +142,7 @@ def settled_of(
         if not first_four and not after_night:
             by_itself, night_end = itself, None
     stale = tuple(sorted(earlier - set(agreed)))
-    return Settled(key, agreed, night_end, stale, by_itself)
+    return Settled(key, agreed, night_end, stale, by_itself, itself)
 
 
 def settling_from(ended: datetime | None, moments: Sequence[datetime | None]) -> datetime:
@@ -189,6 +197,10 @@ class Agreement:
     proposals: Sequence[Proposal] = field(default_factory=tuple)
     """The corrections of confirmed hands that wait to be confirmed, by hand: each hand's
     latest proposed of it as it now stands."""
+    due: datetime | None = None
+    """The next moment a hand, the result's signatures or the settlement is confirmed,
+    signed or agreed by itself (the page then changes with nothing written); None when
+    nothing waits for time."""
 
     @property
     def waiting(self) -> tuple[HandState, ...]:
@@ -276,8 +288,19 @@ def agreement_of(
     settlement = settled(state, now=now, decided=decided)
     final = confirmed and (settlement is None or settlement.complete)
     proposals = open_proposals(state)
+    due = [next_due(rules, [entered(hand) for hand in state.hands], hands, last_set, signed)]
+    due.append(None if settlement is None else settlement.due)
     return Agreement(
-        rules.confirmation, hands, signed, final, rows, disputes, settlement, confirmed, proposals
+        rules.confirmation,
+        hands,
+        signed,
+        final,
+        rows,
+        disputes,
+        settlement,
+        confirmed,
+        proposals,
+        min((moment for moment in due if moment is not None), default=None),
     )
 
 

@@ -14,6 +14,12 @@
 //
 // After drawing fresh fragments it sets #game's data-version and dispatches
 // "boulmous:live" on document, {detail: {version}}, for whatever draws into the sheet.
+//
+// Some changes are written by nobody: a hand, the result's signatures or the settlement
+// confirmed by itself when its minutes run out (scoring/engine/confirmation.py). #board's
+// data-due says when the next one is (epoch ms); once the phone's clock has passed it (and
+// MARGIN more, for a server's clock a little behind), the next ask sends no If-None-Match,
+// once for that moment, and draws the fragments as they now are. A game over asks only then.
 (() => {
   const game = document.getElementById("game");
   if (!game || !game.dataset.live) return;
@@ -21,15 +27,20 @@
   const SEEN = 1500;
   const HIDDEN = 15000;
   const LONGEST = 60000;
+  const MARGIN = 2000;
   let timer = null;
   let asking = null;
   let failures = 0;
   let busy = false; // a request of the page's own (a save, static/js/table.js) is on its way
   let left = false;
+  let freshFor = 0; // the due moment already asked for anew
 
   const board = () => document.getElementById("board");
   const version = () => (board() ? board().dataset.version || "" : "");
   const over = () => !board() || board().hasAttribute("data-over");
+  const due = () => Number(board() ? board().dataset.due || 0 : 0);
+  const pending = () => due() > 0 && due() !== freshFor;
+  const stale = () => pending() && Date.now() >= due() + MARGIN;
 
   function delay() {
     const base = document.hidden ? HIDDEN : SEEN;
@@ -39,19 +50,25 @@
   function schedule(wait) {
     clearTimeout(timer);
     timer = null;
-    if (left || over()) return;
-    timer = setTimeout(ask, wait);
+    if (left) return;
+    if (!over()) {
+      timer = setTimeout(ask, wait);
+    } else if (pending()) {
+      // A game over asks nothing until its due moment (a minute at most between looks).
+      timer = setTimeout(ask, Math.min(LONGEST, Math.max(wait, due() + MARGIN - Date.now())));
+    }
   }
 
   async function ask() {
     timer = null;
-    if (left || over() || asking) return;
-    if (busy) {
+    if (left || asking) return;
+    if (busy || (over() && !stale())) {
       schedule(delay());
       return;
     }
     const sent = version();
-    const headers = sent ? { "If-None-Match": `"${sent}"` } : {};
+    const dueAsked = stale() ? due() : 0;
+    const headers = sent && !dueAsked ? { "If-None-Match": `"${sent}"` } : {};
     asking = new AbortController();
     try {
       const response = await fetch(game.dataset.live, {
@@ -67,6 +84,7 @@
       } else if (response.status !== 304) {
         throw new Error(`live: ${response.status}`);
       }
+      if (dueAsked) freshFor = dueAsked;
       failures = 0;
     } catch (error) {
       if (left) return;

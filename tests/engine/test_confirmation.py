@@ -25,6 +25,7 @@ from scoring.engine.confirmation import (
     hand_states,
     is_final,
     may_confirm,
+    next_due,
     signatures,
 )
 
@@ -322,3 +323,33 @@ def test_confirmation_other_than_off_each_hand_or_whole_game_is_refused():
     assert (
         str(refused.value) == 'confirmation "sometimes" is not "off", "each_hand" or "whole_game"'
     )
+
+
+def test_next_due_is_the_end_of_the_minutes_of_the_earliest_hand_waiting():
+    hands = [Entered(1, 0, START), Entered(2, 1, at(3)), Entered(3, 2, at(4))]
+    states = hand_states(EACH, hands, [Given(1, 1, at(1))], at(5))
+
+    assert next_due(EACH, hands, states) == at(3 + EACH.confirmation_minutes)
+
+
+def test_next_due_is_none_once_every_hand_is_confirmed_or_disputed():
+    hands = [Entered(1, 0, START), Entered(2, 1, at(1))]
+    states = hand_states(EACH, hands, [], at(2), [Disputed(2, 0, at(1))])
+    later = hand_states(EACH, hands[:1], [], at(60))
+
+    assert (next_due(EACH, hands[:1], later), states[0].waiting) == (None, True)
+    assert next_due(EACH, hands[1:], states[1:]) is None
+
+
+def test_next_due_under_whole_game_is_the_end_of_the_signatures_minutes_while_some_wait():
+    three = signatures(WHOLE, START, [Given(None, seat, at(1)) for seat in range(3)], at(5))
+    four = signatures(WHOLE, START, [Given(None, seat, at(1)) for seat in range(4)], at(5))
+    itself = signatures(WHOLE, START, [], at(30))
+
+    assert (
+        next_due(WHOLE, [], [], START, three),
+        next_due(WHOLE, [], [], START, four),
+        next_due(WHOLE, [], [], START, itself),
+        next_due(WHOLE, [], [], None, signatures(WHOLE, None, [], at(5))),
+        next_due(EACH, [], [], START, signatures(EACH, START, [], at(5))),
+    ) == (at(10), None, None, None, None)

@@ -4,17 +4,20 @@ another seat than the one that entered it confirms it, or until its minutes run 
 for whom; the history says each confirmation, and each one by itself."""
 
 import re
+import uuid
 from datetime import timedelta
 
 import pytest
+from django.db.models import F
 from django.test import Client
 
 from scoring.engine import Confirmation as Mode
+from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.confirming import agreement_of
-from scoring.table.models import Change, Confirmation, Hand
+from scoring.table.models import Change, Confirmation, Game, Hand
 from scoring.table.state import load_game
-from tests.factories import hand_data
+from tests.factories import NAMES, hand_data
 from tests.table.agreement import confirm, hand_of, new_game, record, seat_phone
 
 pytestmark = pytest.mark.django_db
@@ -229,6 +232,85 @@ def test_undo_stays_redoable_after_a_confirmation(client):
 
 
 # --- Pages ----------------------------------------------------------------------------------
+
+
+DUE = re.compile(r'id="board"[^>]*? data-due="(\d+)"')
+
+
+def due_of(response):
+    """The moment a page's (or a live answer's) board says it changes by itself, in epoch ms."""
+    found = DUE.search(response.content.decode())
+    return None if found is None else int(found.group(1))
+
+
+def epoch_ms(moment):
+    return int(moment.timestamp() * 1000)
+
+
+def test_live_fragment_says_when_the_earliest_hand_waiting_is_confirmed_by_itself(client):
+    game = new_game(minutes=5)
+    record(game, seat=1)
+    record(game, number=2, seat=1, taker=2, tricks=(1, 1, 4))
+    first = Hand.objects.get(game=game, number=1).entered_at
+
+    live = client.get(f"/games/{game.public_id}/live")
+    page = client.get(f"/games/{game.public_id}/")
+
+    assert (live.status_code, due_of(live), due_of(page)) == (
+        200,
+        epoch_ms(first + timedelta(minutes=5)),
+        epoch_ms(first + timedelta(minutes=5)),
+    )
+
+
+def test_live_fragment_says_no_due_moment_when_nothing_waits(client, watcher):
+    game = new_game(minutes=5)
+    record(game, seat=1)
+    confirm(game, seat=2)
+    off = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
+    services.record_hand(public_id=off.public_id, number=1, hand=hand_of(1), token=uuid.uuid4())
+
+    answers = [
+        phone.get(f"/games/{one.public_id}/live")
+        for phone in (client, watcher)
+        for one in (game, off)
+    ]
+
+    assert [(answer.status_code, due_of(answer)) for answer in answers] == [(200, None)] * 4
+    assert "data-due" not in client.get(f"/games/{game.public_id}/").content.decode()
+
+
+def test_live_fragment_of_a_hand_whose_minutes_ran_out_says_it_confirmed_by_itself(client):
+    game = new_game(minutes=5)
+    record(game, seat=1)
+    waiting = client.get(f"/games/{game.public_id}/live")
+    Hand.objects.filter(game=game).update(entered_at=F("entered_at") - timedelta(minutes=6))
+
+    fresh = client.get(f"/games/{game.public_id}/live")
+
+    assert (waiting_lines(waiting), waiting_lines(fresh), due_of(fresh)) == (
+        ["Hand 1 waits for Amina, Chafik or Dalila"],
+        [],
+        None,
+    )
+    assert "Hand 1 confirmed by itself after 5 minutes" in fresh.content.decode()
+
+
+def test_game_over_page_waiting_for_signatures_says_when_and_loads_the_live_view(watcher):
+    game = new_game(Mode.WHOLE_GAME)
+    for number in range(1, 6):
+        record(game, number, taker=1, bid=5, trump="S", tricks=(0, 5, 1))
+    services.sign_game(public_id=game.public_id, seat=0)
+    Hand.objects.filter(game=game).update(entered_at=F("entered_at") - timedelta(minutes=10))
+    Game.objects.filter(pk=game.pk).update(finished_at=F("finished_at") - timedelta(minutes=3))
+    ended = Game.objects.get(pk=game.pk).finished_at
+
+    page = watcher.get(f"/games/{game.public_id}/")
+
+    assert (due_of(page), "js/live" in page.content.decode()) == (
+        epoch_ms(ended + timedelta(minutes=15)),
+        True,
+    )
 
 
 def test_every_phone_says_which_hand_waits_for_whom(client, watcher):

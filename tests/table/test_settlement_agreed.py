@@ -545,3 +545,23 @@ def test_settlement_agreed_by_the_four_before_its_minutes_is_theirs():
     later = timezone.now() + timedelta(minutes=20)
 
     assert agreement_of(load_game(game), now=later).settlement.by_itself is None
+
+
+def test_agreement_due_is_when_the_settlement_is_agreed_by_itself_once_the_four_signed():
+    game = won_game()
+    for seat in range(4):
+        services.sign_game(public_id=game.public_id, seat=seat)
+    agree(game, 0)
+    Hand.objects.filter(game=game).update(entered_at=timezone.now() - timedelta(minutes=9))
+    state = load_game(game)
+    ended = state.hands[-1].recorded_at  # the game's end: its last hand recorded
+
+    agreement = agreement_of(state)
+    for seat in (1, 2, 3):
+        agree(game, seat)
+
+    assert (agreement.signed.complete, agreement.due, agreement_of(load_game(game)).due) == (
+        True,
+        ended + timedelta(minutes=15),
+        None,
+    )

@@ -233,6 +233,9 @@ def game_context(
         "state": state,
         "sheet": sheet,
         "agreed": agreed(state, agreement, seat),
+        # When the page changes with nothing written (a hand confirmed by itself): live.js
+        # then asks for it anew. Epoch milliseconds, as a string (no number formatting).
+        "due": "" if agreement.due is None else str(int(agreement.due.timestamp() * 1000)),
         "can_referee": bool(agreement.disputed)
         and may_later(request, Action.REFEREE_GAME, gid, state.game),
         "form": form,
