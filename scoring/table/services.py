@@ -34,7 +34,7 @@ from ..engine import Confirmation as Mode
 from ..engine import Hand as EngineHand
 from ..infra.bulk import JsonText, insert_objects, insert_rows, values_found
 from .access import Refusal, closed
-from .confirming import Agreement, agreement_of, has_settlement, settled
+from .confirming import Agreement, agreement_of, final_as_written, has_settlement, settled
 from .hooks import game_changed
 from .models import (
     Change,
@@ -901,6 +901,36 @@ def confirm_waiting(*, public_id: str, by: Actor = NOBODY) -> Agreement:
         _change(rows.game, by, Change.Action.NIGHT_CONFIRMED, after={"hands": numbers})
         _summarise(state, Change.Action.NIGHT_CONFIRMED)
     return agreement_of(state)
+
+
+COUNTED_DUE = "due"
+"""The action :func:`count_due` announces (:data:`~scoring.table.hooks.game_changed`): no
+line of the game's history, which says the confirmation by itself already."""
+
+
+def due_games(since: datetime) -> QuerySet[Game]:
+    """The games that may have become final by time alone since their last change: won,
+    under a confirmation rule, changed since ``since`` (one query when read)."""
+    return Game.objects.exclude(confirmation=Mode.OFF.value).filter(
+        summary__status=Summary.Status.WON, summary__changed_at__gte=since
+    )
+
+
+@transaction.atomic
+def count_due(*, public_id: str) -> bool:
+    """A won game whose result became final by time alone (a hand, the signatures or the
+    settlement confirmed by its minutes since the game's last change): its summary follows
+    now, and every context that counts final results (a club's league) counts it, as after
+    a change; nothing is written of the game's facts, nor in its history. True if it did;
+    asked again, nothing more (``manage.py confirm_due``)."""
+    rows = lock_game(public_id)
+    state = rows.scored()
+    if not state.result.finished or state.record.rules.confirmation is Mode.OFF:
+        return False
+    if final_as_written(state) or not agreement_of(state).final:
+        return False
+    _summarise(state, COUNTED_DUE)
+    return True
 
 
 class SettleRefused(WriteRefused):

@@ -3,17 +3,22 @@ provisional until the four have agreed to its settlement; the club's games, the 
 standings (on screen, on paper) and the API say provisional or final, and the league
 counts it once final."""
 
+import io
 import re
 import uuid
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
+from django.core.management import call_command
+from django.db.models import F
 from django.test import Client
 
 from scoring.clubs import services as club_services
 from scoring.clubs.models import Club, ClubResult
+from scoring.engine import Rules
 from scoring.table import services
 from scoring.table.forms import HandForm
+from scoring.table.models import Change, Game, Hand, Summary
 from tests.factories import hand_data
 
 pytestmark = pytest.mark.django_db
@@ -135,3 +140,47 @@ def test_club_page_recent_games_say_provisional_then_final(club):
 
     assert ("provisional result" in before, "final result" in before) == (True, False)
     assert ("provisional result" in after, "final result" in after) == (False, True)
+
+
+def played_an_hour_ago(game):
+    """The game as if played an hour ago: its minutes to confirm have run out since."""
+    back = F("entered_at") - timedelta(hours=1), F("recorded_at") - timedelta(hours=1)
+    Hand.objects.filter(game=game).update(entered_at=back[0], recorded_at=back[1])
+    Game.objects.filter(pk=game.pk).update(finished_at=F("finished_at") - timedelta(hours=1))
+    Summary.objects.filter(game=game).update(changed_at=F("changed_at") - timedelta(hours=1))
+    Change.objects.filter(game=game).update(at=F("at") - timedelta(hours=1))
+
+
+def confirm_due():
+    out = io.StringIO()
+    call_command("confirm_due", stdout=out)
+    return out.getvalue()
+
+
+def test_confirm_due_counts_a_club_game_final_by_time_alone_once(club):
+    game = won_club_game(club)
+    played_an_hour_ago(game)
+    lines = Change.objects.filter(game=game).count()
+
+    before = marks(club, game)
+    said = confirm_due(), confirm_due()
+
+    assert before == (True, False, True, True, "final", ["provisional"], 1, 0)
+    assert said == ("1 game(s) final by time counted.\n", "0 game(s) final by time counted.\n")
+    assert marks(club, game) == (False, True, False, False, "final", ["final"], 0, 4)
+    assert Change.objects.filter(game=game).count() == lines
+
+
+def test_confirm_due_leaves_a_game_still_waiting_or_counted_as_it_is(club):
+    waiting = won_club_game(club)
+    off = services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
+    changed = list(Summary.objects.order_by("game_id").values_list("changed_at", flat=True))
+
+    said = confirm_due()
+
+    assert (said, ClubResult.objects.filter(game=waiting).count()) == (
+        "0 game(s) final by time counted.\n",
+        0,
+    )
+    assert list(Summary.objects.order_by("game_id").values_list("changed_at", flat=True)) == changed
+    assert off.confirmation == "off"
