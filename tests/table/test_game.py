@@ -383,6 +383,20 @@ def test_history_lists_every_change(client, game):
     ]
 
 
+@pytest.mark.parametrize(
+    ("lang", "arrow"), [("en", "tricks 0-5-1-0 → Bilal"), ("ar", "0-5-1-0\u2069 ← \u2068")]
+)
+def test_history_of_a_correction_points_from_before_to_after_as_the_language_reads(
+    client, game, lang, arrow
+):
+    play(client, game, [BILAL_FIVE])
+    client.post(game_url(game, "hands/1/edit"), {**BILAL_FIVE, "number": 1, "tricks_1": 4})
+
+    response = client.get(game_url(game), HTTP_ACCEPT_LANGUAGE=lang)
+
+    assert arrow in response.context["sheet"].history[0].text
+
+
 # --- Export and import ----------------------------------------------------------------
 
 

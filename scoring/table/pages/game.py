@@ -264,10 +264,18 @@ def _event(change: Change, names: Sequence[str]) -> Event:
         return Event(change.at, _confirmation_label(change, label, names), _who(change))
     if change.hand_number is not None:
         parts = [describe_hand(data, names) for data in (change.before, change.after) if data]
+        if len(parts) == 2:
+            # The arrow points the way the language reads: ← in Arabic.
+            hand = gettext("%(before)s → %(after)s") % {
+                "before": isolate(parts[0]),
+                "after": isolate(parts[1]),
+            }
+        else:
+            hand = "".join(parts)
         label = gettext("%(action)s, hand %(number)s: %(hand)s") % {
             "action": label,
             "number": change.hand_number,
-            "hand": " → ".join(parts),
+            "hand": hand,
         }
     seat = change.after.get("seat") if isinstance(change.after, dict) else None
     if change.action in SEAT_CHANGES and isinstance(seat, int) and 0 <= seat < len(names):
