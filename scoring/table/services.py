@@ -794,14 +794,19 @@ def take_seat(*, link_id: int, by: Actor = NOBODY) -> SeatLink | None:
     return link
 
 
-class ConfirmRefused(WriteRefused):
-    """A confirmation the game does not take: ``why`` says it (a hand changed since, or
-    entered from the seat that would confirm it, or no confirmation under its rules)."""
+class AgreementRefused(WriteRefused):
+    """A confirmation, dispute or decision the game does not take: ``why`` says why, of
+    hand ``number`` if it is about one."""
 
     def __init__(self, state: GameState, why: str, number: int | None = None) -> None:
         self.why = why
         self.number = number
         super().__init__(state)
+
+
+class ConfirmRefused(AgreementRefused):
+    """A confirmation the game does not take: ``why`` says it (a hand changed since, or
+    entered from the seat that would confirm it, or no confirmation under its rules)."""
 
 
 @transaction.atomic
@@ -1009,15 +1014,10 @@ def agree_settlement(
     return _summarise(state, Change.Action.AGREED)
 
 
-class DisputeRefused(WriteRefused):
+class DisputeRefused(AgreementRefused):
     """A dispute or a decision the game does not take: ``why`` says it (``off``: no
     confirmation under its rules; ``gone``, ``changed``: the hand is no longer there, or
     changed since; ``confirmed``: confirmed already; ``none``: no dispute to decide)."""
-
-    def __init__(self, state: GameState, why: str, number: int | None = None) -> None:
-        self.why = why
-        self.number = number
-        super().__init__(state)
 
 
 @transaction.atomic

@@ -102,6 +102,7 @@
         const result = work(transaction.objectStore(STORE));
         transaction.oncomplete = () => resolve(result && "result" in result ? result.result : undefined);
         transaction.onerror = () => reject(transaction.error);
+        transaction.onabort = () => reject(transaction.error);
       });
     }
     async function read() {

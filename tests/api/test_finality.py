@@ -2,7 +2,6 @@
 game, beside its record and report, which stay as they were (no key of ``boulmous/1`` is
 added)."""
 
-import uuid
 from decimal import Decimal
 
 import pytest
@@ -10,8 +9,8 @@ from django.test import Client
 
 from scoring.engine import Confirmation, Rules
 from scoring.table import services
-from scoring.table.forms import HandForm
-from tests.factories import NAMES, hand_data
+from tests.factories import NAMES
+from tests.table.agreement import record
 
 pytestmark = pytest.mark.django_db
 
@@ -22,14 +21,7 @@ def game_of(mode, hands):
     rules = Rules(confirmation=mode, stake=Decimal("0.50"), currency="EUR")
     game = services.create_game(names=NAMES, rules=rules, first_dealer=0).game
     for number in range(1, hands + 1):
-        form = HandForm(hand_data(number, **WON), names=NAMES)
-        assert form.is_valid(), form.errors
-        services.record_hand(
-            public_id=game.public_id,
-            number=number,
-            hand=form.cleaned_data["hand"],
-            token=uuid.uuid4(),
-        )
+        record(game, number, **WON)
     return game
 
 

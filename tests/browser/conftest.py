@@ -21,13 +21,13 @@ from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
 from scoring.clubs.nights import services as night_services
 from scoring.common.rights import COOKIE
-from scoring.engine import Contract, Hand, Rules, Trump
+from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game
 from tests.browser.phone import BROWSER, CHROMIUM, PASSWORD, PHONE
 from tests.clubs.cafe import PLAYERS, WON_BY_BILAL, new_club, play
 from tests.conftest import scorer_cookie
-from tests.factories import LONG_MEMBERS
+from tests.factories import LONG_MEMBERS, NAMES
 
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -246,3 +246,20 @@ def long_club(transactional_db):
         "member": yasmina,
         "playing": playing.public_id,
     }
+
+
+@pytest.fixture
+def waiting(transactional_db):
+    """A game played under each-hand confirmation whose hand 1, entered from Bilal's seat,
+    waits for another seat (the confirmation and offline-agreement tests')."""
+    game = services.create_game(
+        names=NAMES, rules=Rules(confirmation=Confirmation.EACH_HAND), first_dealer=0
+    ).game
+    services.record_hand(
+        public_id=game.public_id,
+        number=1,
+        hand=Hand(Contract(1, 4, Trump.HEARTS), tricks=(1, 4, 0, 1)),
+        token=None,
+        seat=1,
+    )
+    return game

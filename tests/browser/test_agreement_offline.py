@@ -6,30 +6,15 @@ the server's words, and the page shows the hand as it now stands, to confirm aga
 import pytest
 from playwright.sync_api import expect
 
-from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
+from scoring.engine import Contract, Hand, Trump
 from scoring.table import services
 from scoring.table.models import Change
 from scoring.table.models import Confirmation as ConfirmationRow
 from tests.browser.phone import PHONE_WIDTH, scroll_width
-from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
 
 LOADED = "() => Boolean(globalThis.BoulmousAgree)"
-
-
-@pytest.fixture
-def waiting(transactional_db):
-    rules = Rules(confirmation=Confirmation.EACH_HAND)
-    game = services.create_game(names=NAMES, rules=rules, first_dealer=0).game
-    services.record_hand(
-        public_id=game.public_id,
-        number=1,
-        hand=Hand(Contract(1, 4, Trump.HEARTS), tricks=(1, 4, 0, 1)),
-        token=None,
-        seat=1,
-    )
-    return game
 
 
 def chafiks_phone(phone, game, lang="en"):

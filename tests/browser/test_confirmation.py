@@ -18,20 +18,6 @@ from tests.factories import NAMES
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def waiting(transactional_db):
-    rules = Rules(confirmation=Confirmation.EACH_HAND)
-    game = services.create_game(names=NAMES, rules=rules, first_dealer=0).game
-    services.record_hand(
-        public_id=game.public_id,
-        number=1,
-        hand=Hand(Contract(1, 4, Trump.HEARTS), tricks=(1, 4, 0, 1)),
-        token=None,
-        seat=1,
-    )
-    return game
-
-
 @pytest.mark.parametrize(
     ("lang", "line", "confirmed"),
     [
