@@ -269,6 +269,8 @@ def _refused(error: Exception) -> str:
             "%(count)s players are present: a table needs four. Check in the players first.",
             error.present,
         ) % {"count": error.present}
+    if isinstance(error, services.EventNight):
+        return gettext("This night is an event’s: its rounds are drawn on the event’s page.")
     return gettext("The night is over: no more rounds.")
 
 
@@ -289,6 +291,7 @@ def draw(request: HtmxHttpRequest, club: Club, member: Member | None, night: int
         services.NightOver,
         services.TooFewPlayers,
         services.TooManyPlayers,
+        services.EventNight,
     ) as error:
         return _night_page(request, club, member, found, notice=_refused(error), status=409)
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#tables")
