@@ -199,14 +199,25 @@ def draft_key(round: EventRound) -> str:
 
 @transaction.atomic
 def create_event(
-    *, club: Club, settings: Mapping[str, Any], rules: Rules, by: Actor = NOBODY
+    *,
+    club: Club,
+    settings: Mapping[str, Any],
+    rules: Rules,
+    night: tuple[date, str, int] | None = None,
+    by: Actor = NOBODY,
 ) -> Event:
-    """An event of the club, with its settings and rules (its form offers the club's)."""
+    """An event of the club, with its settings and rules (its form offers the club's), and
+    its first night (its day, place and rounds), if given."""
     lock_club(club)
     event = Event.objects.create(
         club=club, **{name: settings[name] for name in SETTINGS}, **rules_columns(rules)
     )
-    history.log(club, by, "event_created", event.name, after=settings_of(event))
+    after = settings_of(event)
+    if night is not None:
+        day, place, rounds = night
+        Night.objects.create(club=club, event=event, date=day, place=place, rounds=rounds)
+        after["night"] = {"date": day.isoformat(), "place": place, "rounds": rounds}
+    history.log(club, by, "event_created", event.name, after=after)
     return event
 
 

@@ -268,21 +268,16 @@ def new_event(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
 
-        def make() -> Event:
-            event = services.create_event(
-                club=club, settings=form.settings(), rules=data["rules"], by=request.actor
-            )
-            services.add_night(
-                event_id=event.pk,
-                date=data["date"],
-                place=data["place"],
-                rounds=data["rounds"],
-                by=request.actor,
-            )
-            return event
-
         made = make_once(
-            data["once"], make, lambda event: reverse("event", args=[club.slug, event.pk])
+            data["once"],
+            lambda: services.create_event(
+                club=club,
+                settings=form.settings(),
+                rules=data["rules"],
+                night=(data["date"], data["place"], data["rounds"]),
+                by=request.actor,
+            ),
+            lambda event: reverse("event", args=[club.slug, event.pk]),
         )
         return made_before(request, made) if made.again else redirect(made.address)
     context = {"club": club, "form": form, "event": None}
