@@ -43,7 +43,7 @@ def test_one_round_drawn_twice_at_once_is_drawn_once_and_the_other_shown_it():
 
         responses = at_once(
             *(
-                lambda browser=browser: browser.post(path, data)
+                lambda browser=browser, path=path, data=data: browser.post(path, data)
                 for browser in (signed_in(amina), signed_in(bilal))
             )
         )

@@ -35,6 +35,7 @@ from tests.events.factories import (
     names_of,
     next_round,
     settle_all,
+    win,
 )
 
 FOUR = ("Amina", "Bilal", "Chafik", "Dalila")
@@ -596,3 +597,27 @@ def test_event_page_costs_the_same_queries_for_4_players_and_13(club, by, organi
         counts.append(len(queries))
 
     assert counts[0] == counts[1]
+
+
+def test_final_standing_adds_the_league_points_carried_to_the_final_s(club, by, organiser):
+    event = make_event(
+        club, by, nights=((date(2026, 3, 6), 1),), players=FOUR, final="final", carry_over="0.5"
+    )
+    next_round(event, by)
+    settle_all(event, 1, by, totals=(40, 30, 20, 10))
+    services.draw_final(event_id=event.pk, owner_id=None, by=by)
+    final = EventFinal.objects.get(event=event)
+    win(final.game, seat=3)
+
+    page = organiser.get(url(event)).content.decode()
+
+    rows = page.split("final-standing")[1].split("</table>")[0].split("<tr>")[2:]
+    first, second, third, fourth = final.players
+    names = dict(zip(final.players, names_of(club, final.players), strict=True))
+    # League points 3, 2, 1, 0 carried halved; the fourth wins the final (3 round points),
+    # the others tie at rank 2 (2 each): 3.5, then 3 and 3 (the final table's rank puts the
+    # fourth first), then 2.5.
+    assert [
+        (names[one] in row, "placed by rank at the final table" in row)
+        for one, row in zip((first, fourth, second, third), rows, strict=True)
+    ] == [(True, False), (True, True), (True, True), (True, False)]

@@ -13,20 +13,21 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from ...common.words import format_money
 from ...engine import record_to_dict
-from ...engine.events import RankingLine
+from ...engine.events import EventGame, RankingLine, final_standing
 from ...engine.money import decimals
 from ...engine.names import name_key
 from ...engine.sheets import csv_text
 from ...table.face import Game, Summary, exported, load_games
 from ..league.standings import season_of
-from ..models import Attendance, Club, Event, EventRound, ForbiddenPair, Member, Season
+from ..models import Attendance, Club, Event, EventFinal, EventRound, ForbiddenPair, Member, Season
 from ..names import NAMED_COLUMNS, Named, shown_names
-from .facts import EventFacts, TableFacts, event_facts
+from .facts import CARRY, EventFacts, TableFacts, event_facts
 from .services import Warnings, draft_key, next_night, warnings_of
 
 STEPS: dict[int, Promise] = {
@@ -59,6 +60,12 @@ def points_text(value: Fraction) -> str:
     number = Decimal(value.numerator) / Decimal(value.denominator)
     number = number.quantize(Decimal("0.0001"), rounding=ROUND_DOWN)
     return format(number.normalize(), "f") if number else "0"
+
+
+def points_said(value: Fraction | Decimal) -> str:
+    """League points as the page's language writes them: ``7``, ``7,5`` in French."""
+    number = Decimal(points_text(Fraction(value)))
+    return number_format(number, use_l10n=True)
 
 
 @dataclass(frozen=True)
@@ -140,11 +147,26 @@ class PairShown:
 
 
 @dataclass(frozen=True)
+class FinalPlace:
+    """A finalist's place: his league points carried, his round points at the final table,
+    their sum, and what broke a tie (``table``: rank at the final table; ``ranking``)."""
+
+    place: int
+    name: str
+    carried: str
+    final: int
+    total: str
+    decided_by: str
+
+
+@dataclass(frozen=True)
 class FinalShown:
     kind: str
     players: Sequence[Seat]
     public_id: str | None
     status: str
+    standing: Sequence[FinalPlace]
+    """Once its game is won: the final standing (the engine's ``final_standing``)."""
 
 
 @dataclass(frozen=True)
@@ -206,8 +228,8 @@ def _names(club_id: int, public: bool) -> tuple[dict[int, str], set[int]]:
 
 
 def prize_list(event: Event, entrants: int) -> tuple[str, list[tuple[int, str]]]:
-    """The pool (the fee times the entrants) and each place's prize, in the fee's currency: a share of
-    the pool, rounded down to the currency's unit, or a fixed amount."""
+    """The pool (the fee times the entrants) and each place's prize, in the fee's currency:
+    a share of the pool, rounded down to the currency's unit, or a fixed amount."""
     currency = event.fee_currency
     unit = Decimal(1).scaleb(-decimals(currency))
     pool = (Decimal(event.entry_fee) * entrants).quantize(unit)
@@ -273,6 +295,49 @@ def _round_shown(
     )
 
 
+FINAL_TIES = {"table": gettext_lazy("rank at the final table"), "ranking": gettext_lazy("ranking")}
+"""What broke a tie in a final's standing, as the page says it."""
+
+
+def _final_shown(
+    facts: EventFacts, final: EventFinal, lines: Sequence[RankingLine], names: Mapping[int, str]
+) -> FinalShown:
+    game = final.game
+    summary: Summary | None = game.summary if game is not None else None
+    standing: list[FinalPlace] = []
+    if summary is not None and summary.status == Summary.Status.WON and facts.nights:
+        played = EventGame(
+            round=len(facts.published),
+            night=len(facts.nights) - 1,
+            players=_four(final.players),
+            totals=_four(summary.totals),
+        )
+        carry = CARRY[facts.event.carry_over]
+        standing = [
+            FinalPlace(
+                line.place,
+                names.get(line.entrant, "?"),
+                points_said(line.carried),
+                line.final,
+                points_said(line.total),
+                str(FINAL_TIES[line.decided_by]) if line.decided_by in FINAL_TIES else "",
+            )
+            for line in final_standing(lines, played, carry, facts.rules)
+        ]
+    return FinalShown(
+        final.kind,
+        _seats(final.players, names),
+        game.public_id if game is not None else None,
+        summary.status if summary is not None else "gone",
+        standing,
+    )
+
+
+def _four(values: Sequence[int]) -> tuple[int, int, int, int]:
+    first, second, third, fourth = (int(value) for value in values)
+    return first, second, third, fourth
+
+
 def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
     """The event page in a fixed number of queries, whatever its size: its facts (six), the
     club's names (two), the pairs (one), who is checked in at the next night (one)."""
@@ -302,11 +367,11 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
                 line=line,
                 name=names.get(line.entrant, "?"),
                 member_id=line.entrant,
-                league_points=points_text(line.league_points),
-                opponents=f"{line.opponents:.3f}",
+                league_points=points_said(line.league_points),
+                opponents=number_format(line.opponents, 3, use_l10n=True),
                 decided_by=str(STEPS[line.decided_by]) if line.decided_by in STEPS else "",
                 nights=[
-                    NightPoints(points_text(points), index in line.counted_nights)
+                    NightPoints(points_said(points), index in line.counted_nights)
                     for index, points in enumerate(line.night_points)
                 ],
                 withdrawn=line.entrant in withdrawn,
@@ -323,15 +388,7 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
             Q(event=event) | Q(club=event.club_id, event__isnull=True)
         ).order_by("id")
     ]
-    finals = [
-        FinalShown(
-            final.kind,
-            _seats(final.players, names),
-            final.game.public_id if final.game is not None else None,
-            final.game.summary.status if final.game is not None else "gone",
-        )
-        for final in facts.finals
-    ]
+    finals = [_final_shown(facts, final, lines, names) for final in facts.finals]
     night = next_night(facts)
     checked_in: list[int] = []
     if night is not None:
