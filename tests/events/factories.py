@@ -153,8 +153,6 @@ def win(game, seat=0):
         table_services.record_hand(
             public_id=game.public_id,
             number=number,
-            hand=Hand(
-                Contract(seat, 6, Trump.HEARTS), tricks=tuple(6 * (one == seat) for one in range(4))
-            ),
+            hand=Hand(Contract(seat, 6, Trump.HEARTS), tricks=tricks),
             token=None,
         )
