@@ -14,6 +14,7 @@ from scoring.clubs.events import services
 from scoring.clubs.models import (
     ClubChange,
     ClubGame,
+    ClubResult,
     Event,
     EventEntry,
     EventFinal,
@@ -621,3 +622,17 @@ def test_final_standing_adds_the_league_points_carried_to_the_final_s(club, by, 
         (names[one] in row, "placed by rank at the final table" in row)
         for one, row in zip((first, fourth, second, third), rows, strict=True)
     ] == [(True, False), (True, True), (True, True), (True, False)]
+
+
+def test_games_of_an_event_kept_out_of_the_season_count_nowhere_until_let_in(club, by, organiser):
+    event = make_event(club, by, players=FOUR, counts_in_season=False)
+    next_round(event, by)
+    game = games_of(event).get().game
+    win(game)
+
+    kept_out = ClubResult.objects.filter(game=game).count()
+    organiser.post(url(event, "edit"), event_data(club, name="Championnat 2026"))
+    let_in = ClubResult.objects.filter(game=game).count()
+
+    assert (kept_out, let_in) == (0, 4)
+    assert services.event_facts(event).ranking()[0].points == 24

@@ -21,6 +21,7 @@ from ...engine.events import Seating as EngineSeating
 from ...engine.events import SeatingError, finalists, repeats, seat_round
 from ...table.face import Summary, abandon_game, make_scorer_link, rules_columns
 from .. import history
+from ..league.ratings import rebuild
 from ..models import (
     Attendance,
     Club,
@@ -237,6 +238,8 @@ def update_event(
     was, now = history.changed(before, settings_of(event))
     if was:
         history.log(event.club, by, "event_edited", event.name, before=was, after=now)
+    if "counts_in_season" in was:  # its games join the league, or leave it
+        rebuild(event.club)
     return event
 
 
