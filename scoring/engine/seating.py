@@ -23,14 +23,15 @@ same tables, on any machine, as no step depends on time):
   of ranks; then the ranks of table 1, table 2, ... in order). It starts from the contract's
   greedy seating (table 1: the best-ranked player and, one at a time, the best-ranked of
   those he and the chosen have met least, no forbidden pair; then table 2 from those left),
-  and improves it by swapping two players of different tables (first improvement, table
-  pairs rescanned only when one of them changed), then by seeded kicks (a few random swaps)
-  each followed by the same descent, keeping the best seating by the contract's order. It
-  is never worse than the greedy seating, which it starts from; the kicks are counted, not
-  timed.
+  and descends from it by the best swap of two players between two tables, until no pair
+  of tables has a swap that lowers the order; then ``KICKS`` times, from the best seating
+  so far, a kick (``KICK_SWAPS`` random swaps between tables close in rank) and a descent,
+  kept when better. It is never worse than the greedy seating, which it starts from; the
+  kicks are counted, not timed.
 
-When random or interval seats a forbidden pair, the seating is rebuilt by a search that
-tries each entrant's table of that seating first, so that it changes as little as it can.
+When random, interval or no-repeat seat a forbidden pair, swaps of the pair's lower-ranked
+player with the nearest in rank that seats fewer forbidden pairs remove it; when no single
+swap does, a search that tries each player at his table first rebuilds the seating.
 """
 
 from __future__ import annotations
