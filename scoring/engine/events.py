@@ -176,6 +176,10 @@ def _check(
     games: Sequence[EventGame],
     rules: EventRules,
 ) -> None:
+    if nights < 1:
+        raise RulesError(
+            gettext_noop("an event has 1 night or more, not {count}"), count=nights
+        ).at("nights")
     known = set(entrants)
     if len(known) != len(entrants):
         raise RulesError(gettext_noop("an entrant listed more than once")).at("entrants")
@@ -230,7 +234,7 @@ def rank_event(
     round or game naming someone not entered or a night out of range, or bad rules.
     """
     _check(entrants, nights, rounds, games, rules)
-    last = len(rounds) if up_to_round is None else min(up_to_round, len(rounds))
+    last = len(rounds) if up_to_round is None else max(0, min(up_to_round, len(rounds)))
     counted_games = [game for game in games if game.round <= last]
     per_night: dict[int, list[Fraction]] = {entrant: [Fraction(0)] * nights for entrant in entrants}
     played: dict[int, int] = dict.fromkeys(entrants, 0)

@@ -23,18 +23,20 @@ same tables, on any machine, as no step depends on time):
   of ranks; then the ranks of table 1, table 2, ... in order). It starts from the contract's
   greedy seating (table 1: the best-ranked player and, one at a time, the best-ranked of
   those he and the chosen have met least, no forbidden pair; then table 2 from those left),
-  and improves it by swapping two players of different tables (first improvement, table
-  pairs rescanned only when one of them changed), then by seeded kicks (a few random swaps)
-  each followed by the same descent, keeping the best seating by the contract's order. It
-  is never worse than the greedy seating, which it starts from; the kicks are counted, not
-  timed.
+  and descends from it by the best swap of two players between two tables, until no pair
+  of tables has a swap that lowers the order; then ``KICKS`` times, from the best seating
+  so far, a kick (``KICK_SWAPS`` random swaps between tables close in rank) and a descent,
+  kept when better. It is never worse than the greedy seating, which it starts from; the
+  kicks are counted, not timed.
 
-When random or interval seats a forbidden pair, the seating is rebuilt by a search that
-tries each entrant's table of that seating first, so that it changes as little as it can.
+When random, interval or no-repeat seat a forbidden pair, swaps of the pair's lower-ranked
+player with the nearest in rank that seats fewer forbidden pairs remove it; when no single
+swap does, a search that tries each player at his table first rebuilds the seating.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -58,10 +60,10 @@ VERSIONS = {
 REPEAT_BEFORE = 10
 """What a pair that met in the round just before weighs more (Swiss)."""
 
-KICKS = 40
+KICKS = 200
 """Swiss: the seeded kicks tried after the first descent."""
 
-KICK_SWAPS = 3
+KICK_SWAPS = 2
 """Swiss: random swaps in one kick."""
 
 Pair = tuple[int, int]
@@ -450,91 +452,206 @@ class _Swiss:
             assert packed is not None  # _feasible said there is one
             index = {player: at for at, player in enumerate(self.ranking)}
             start = [[index[player] for player in table] for table in packed]
-        tables = [table[:] for table in start]
-        self.descend(tables)
-        best, best_key = [table[:] for table in tables], self.key(tables)
-        if len(tables) > 1:
-            for _ in range(KICKS):
-                tables = [table[:] for table in best]
-                self.kick(tables)
-                self.descend(tables)
-                key = self.key(tables)
-                if key < best_key:
-                    best, best_key = [table[:] for table in tables], key
+        count = len(start)
+        self.quiet: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+        best = [table[:] for table in start]
+        self.descend(best, set(range(count)))
+        best_key = self.key(best)
+        for _ in range(KICKS if count > 1 else 0):
+            tables = [table[:] for table in best]
+            self.descend(tables, self.kick(tables))
+            key = self.key(tables)
+            if key < best_key:
+                best, best_key = tables, key
         return [[self.ranking[at] for at in table] for table in best]
 
-    def kick(self, tables: list[list[int]]) -> None:
-        """A few random swaps that seat no forbidden pair."""
+    def kick(self, tables: list[list[int]]) -> set[int]:
+        """A few random swaps between tables close in rank that seat no forbidden pair; the
+        tables changed."""
         rng, count = self.rng, len(tables)
+        order = sorted(range(count), key=lambda number: min(tables[number]))
+        touched: set[int] = set()
         for _ in range(KICK_SWAPS):
-            i, j = rng.sample(range(count), 2)
+            at = rng.randrange(count - 1)
+            i, j = order[at], order[min(count - 1, at + rng.randint(1, 3))]
             x, y = rng.randrange(TABLE), rng.randrange(TABLE)
             if self.allowed(tables[i], x, tables[j][y]) and self.allowed(
                 tables[j], y, tables[i][x]
             ):
                 tables[i][x], tables[j][y] = tables[j][y], tables[i][x]
+                touched.update((i, j))
+        return touched
 
     def allowed(self, table: Sequence[int], seat: int, coming: int) -> bool:
         """Whether ``coming`` may take ``seat`` at ``table`` (no forbidden pair)."""
         row = self.banned[coming]
         return not any(row[other] for at, other in enumerate(table) if at != seat)
 
-    def descend(self, tables: list[list[int]]) -> None:
-        """Swaps of two players of different tables that lower the key, until none does;
-        a pair of tables is looked at again only when one of them changed."""
-        weight = self.weight
-        count = len(tables)
-        version = [0] * count
-        seen: dict[tuple[int, int], tuple[int, int]] = {}
-        improved = True
-        while improved:
-            improved = False
-            for i in range(count):
-                for j in range(i + 1, count):
-                    if seen.get((i, j)) == (version[i], version[j]):
-                        continue
-                    while self.improve(tables, i, j, weight):
-                        version[i] += 1
-                        version[j] += 1
-                        improved = True
-                    seen[(i, j)] = (version[i], version[j])
+    def descend(self, tables: list[list[int]], pending: set[int]) -> None:
+        """Swaps of two players of different tables that lower the key, until none does.
+        Whether two tables have such a swap depends on them alone: a pair of tables found
+        without one is remembered by their contents, and only the tables that changed
+        (``pending``) are looked at again. Two tables whose ranks do not overlap and that
+        seat no pair that met have none: a swap would widen their spreads and seat no pair
+        that met less."""
+        quiet = self.quiet
+        keys = [tuple(sorted(table)) for table in tables]
+        calm = [self.calm(table) for table in tables]
+        while pending:
+            i = min(pending)
+            pending.discard(i)
+            for j in range(len(tables)):
+                if j == i:
+                    continue
+                low, high = keys[i], keys[j]
+                if calm[i] and calm[j] and (low[-1] < high[0] or high[-1] < low[0]):
+                    continue
+                pair = (low, high) if low < high else (high, low)
+                if pair in quiet:
+                    continue
+                if self.improve(tables[i], tables[j]):
+                    keys[i], keys[j] = tuple(sorted(tables[i])), tuple(sorted(tables[j]))
+                    calm[i], calm[j] = self.calm(tables[i]), self.calm(tables[j])
+                    pending.update((i, j))
+                    break
+                quiet.add(pair)
 
-    def improve(self, tables: list[list[int]], i: int, j: int, weight: list[list[int]]) -> bool:
-        """Make the first swap between tables ``i`` and ``j`` that lowers the key."""
-        first, second = tables[i], tables[j]
-        spread_before = max(first) - min(first) + max(second) - min(second)
-        before: tuple[int, ...] | None = None
-        for x in range(TABLE):
-            a = first[x]
-            rest_a = [first[k] for k in range(TABLE) if k != x]
+    def calm(self, table: Sequence[int]) -> bool:
+        """Whether no pair of the table weighs (none met before)."""
+        weight = self.weight
+        return not any(weight[a][b] for a, b in combinations(table, 2))
+
+    def improve(self, first: list[int], second: list[int]) -> bool:
+        """Make the swap of a player of ``first`` with one of ``second`` that lowers the
+        key most (by its first two steps, else the first that lowers the third)."""
+        weight = self.weight
+        # Each player's weight with the players of each table (his own pairs included).
+        at_first = [
+            [sum(weight[a][o] for o in first), sum(weight[a][o] for o in second)] for a in first
+        ]
+        at_second = [
+            [sum(weight[b][o] for o in first), sum(weight[b][o] for o in second)] for b in second
+        ]
+        low_first, high_first = min(first), max(first)
+        low_second, high_second = min(second), max(second)
+        spread_before = high_first - low_first + high_second - low_second
+        rest_first = [sorted(first[:x] + first[x + 1 :]) for x in range(TABLE)]
+        rest_second = [sorted(second[:y] + second[y + 1 :]) for y in range(TABLE)]
+        best: tuple[int, int] = (0, 0)
+        chosen: tuple[int, int] | None = None
+        level: list[tuple[int, int]] = []
+        for x, a in enumerate(first):
+            own_a, to_second_a = at_first[x]
+            rest_a = rest_first[x]
             wa = weight[a]
-            for y in range(TABLE):
-                b = second[y]
-                rest_b = [second[k] for k in range(TABLE) if k != y]
-                wb = weight[b]
-                change = sum(wb[o] - wa[o] for o in rest_a) + sum(wa[o] - wb[o] for o in rest_b)
-                if change > 0:
+            for y, b in enumerate(second):
+                to_first_b, own_b = at_second[y]
+                change = to_first_b - wa[b] - own_a + to_second_a - wa[b] - own_b
+                if change > best[0]:
                     continue
-                new_first = [*rest_a, b]
-                new_second = [*rest_b, a]
-                spread = max(new_first) - min(new_first) + max(new_second) - min(new_second)
-                if change == 0 and spread > spread_before:
-                    continue
-                if not (self.allowed(first, x, b) and self.allowed(second, y, a)):
-                    continue
-                if change == 0 and spread == spread_before:
-                    if before is None:
-                        before = _ranks(tables)
-                    first[x], second[y] = b, a
-                    if _ranks(tables) < before:
-                        return True
-                    first[x], second[y] = a, b
-                    continue
-                first[x], second[y] = b, a
-                return True
-        return False
+                rest_b = rest_second[y]
+                spread = (
+                    max(rest_a[-1], b)
+                    - min(rest_a[0], b)
+                    + max(rest_b[-1], a)
+                    - min(rest_b[0], a)
+                    - spread_before
+                )
+                if (change, spread) < best:
+                    if self.allowed(first, x, b) and self.allowed(second, y, a):
+                        best, chosen = (change, spread), (x, y)
+                elif (change, spread) == (0, 0) and chosen is None:
+                    level.append((x, y))
+        if chosen is None:
+            chosen = self.lower_ranks(first, second, level)
+            if chosen is None:
+                return False
+        x, y = chosen
+        first[x], second[y] = second[y], first[x]
+        return True
+
+    def lower_ranks(
+        self, first: list[int], second: list[int], level: list[tuple[int, int]]
+    ) -> tuple[int, int] | None:
+        """Of the swaps that leave the first two steps as they are, the first that lowers
+        the third: the ranks of the table holding the best player of the two, the only
+        one of step 3's tables that comes earlier."""
+        top = min(min(first), min(second))
+        before = sorted(first) if top in first else sorted(second)
+        for x, y in level:
+            a, b = first[x], second[y]
+            if not (self.allowed(first, x, b) and self.allowed(second, y, a)):
+                continue
+            new_first = [*first[:x], b, *first[x + 1 :]]
+            new_second = [*second[:y], a, *second[y + 1 :]]
+            after = sorted(new_first) if top in new_first else sorted(new_second)
+            if after < before:
+                return (x, y)
+        return None
 
 
 def _ranks(tables: Iterable[Sequence[int]]) -> tuple[int, ...]:
     """Step 3's key: the tables' sorted indices, tables by their best, flattened."""
     return tuple(value for table in sorted(sorted(table) for table in tables) for value in table)
+
+
+def seat_json(text: str, *, seed: int | str = 0) -> str:
+    """``manage.py seat``: the seating question ``text`` (JSON: ``method``, ``ranking``, and
+    optionally ``history`` and ``forbidden``) answered as the contract prints it:
+    ``{"tables": [...], "sitting_out": [...], "version": "..."}``.
+
+    Raises RulesError for text that is not such a question, SeatingError for a round that
+    cannot be seated.
+    """
+    try:
+        question = json.loads(text)
+    except ValueError as error:
+        raise RulesError(gettext_noop("not JSON: {error}"), error=str(error)) from None
+    if not isinstance(question, dict):
+        raise RulesError(gettext_noop("a seating question is a JSON object"))
+    method = question.get("method")
+    if not isinstance(method, str):
+        raise RulesError(gettext_noop("a method is a string")).at("method")
+    ranking = _ints(question.get("ranking"), "ranking")
+    history = []
+    rounds = question.get("history", [])
+    if not isinstance(rounds, list):
+        raise RulesError(gettext_noop("a list of rounds")).at("history")
+    for number, round_ in enumerate(rounds, start=1):
+        if not isinstance(round_, dict) or not isinstance(round_.get("tables"), list):
+            raise RulesError(gettext_noop("a round is an object with its tables")).at(
+                "history {number}", number=number
+            )
+        tables = tuple(tuple(_ints(table, "tables")) for table in round_["tables"])
+        out = tuple(_ints(round_.get("sitting_out", []), "sitting_out"))
+        history.append(Seating(tables, out))
+    forbidden = []
+    pairs = question.get("forbidden", [])
+    if not isinstance(pairs, list):
+        raise RulesError(gettext_noop("a list of pairs")).at("forbidden")
+    for pair in pairs:
+        values = _ints(pair, "forbidden")
+        if len(values) != 2:
+            raise RulesError(gettext_noop("a pair is two entrants, not {pair!r}"), pair=values).at(
+                "forbidden"
+            )
+        forbidden.append((values[0], values[1]))
+    seating = seat_round(method, ranking, history, forbidden, seed=seed)
+    return json.dumps(
+        {
+            "tables": [list(table) for table in seating.tables],
+            "sitting_out": list(seating.sitting_out),
+            "version": seating.version,
+        }
+    )
+
+
+def _ints(value: object, place: str) -> list[int]:
+    """``value`` as a list of entrant ids (whole numbers), or a RulesError at ``place``."""
+    if not isinstance(value, list) or not all(
+        isinstance(item, int) and not isinstance(item, bool) for item in value
+    ):
+        raise RulesError(gettext_noop("a list of entrant ids, not {value!r}"), value=value).at(
+            place
+        )
+    return value

@@ -392,6 +392,13 @@ def test_rank_event_hidden_rounds_count_only_the_rounds_before():
 # --- Bad input ------------------------------------------------------------------------------
 
 
+def test_rank_event_refuses_an_event_without_nights():
+    with pytest.raises(RulesError) as error:
+        rank_event([1, 2, 3, 4], 0, [], [], RULES)
+
+    assert str(error.value) == "nights: an event has 1 night or more, not 0"
+
+
 @pytest.mark.parametrize(
     ("entrants", "rounds", "games", "rules", "message"),
     [

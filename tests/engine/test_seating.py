@@ -2,6 +2,7 @@
 the Swiss order and its worked example, checked against this file's own greedy seating and
 against every seating of small rounds."""
 
+import json
 from itertools import combinations
 
 import pytest
@@ -15,6 +16,7 @@ from scoring.engine.seating import (
     Seating,
     SeatingError,
     repeats,
+    seat_json,
     seat_round,
     seating_cost,
     sitting_out,
@@ -449,3 +451,121 @@ def test_seat_round_swiss_is_never_worse_than_the_greedy(question, seed):
     if start is not None:
         assert seating_cost(seating, history, ranking) <= seating_cost(start, history, ranking)
     assert broken(ranking, history, forbidden, seating) == []
+
+
+# --- Pinned: the same inputs and version give the same tables -------------------------------
+
+
+def test_seat_round_pins_each_methods_tables():
+    # A change of these tables is a new algorithm: its version changes with it.
+    players = list(range(1, 17))
+    history = []
+    for number in range(3):
+        ranking = players[number:] + players[:number]
+        history.append(seat_round("swiss", ranking, history))
+    drawn = {m: seat_round(m, list(range(1, 15)), history, [(1, 2)], seed=7) for m in METHODS}
+
+    assert (
+        [seating.tables for seating in history],
+        seating_cost(history[2], history[:2], players[2:] + players[:2])[:2],
+        {method: seating.tables for method, seating in drawn.items()},
+    ) == (
+        [
+            ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 16)),
+            ((2, 5, 9, 13), (3, 6, 10, 14), (4, 7, 11, 15), (8, 12, 16, 1)),
+            ((3, 5, 11, 16), (4, 6, 12, 13), (7, 9, 14, 1), (8, 10, 15, 2)),
+        ],
+        (0, 42),
+        {
+            "random": ((1, 4, 5, 8), (2, 9, 11, 12), (3, 6, 7, 10)),
+            "interval": ((1, 3, 5, 7), (2, 4, 6, 8), (9, 10, 11, 12)),
+            "no-repeat": ((1, 4, 5, 10), (2, 3, 7, 12), (6, 8, 9, 11)),
+            "swiss": ((1, 4, 5, 10), (2, 3, 7, 12), (6, 8, 9, 11)),
+        },
+    )
+
+
+def test_seat_round_swiss_kicks_beat_the_first_descent():
+    # Round 3 above: the greedy seating seats two pairs that met; the descent from it stops
+    # at no repeat and spreads of 45 (measured with no kick), and kicks (two swaps between
+    # tables close in rank, each followed by a descent) reach 42.
+    players = list(range(1, 17))
+    history = [seat_round("swiss", players, [])]
+    history.append(seat_round("swiss", players[1:] + players[:1], history))
+    ranking = players[2:] + players[:2]
+    start = greedy(ranking, history, [])
+
+    seating = seat_round("swiss", ranking, history)
+
+    assert (
+        seating_cost(start, history, ranking)[:2],
+        seating_cost(seating, history, ranking)[:2],
+    ) == (
+        (2, 34),
+        (0, 42),
+    )
+
+
+# --- The seating question as JSON (manage.py seat) ------------------------------------------
+
+
+def test_seat_json_answers_the_contracts_example():
+    assert seat_json(json.dumps(EXAMPLE)) == (
+        '{"tables": [[7, 3, 4, 2], [12, 5, 9, 1]], "sitting_out": [8], "version": "swiss-1"}'
+    )
+
+
+def test_seat_json_history_and_forbidden_are_optional():
+    question = {"method": "interval", "ranking": [5, 6, 7, 8, 9]}
+
+    assert json.loads(seat_json(json.dumps(question), seed="x")) == {
+        "tables": [[5, 6, 7, 8]],
+        "sitting_out": [9],
+        "version": "interval-1",
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "{",
+            "not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        ),
+        ("[]", "a seating question is a JSON object"),
+        ('{"ranking": [1, 2, 3, 4]}', "method: a method is a string"),
+        (
+            '{"method": "swiss", "ranking": [1, 2, true, 4]}',
+            "ranking: a list of entrant ids, not [1, 2, true, 4]",
+        ),
+        (
+            '{"method": "swiss", "ranking": [1, 2, 3, 4], "history": {}}',
+            "history: a list of rounds",
+        ),
+        (
+            '{"method": "swiss", "ranking": [1, 2, 3, 4], "history": [[1]]}',
+            "history 1: a round is an object with its tables",
+        ),
+        (
+            '{"method": "swiss", "ranking": [1, 2, 3, 4], "history": [{"tables": [[1, "2"]]}]}',
+            'tables: a list of entrant ids, not [1, "2"]',
+        ),
+        (
+            '{"method": "swiss", "ranking": [1, 2, 3, 4], "forbidden": 3}',
+            "forbidden: a list of pairs",
+        ),
+        (
+            '{"method": "swiss", "ranking": [1, 2, 3, 4], "forbidden": [[1, 2, 3]]}',
+            "forbidden: a pair is two entrants, not [1, 2, 3]",
+        ),
+        (
+            '{"method": "swiss", "ranking": [1, 2, 3, 4, 5], "forbidden": [[1, 2]]}',
+            "round 1: 1 and 2 cannot be kept apart",
+        ),
+    ],
+)
+def test_seat_json_refuses_what_is_not_a_seating_question(text, message):
+    with pytest.raises(RulesError) as error:
+        seat_json(text)
+
+    assert str(error.value) == message
