@@ -11,7 +11,8 @@ from .access import club_may, club_member
 from .edits import moved_season
 from .embed import allow_origin
 from .events.facts import EventFacts, event_facts
-from .events.pages import EventPage, event_lines, event_page, events_of, ranking_csv
+from .events.pages import EventPage, event_lines, event_page, events_of, points_text, ranking_csv
+from .events.prizes import Prizes, event_prizes
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
@@ -38,6 +39,7 @@ __all__ = [
     "EventRound",
     "Member",
     "Named",
+    "Prizes",
     "Night",
     "Season",
     "add_member",
@@ -50,6 +52,7 @@ __all__ = [
     "event_facts",
     "event_lines",
     "event_page",
+    "event_prizes",
     "events_of",
     "filtered",
     "games_page",
@@ -58,6 +61,7 @@ __all__ = [
     "moved_season",
     "night_rounds",
     "player_stats",
+    "points_text",
     "provisional_games",
     "ranking_csv",
     "reading",

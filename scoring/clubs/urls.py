@@ -1,5 +1,6 @@
 from django.urls import path
 
+from .events import screen_views
 from .events import views as events
 from .imports import views as imports
 from .league import views as league
@@ -130,6 +131,26 @@ urlpatterns = [
         "clubs/<slug:club>/events/<int:event>/event.jsonl",
         events.records_file,
         name="event_records",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/ranking.pdf",
+        events.ranking_pdf,
+        name="event_ranking_pdf",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/prizes.csv",
+        events.prizes_file,
+        name="event_prizes_csv",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/screen",
+        screen_views.event_screen,
+        name="event_screen",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/screen/live",
+        screen_views.event_screen_live,
+        name="event_screen_live",
     ),
     # The league (issue 11): standings, players, records, in league/views.py.
     path("clubs/<slug:club>/standings/", league.all_time, name="all_time"),

@@ -143,6 +143,7 @@ def build_site():
         "game_id": game.public_id,
         "player_id": members[0],
         "night_id": night.pk,
+        "event_id": event.pk,
     }
     secrets = {"join": link.secret, "join_club": club.invite_secret, "seat": seat.code}
 

@@ -42,6 +42,8 @@ from .forms import (
     SettleForm,
     SwapForm,
 )
+from .exports import prizes_csv, ranking_pdf as ranking_pdf_bytes
+from .screen_views import screen_address
 from .pages import event_lines, event_page, events_of, ranking_csv
 
 P = ParamSpec("P")
@@ -144,6 +146,7 @@ def _page(
         "organiser": organiser,
         "forms": forms,
         "notice": notice,
+        "screen": screen_address(event, signed=organiser and not event.public),
     }
     return render(request, "clubs/event.html", context, status=status)
 
@@ -608,4 +611,32 @@ def records_file(
         content_type="application/jsonl; charset=utf-8",
     )
     attachment(response, f"{club.slug}-event-{event.pk}.jsonl")
+    return response
+
+
+@require_safe
+@with_event(Action.SEE_CLUB)
+def ranking_pdf(
+    request: HtmxHttpRequest, club: Club, member: Member | None, event: Event
+) -> HttpResponse:
+    """The ranking with its prizes, to print (exports.py ``ranking_pdf``)."""
+    response = HttpResponse(
+        ranking_pdf_bytes(event, public=not sees_full_names(member)),
+        content_type="application/pdf",
+    )
+    attachment(response, f"{club.slug}-event-{event.pk}-ranking.pdf")
+    return response
+
+
+@require_safe
+@with_event(Action.SEE_CLUB)
+def prizes_file(
+    request: HtmxHttpRequest, club: Club, member: Member | None, event: Event
+) -> HttpResponse:
+    """``prizes.csv``: each place's prize (exports.py ``prizes_csv``)."""
+    response = HttpResponse(
+        prizes_csv(event, public=not sees_full_names(member)),
+        content_type="text/csv; charset=utf-8",
+    )
+    attachment(response, f"{club.slug}-event-{event.pk}-prizes.csv")
     return response
