@@ -102,7 +102,9 @@ def event(request: HttpRequest, club: Slug, event_id: Number) -> dict[str, Any]:
     found, member = _readable_event(request, club, event_id)
     organiser = club_may(Action.ORGANISE_EVENT, found.club, member)
     facts = event_facts(found)
-    rows = [Named(*row) for row in Member.objects.filter(club=found.club_id).values_list(*NAMED_COLUMNS)]
+    rows = [
+        Named(*row) for row in Member.objects.filter(club=found.club_id).values_list(*NAMED_COLUMNS)
+    ]
     shown = shown_names(rows, public=not sees_full_names(member))
     names = {row.pk: shown[row.key] for row in rows}
 
@@ -130,7 +132,12 @@ def event(request: HttpRequest, club: Slug, event_id: Number) -> dict[str, Any]:
         "final": found.final,
         "carry_over": found.carry_over,
         "nights": [
-            {"id": night.pk, "date": night.date, "place": night.place, "rounds_planned": night.rounds}
+            {
+                "id": night.pk,
+                "date": night.date,
+                "place": night.place,
+                "rounds_planned": night.rounds,
+            }
             for night in facts.nights
         ],
         "rounds": [

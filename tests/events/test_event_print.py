@@ -84,7 +84,11 @@ def test_fixed_amounts_are_paid_as_declared(club, by, organiser):
 
 @pytest.mark.parametrize(
     ("language", "said"),
-    [("en", "Entry fee and prizes"), ("fr", "Droit d’inscription et prix"), ("ar", "رسم المشاركة والجوائز")],
+    [
+        ("en", "Entry fee and prizes"),
+        ("fr", "Droit d’inscription et prix"),
+        ("ar", "رسم المشاركة والجوائز"),
+    ],
 )
 def test_ranking_pdf_lists_the_places_and_prizes(club, by, organiser, language, said):
     event = paid_event(club, by)

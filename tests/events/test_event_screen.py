@@ -146,7 +146,7 @@ def test_screen_live_answers_304_until_the_event_changes(club, by):
 def test_screen_shows_each_table_s_progress(club, by):
     event = make_event(club, by, players=EIGHT, public=True)
     next_round(event, by)
-    first, second = games_of(event)
+    first, _ = games_of(event)
     win(first.game)
 
     page = Client().get(screen_url(event)).content.decode()

@@ -54,8 +54,16 @@ def prizes_csv(event: Event, *, public: bool) -> str:
 
 
 ROW, PT = 6.0, 9.0
-COLUMNS = (("#", 9.0), ("player", 0.0), ("lp", 20.0), ("points", 17.0), ("opp", 19.0),
-           ("firsts", 15.0), ("nights", 14.0), ("prize", 26.0))
+COLUMNS = (
+    ("#", 9.0),
+    ("player", 0.0),
+    ("lp", 20.0),
+    ("points", 17.0),
+    ("opp", 19.0),
+    ("firsts", 15.0),
+    ("nights", 14.0),
+    ("prize", 26.0),
+)
 
 
 def _titles() -> dict[str, str]:
@@ -81,7 +89,12 @@ def _head(pdf: FPDF, widths: Sequence[float]) -> None:
     pdf.set_font(FAMILY, "B", 7)
     top = pdf.get_y()
     for (key, _), width in zip(COLUMNS, widths, strict=True):
-        pdf.cell(width, 5, fit(pdf, titles[key], width - 1), align=Align.L if key == "player" else Align.R)
+        pdf.cell(
+            width,
+            5,
+            fit(pdf, titles[key], width - 1),
+            align=Align.L if key == "player" else Align.R,
+        )
     pdf.set_xy(MARGIN, top + 5)
     pdf.set_line_width(0.3)
     pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
@@ -150,7 +163,9 @@ def ranking_pdf(event: Event, *, public: bool) -> bytes:
         about.append(gettext("provisional: the event is not over"))
     elif not prizes.final_played:
         about.append(gettext("the final is not played yet"))
-    pdf.multi_cell(WIDTH, 4.5, " · ".join(about), align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.multi_cell(
+        WIDTH, 4.5, " · ".join(about), align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT
+    )
     pdf.ln(2)
     widths = _widths()
     _head(pdf, widths)
@@ -168,7 +183,13 @@ def ranking_pdf(event: Event, *, public: bool) -> bytes:
     if apart:
         pdf.ln(2)
         pdf.set_font(FAMILY, "B", 9)
-        pdf.cell(WIDTH, 5, gettext("Below the attendance needed for the title"), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        pdf.cell(
+            WIDTH,
+            5,
+            gettext("Below the attendance needed for the title"),
+            new_x=XPos.LMARGIN,
+            new_y=YPos.NEXT,
+        )
         for index, line in enumerate(apart):
             _row(pdf, widths, "", names.get(line.entrant, "?"), line, "", shaded=index % 2 == 1)
     _finals(pdf, prizes, names)
@@ -200,9 +221,7 @@ def _finals(pdf: FPDF, prizes: Prizes, names: Mapping[int, str]) -> None:
         pdf.cell(WIDTH, 6, label, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.set_font(FAMILY, "", PT)
         for line in standing:
-            text = gettext(
-                "%(place)s. %(name)s: %(carried)s carried + %(final)s = %(total)s"
-            ) % {
+            text = gettext("%(place)s. %(name)s: %(carried)s carried + %(final)s = %(total)s") % {
                 "place": line.place,
                 "name": names.get(line.entrant, "?"),
                 "carried": points_said(line.carried),
@@ -231,7 +250,10 @@ def _money(pdf: FPDF, prizes: Prizes) -> None:
         new_y=YPos.NEXT,
     )
     for place, amount in enumerate(prizes.amounts, start=1):
-        text = gettext("Place %(place)s: %(amount)s") % {"place": place, "amount": prizes.said(amount)}
+        text = gettext("Place %(place)s: %(amount)s") % {
+            "place": place,
+            "amount": prizes.said(amount),
+        }
         pdf.cell(WIDTH, 5, text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.set_font(FAMILY, "", 7)
     pdf.multi_cell(

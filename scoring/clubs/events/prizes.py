@@ -68,9 +68,11 @@ def prize_amounts(event: Event, entrants: int) -> tuple[Decimal, list[Decimal]]:
     return pool, amounts
 
 
-def _finals(facts: EventFacts, lines: Sequence[RankingLine]) -> list[tuple[str, tuple[FinalLine, ...]]]:
+def _finals(
+    facts: EventFacts, lines: Sequence[RankingLine]
+) -> list[tuple[str, tuple[FinalLine, ...]]]:
     won = []
-    order = {EventFinal.Kind.FINAL: 0, EventFinal.Kind.CONSOLATION: 1}
+    order: dict[str, int] = {EventFinal.Kind.FINAL: 0, EventFinal.Kind.CONSOLATION: 1}
     for final in sorted(facts.finals, key=lambda one: order.get(one.kind, 2)):
         game = final.game
         summary: Summary | None = game.summary if game is not None else None
@@ -84,7 +86,9 @@ def _finals(facts: EventFacts, lines: Sequence[RankingLine]) -> list[tuple[str, 
             players=(first, second, third, fourth),
             totals=(a, b, c, d),
         )
-        won.append((final.kind, final_standing(lines, played, CARRY[facts.event.carry_over], facts.rules)))
+        won.append(
+            (final.kind, final_standing(lines, played, CARRY[facts.event.carry_over], facts.rules))
+        )
     return won
 
 
@@ -98,7 +102,9 @@ def event_prizes(facts: EventFacts, lines: Sequence[RankingLine]) -> Prizes:
     standings = [standing for _, standing in finals]
     order = [one for one in places_after_finals(eligible, *standings) if one in by_id]
     places = [
-        PrizePlace(place, member, by_id[member], amounts[place - 1] if place <= len(amounts) else None)
+        PrizePlace(
+            place, member, by_id[member], amounts[place - 1] if place <= len(amounts) else None
+        )
         for place, member in enumerate(order, start=1)
     ]
     played = event.final == Event.Final.NONE or any(

@@ -171,24 +171,43 @@ def screen(event: Event, *, public: bool) -> Screen:
         sitting_out = [names.get(one, "?") for one in current.sitting_out]
         chunks = _chunks(tables, TABLES_PER_PANEL)
         panels += [
-            Panel("tables", f"tables-{current.number}-{index}", tables=chunk, page=index, pages=len(chunks))
+            Panel(
+                "tables",
+                f"tables-{current.number}-{index}",
+                tables=chunk,
+                page=index,
+                pages=len(chunks),
+            )
             for index, chunk in enumerate(chunks, start=1)
         ]
     if rows:
         top, rest = rows[:TOP], rows[TOP:]
         windows = _chunks(rest, WINDOW) or [()]
         panels += [
-            Panel("standings", f"standings-{index}", top=top, window=window, page=index, pages=len(windows))
+            Panel(
+                "standings",
+                f"standings-{index}",
+                top=top,
+                window=window,
+                page=index,
+                pages=len(windows),
+            )
             for index, window in enumerate(windows, start=1)
         ]
     if current is not None:
-        seated = [
-            SeatRow(name, table.number) for table in tables for name in table.players
-        ] + [SeatRow(name, None) for name in sitting_out]
+        seated = [SeatRow(name, table.number) for table in tables for name in table.players] + [
+            SeatRow(name, None) for name in sitting_out
+        ]
         seated.sort(key=lambda row: row.name.casefold())
         chunks = _chunks(seated, SEATS_PER_PANEL)
         panels += [
-            Panel("seats", f"seats-{current.number}-{index}", seats=chunk, page=index, pages=len(chunks))
+            Panel(
+                "seats",
+                f"seats-{current.number}-{index}",
+                seats=chunk,
+                page=index,
+                pages=len(chunks),
+            )
             for index, chunk in enumerate(chunks, start=1)
         ]
     if not panels:

@@ -30,6 +30,8 @@ from ..names import sees_full_names
 from ..nights import services as nights
 from ..services import NameLooksLike, NameTaken
 from . import services
+from .exports import prizes_csv
+from .exports import ranking_pdf as ranking_pdf_bytes
 from .forms import (
     DrawForm,
     EntryForm,
@@ -42,9 +44,8 @@ from .forms import (
     SettleForm,
     SwapForm,
 )
-from .exports import prizes_csv, ranking_pdf as ranking_pdf_bytes
-from .screen_views import screen_address
 from .pages import event_lines, event_page, events_of, ranking_csv
+from .screen_views import screen_address
 
 P = ParamSpec("P")
 

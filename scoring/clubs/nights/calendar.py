@@ -87,7 +87,10 @@ def night_summary(club: Club, night: Night | None = None) -> str:
     (issue 41) that whoever reads the club may see, the event's name."""
     event = _event_named(club, night)
     if event:
-        return gettext("%(club)s — %(event)s") % {"club": isolate(club.name), "event": isolate(event)}
+        return gettext("%(club)s — %(event)s") % {
+            "club": isolate(club.name),
+            "event": isolate(event),
+        }
     return gettext("%(club)s — club night") % {"club": isolate(club.name)}
 
 

@@ -131,9 +131,7 @@ def nights_ics(request: HtmxHttpRequest, club: str) -> HttpResponse:
 
 
 def _feed(request: HtmxHttpRequest, club: Club) -> HttpResponse:
-    nights = list(
-        club.nights.select_related("event").only(*NIGHT_COLUMNS).order_by("date", "id")
-    )
+    nights = list(club.nights.select_related("event").only(*NIGHT_COLUMNS).order_by("date", "id"))
     version = nights_version(club, nights, request.get_host())
     if unchanged(request.META.get("HTTP_IF_NONE_MATCH", ""), version):
         response = HttpResponse(status=304)

@@ -382,7 +382,10 @@ def _event_of(night: Night, drawn: Round) -> dict[str, Any]:
     if night.event_id is None:
         return {}
     row = (
-        EventRound.objects.filter(round=drawn).select_related("event").only("number", "event__name").first()
+        EventRound.objects.filter(round=drawn)
+        .select_related("event")
+        .only("number", "event__name")
+        .first()
     )
     return {} if row is None else {"event": row.event, "event_round": row.number}
 
