@@ -6,7 +6,8 @@ Who sees it: anyone, for a public event; for a private one, whoever may read the
 (signed in), or whoever holds its signed key (``?key=``, screen.py ``screen_key``), which
 its organisers copy from the event's page. A key that is not the event's is refused (403),
 whoever asks. The link may also choose the language (``lang``) and the colours
-(``theme``: ``dark`` or ``light``; else the system's)."""
+(``theme``: ``dark`` or ``light``; else the system's) and how long a panel stays
+(``turn``, in seconds)."""
 
 from urllib.parse import urlencode
 
@@ -30,8 +31,9 @@ from .screen import key_reads, screen, screen_key, screen_version
 THEMES = ("dark", "light")
 LANGUAGES = {code for code, _ in settings.LANGUAGES}
 CACHE_CONTROL = "private, no-cache"
-TURN_MS = 10000
-"""How long a panel stays before the next."""
+TURN = 10
+"""How long a panel stays before the next, in seconds, unless the link says (``turn``,
+from 3 to 120)."""
 
 
 def _shown(request: HtmxHttpRequest, club: str, event: int) -> tuple[Club, Event, Member | None]:
@@ -66,6 +68,11 @@ def _language(request: HtmxHttpRequest) -> str:
     return chosen if chosen in LANGUAGES else translation.get_language() or settings.LANGUAGE_CODE
 
 
+def _turn(request: HtmxHttpRequest) -> int:
+    chosen = request.GET.get("turn", "")
+    return int(chosen) if chosen.isascii() and chosen.isdigit() and 3 <= int(chosen) <= 120 else TURN
+
+
 def screen_address(event: Event, *, signed: bool) -> str:
     """The screen's address, with the event's key if ``signed``."""
     address = reverse("event_screen", args=[event.club.slug, event.pk])
@@ -92,7 +99,7 @@ def _render(
             "screen": screen(event, public=not sees_full_names(member)),
             "theme": query.get("theme", ""),
             "version": shown,
-            "turn": TURN_MS,
+            "turn": _turn(request) * 1000,
             "live": reverse("event_screen_live", args=[club.slug, event.pk])
             + ("?" + urlencode(query) if query else ""),
         }
