@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from scoring.clubs.events import services
+from scoring.clubs.members import care as member_care
 from scoring.clubs.models import (
     ClubChange,
     ClubGame,
@@ -27,6 +28,7 @@ from scoring.table.models import Summary
 from tests.clubs.factories import account, signed_in
 from tests.events.factories import (
     PLAYERS,
+    check_in,
     event_data,
     games_of,
     ids,
@@ -636,3 +638,29 @@ def test_games_of_an_event_kept_out_of_the_season_count_nowhere_until_let_in(clu
 
     assert (kept_out, let_in) == (0, 4)
     assert services.event_facts(event).ranking()[0].points == 24
+
+
+def test_merged_player_s_entry_seats_and_pairs_are_the_kept_player_s(club, by):
+    event = make_event(club, by, players=FOUR)
+    omarr = services.enter(event_id=event.pk, member_ids=[], guests=["Omarr"], by=by)[0].member
+    check_in(event.nights.get(), club, (*FOUR, "Omarr"))
+    services.forbid_pair(
+        club=club, event_id=None, first_id=omarr.pk, second_id=ids(club, "Amina")[0], by=by
+    )
+    row = next_round(event, by)
+    leila = ids(club, "Leila")[0]
+
+    member_care.merge_members(club=club, gone_id=omarr.pk, kept_id=leila, by=by)
+
+    row.refresh_from_db()
+    assert (leila in seated(row) + row.sitting_out, omarr.pk in seated(row) + row.sitting_out) == (
+        True,
+        False,
+    )
+    assert EventEntry.objects.filter(event=event, member_id=leila).count() == 1
+    assert list(ForbiddenPair.objects.values_list("first", "second")) == [
+        tuple(sorted((leila, ids(club, "Amina")[0])))
+    ]
+    assert sorted(line.entrant for line in services.event_facts(event).ranking()) == sorted(
+        ids(club, *FOUR, "Leila")
+    )

@@ -430,9 +430,9 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
     )
 
 
-def events_of(club: Club, *, organiser: bool) -> list[Any]:
-    """The club's events, newest first, each with its entrants and rounds counted (one
-    query): the public ones only for whoever is not of the club."""
+def events_of(club: Club) -> list[Any]:
+    """The club's events, newest first, each with its entrants and published rounds
+    counted (one query)."""
     events = Event.objects.filter(club=club).annotate(
         entrants=Count("entries", distinct=True),
         drawn=Count("rounds", filter=Q(rounds__published_at__isnull=False), distinct=True),
