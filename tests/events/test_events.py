@@ -664,3 +664,15 @@ def test_merged_player_s_entry_seats_and_pairs_are_the_kept_player_s(club, by):
     assert sorted(line.entrant for line in services.event_facts(event).ranking()) == sorted(
         ids(club, *FOUR, "Leila")
     )
+
+
+def test_history_page_lists_the_event_s_changes_naming_who_made_them(club, by, organiser):
+    event = make_event(club, by, players=FIVE)
+    next_round(event, by)
+    settle_all(event, 1, by)
+
+    page = organiser.get("/clubs/sfax/history").content.decode()
+
+    said = ["event made", "players entered in an event", "event round drawn"]
+    said += ["event round published", "unfinished table settled"]
+    assert [words in page for words in said] == [True] * 5
