@@ -259,50 +259,68 @@ def _pack(
 ) -> list[list[int]] | None:
     """Tables of four for ``seated`` with no banned pair, or None when there are none.
 
-    The players of a banned pair are placed first, most banned first, by a depth-first
-    search; the others fill the seats left. With ``prefer`` (a player's table of another
-    seating), each is tried at that table first and the others fill their own table
-    first; without, a new table is only ever the first empty one (no search twice over
-    the same tables in another order).
+    The players of a banned pair are placed first by a depth-first search that places next
+    the player with the fewest tables left open to him (then the most banned, then the
+    lowest id), and backs up as soon as one has none; the others then fill the seats left.
+    With ``prefer`` (each player's table in another seating), each is tried at that table
+    first and the others fill their own table first; without, the empty tables being
+    alike, only the first of them is tried.
     """
-    degree: dict[int, int] = {}
-    for a, b in ban:
-        degree[a] = degree.get(a, 0) + 1
-        degree[b] = degree.get(b, 0) + 1
-    order = sorted(degree, key=lambda player: (-degree[player], player))
+    banned_with: dict[int, list[int]] = {}
+    for a, b in sorted(ban):
+        banned_with.setdefault(a, []).append(b)
+        banned_with.setdefault(b, []).append(a)
     seats: list[list[int]] = [[] for _ in range(tables)]
+    blocked = {player: [0] * tables for player in banned_with}
+    left = set(banned_with)
 
-    def place(at: int) -> bool:
-        if at == len(order):
-            return True
-        player = order[at]
+    def open_to(player: int) -> list[int]:
+        row = blocked[player]
+        found = [table for table in range(tables) if len(seats[table]) < TABLE and not row[table]]
         if prefer:
-            choices = sorted(range(tables), key=lambda table: table != prefer[player])
-        else:
-            opened = sum(1 for table in seats if table)
-            choices = list(range(min(opened + 1, tables)))
-        for table in choices:
-            members = seats[table]
-            if len(members) < TABLE and all(_pair(player, other) not in ban for other in members):
-                members.append(player)
-                if place(at + 1):
-                    return True
-                members.pop()
+            return sorted(found, key=lambda table: table != prefer[player])
+        empty = [table for table in found if not seats[table]]
+        return [table for table in found if seats[table]] + empty[:1]
+
+    def place() -> bool:
+        if not left:
+            return True
+        choice: tuple[tuple[int, int, int], int, list[int]] | None = None
+        for player in left:
+            found = open_to(player)
+            if not found:
+                return False
+            rank = (len(found), -len(banned_with[player]), player)
+            if choice is None or rank < choice[0]:
+                choice = (rank, player, found)
+        assert choice is not None
+        _, player, found = choice
+        left.discard(player)
+        for table in found:
+            seats[table].append(player)
+            for other in banned_with[player]:
+                blocked[other][table] += 1
+            if place():
+                return True
+            seats[table].pop()
+            for other in banned_with[player]:
+                blocked[other][table] -= 1
+        left.add(player)
         return False
 
-    if not place(0):
+    if not place():
         return None
-    free = [player for player in seated if player not in degree]
-    left = []
+    free = [player for player in seated if player not in banned_with]
+    unseated = []
     for player in free:
         table = prefer.get(player)
         if table is not None and len(seats[table]) < TABLE:
             seats[table].append(player)
         else:
-            left.append(player)
+            unseated.append(player)
     for members in seats:
         while len(members) < TABLE:
-            members.append(left.pop(0))
+            members.append(unseated.pop(0))
     return seats
 
 
