@@ -143,7 +143,7 @@ def test_seat_round_swiss_gives_the_contracts_example():
     )
 
 
-def test_contracts_example_is_the_one_best_seating():
+def test_seating_cost_puts_the_contracts_example_alone_first():
     ranking = EXAMPLE["ranking"]
     costs = sorted(
         (seating_cost(s, EXAMPLE_HISTORY, ranking), s.tables)
@@ -253,7 +253,7 @@ def test_seat_round_no_repeat_honours_forbidden_pairs():
     assert (broken(ranking, history, forbidden, seating), repeats(seating, history)) == ([], ())
 
 
-def test_seat_round_swiss_single_table():
+def test_seat_round_swiss_with_five_present_seats_the_best_four():
     seating = seat_round("swiss", [4, 3, 2, 1, 9], [])
 
     assert seating == Seating(((4, 3, 2, 1),), (9,), "swiss-1")
@@ -374,6 +374,8 @@ def test_seating_cost_and_repeats_of_a_swap():
         Seating(((1, 2, 3, 4), (5, 6, 7, 8)), ()),
         Seating(((1, 5, 6, 2), (3, 7, 4, 8)), ()),
     ]
+    # 1-2, 3-4, 5-6 and 7-8 met twice, the last time in the round just before: 2² + 10
+    # each; the others never met.
     seating = Seating(((1, 2, 7, 8), (3, 4, 5, 6)), ())
 
     assert (
@@ -397,7 +399,7 @@ def questions(draw, most=13):
     """A seating question: a ranking of 4 to ``most`` present, earlier rounds (some of
     those present missing from some, others gone), forbidden pairs."""
     pool = list(range(1, most + 4))
-    ranking = draw(st.permutations(pool).map(lambda p: p[: draw(st.integers(4, most))]))
+    ranking = draw(st.permutations(pool))[: draw(st.integers(4, most))]
     history = []
     for number in range(draw(st.integers(0, 3))):
         present = draw(st.lists(st.sampled_from(pool), min_size=4, unique=True))
