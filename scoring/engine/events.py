@@ -47,6 +47,7 @@ __all__ = [
     "RankingLine",
     "Seating",
     "SeatingError",
+    "check_late_entry",
     "final_standing",
     "finalists",
     "lot",
@@ -137,6 +138,17 @@ class FinalLine:
     decided_by: str | None = field(default=None)
     """What placed him when the totals tie: ``"table"`` (rank at the final table) or
     ``"ranking"`` (the event's ranking); None when the total did."""
+
+
+def check_late_entry(planned: int, drawn: int) -> None:
+    """A RulesError once a late entrant may no longer enter: when half the event's planned
+    rounds (rounded down) have been drawn."""
+    if drawn >= planned // 2:
+        raise RulesError(
+            gettext_noop("entries closed once {half} of the {planned} rounds were drawn"),
+            half=planned // 2,
+            planned=planned,
+        ).at("entry")
 
 
 def table_ranks(totals: Sequence[int]) -> tuple[int, ...]:

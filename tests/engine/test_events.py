@@ -19,6 +19,7 @@ from scoring.engine.events import (
     FinalLine,
     RankingLine,
     Seating,
+    check_late_entry,
     final_standing,
     finalists,
     places_after_finals,
@@ -274,6 +275,25 @@ def test_rank_event_with_no_game_lists_everyone_by_the_lot():
         (by_lot[0], 0, "0.000", 6),
         (by_lot[1], 0, "0.000", 6),
     ]
+
+
+# --- Late entries -------------------------------------------------------------------------
+
+
+def test_check_late_entry_opens_until_half_the_rounds_are_drawn():
+    check_late_entry(6, 2)
+    check_late_entry(7, 2)
+    with pytest.raises(RulesError) as error:
+        check_late_entry(7, 3)
+
+    assert str(error.value) == "entry: entries closed once 3 of the 7 rounds were drawn"
+
+
+def test_check_late_entry_with_one_round_is_closed_from_the_start():
+    with pytest.raises(RulesError) as error:
+        check_late_entry(1, 0)
+
+    assert str(error.value) == "entry: entries closed once 0 of the 1 rounds were drawn"
 
 
 # --- Points of a round ----------------------------------------------------------------------
