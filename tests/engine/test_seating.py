@@ -428,7 +428,7 @@ def test_seat_round_keeps_every_property_or_names_an_impossible_pair(question, m
         ) == ([], seating)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(questions(most=13))
 def test_seat_round_swiss_is_the_best_seating_of_a_small_round(question):
     ranking, history, forbidden = question
