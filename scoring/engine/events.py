@@ -37,6 +37,7 @@ from .seating import (
     seat_round,
     seating_cost,
 )
+from .sheets import csv_text
 
 __all__ = [
     "ATTENDANCE",
@@ -46,11 +47,13 @@ __all__ = [
     "RankingLine",
     "Seating",
     "SeatingError",
+    "check_late_entry",
     "final_standing",
     "finalists",
     "lot",
     "places_after_finals",
     "rank_event",
+    "ranking_csv",
     "repeats",
     "round_points",
     "seat_round",
@@ -135,6 +138,17 @@ class FinalLine:
     decided_by: str | None = field(default=None)
     """What placed him when the totals tie: ``"table"`` (rank at the final table) or
     ``"ranking"`` (the event's ranking); None when the total did."""
+
+
+def check_late_entry(planned: int, drawn: int) -> None:
+    """A RulesError once a late entrant may no longer enter: when half the event's planned
+    rounds (rounded down) have been drawn."""
+    if drawn >= planned // 2:
+        raise RulesError(
+            gettext_noop("entries closed once {half} of the {planned} rounds were drawn"),
+            half=planned // 2,
+            planned=planned,
+        ).at("entry")
 
 
 def table_ranks(totals: Sequence[int]) -> tuple[int, ...]:
@@ -437,3 +451,48 @@ def places_after_finals(
     placed = [line.entrant for final in finals for line in final]
     taken = set(placed)
     return (*placed, *(line.entrant for line in ranking if line.entrant not in taken))
+
+
+CSV_HEADER = (
+    "rank",
+    "player",
+    "rounds",
+    "league_points",
+    "points",
+    "opponents",
+    "firsts",
+    "nights",
+    "eligible",
+    "decided_by",
+)
+"""``ranking.csv``'s header, exactly as the contract writes it."""
+
+
+def points_text(value: Fraction) -> str:
+    """League points as written in ``ranking.csv``: a whole number as it is, else its exact
+    decimals (``1.5``, ``2.25``: the sit-out average of a scheme of whole numbers)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str(Decimal(value.numerator) / Decimal(value.denominator))
+
+
+def ranking_csv(lines: Sequence[RankingLine], names: Mapping[int, str]) -> str:
+    """``ranking.csv`` of an event: the contract's header, then a line per entrant, ``player``
+    his name in ``names``; ``opponents`` with three decimals, ``eligible`` 1 or 0,
+    ``decided_by`` empty or the step (2 to 6)."""
+    rows = [
+        (
+            str(line.rank),
+            names[line.entrant],
+            str(line.rounds),
+            points_text(line.league_points),
+            str(line.points),
+            str(line.opponents),
+            str(line.firsts),
+            str(line.nights),
+            "1" if line.eligible else "0",
+            "" if line.decided_by is None else str(line.decided_by),
+        )
+        for line in lines
+    ]
+    return csv_text([CSV_HEADER, *rows])

@@ -22,12 +22,13 @@ same tables, on any machine, as no step depends on time):
   plus 10 for a pair that met in the round just before; then the sum of the tables' spreads
   of ranks; then the ranks of table 1, table 2, ... in order). It starts from the contract's
   greedy seating (table 1: the best-ranked player and, one at a time, the best-ranked of
-  those he and the chosen have met least, no forbidden pair; then table 2 from those left),
-  and descends from it by the best swap of two players between two tables, until no pair
-  of tables has a swap that lowers the order; then ``KICKS`` times, from the best seating
-  so far, a kick (``KICK_SWAPS`` random swaps between tables close in rank) and a descent,
-  kept when better. It is never worse than the greedy seating, which it starts from; the
-  kicks are counted, not timed.
+  those he and the chosen have met least, no forbidden pair; then table 2 from those left;
+  "met least" read three ways, the best of the three kept), and descends from it by the
+  best swap of two players between two tables, until no pair of tables has a swap that
+  lowers the order; then ``KICKS`` times, from the best seating so far, a kick
+  (``KICK_SWAPS`` random swaps between tables close in rank) and a descent, kept when
+  better. It is never worse than the greedy seating, which it starts from; the kicks are
+  counted, not timed.
 
 When random, interval or no-repeat seat a forbidden pair, swaps of the pair's lower-ranked
 player with the nearest in rank that seats fewer forbidden pairs remove it; when no single
@@ -258,50 +259,68 @@ def _pack(
 ) -> list[list[int]] | None:
     """Tables of four for ``seated`` with no banned pair, or None when there are none.
 
-    The players of a banned pair are placed first, most banned first, by a depth-first
-    search; the others fill the seats left. With ``prefer`` (a player's table of another
-    seating), each is tried at that table first and the others fill their own table
-    first; without, a new table is only ever the first empty one (no search twice over
-    the same tables in another order).
+    The players of a banned pair are placed first by a depth-first search that places next
+    the player with the fewest tables left open to him (then the most banned, then the
+    lowest id), and backs up as soon as one has none; the others then fill the seats left.
+    With ``prefer`` (each player's table in another seating), each is tried at that table
+    first and the others fill their own table first; without, the empty tables being
+    alike, only the first of them is tried.
     """
-    degree: dict[int, int] = {}
-    for a, b in ban:
-        degree[a] = degree.get(a, 0) + 1
-        degree[b] = degree.get(b, 0) + 1
-    order = sorted(degree, key=lambda player: (-degree[player], player))
+    banned_with: dict[int, list[int]] = {}
+    for a, b in sorted(ban):
+        banned_with.setdefault(a, []).append(b)
+        banned_with.setdefault(b, []).append(a)
     seats: list[list[int]] = [[] for _ in range(tables)]
+    blocked = {player: [0] * tables for player in banned_with}
+    left = set(banned_with)
 
-    def place(at: int) -> bool:
-        if at == len(order):
-            return True
-        player = order[at]
+    def open_to(player: int) -> list[int]:
+        row = blocked[player]
+        found = [table for table in range(tables) if len(seats[table]) < TABLE and not row[table]]
         if prefer:
-            choices = sorted(range(tables), key=lambda table: table != prefer[player])
-        else:
-            opened = sum(1 for table in seats if table)
-            choices = list(range(min(opened + 1, tables)))
-        for table in choices:
-            members = seats[table]
-            if len(members) < TABLE and all(_pair(player, other) not in ban for other in members):
-                members.append(player)
-                if place(at + 1):
-                    return True
-                members.pop()
+            return sorted(found, key=lambda table: table != prefer[player])
+        empty = [table for table in found if not seats[table]]
+        return [table for table in found if seats[table]] + empty[:1]
+
+    def place() -> bool:
+        if not left:
+            return True
+        choice: tuple[tuple[int, int, int], int, list[int]] | None = None
+        for player in left:
+            found = open_to(player)
+            if not found:
+                return False
+            rank = (len(found), -len(banned_with[player]), player)
+            if choice is None or rank < choice[0]:
+                choice = (rank, player, found)
+        assert choice is not None
+        _, player, found = choice
+        left.discard(player)
+        for table in found:
+            seats[table].append(player)
+            for other in banned_with[player]:
+                blocked[other][table] += 1
+            if place():
+                return True
+            seats[table].pop()
+            for other in banned_with[player]:
+                blocked[other][table] -= 1
+        left.add(player)
         return False
 
-    if not place(0):
+    if not place():
         return None
-    free = [player for player in seated if player not in degree]
-    left = []
+    free = [player for player in seated if player not in banned_with]
+    unseated = []
     for player in free:
         table = prefer.get(player)
         if table is not None and len(seats[table]) < TABLE:
             seats[table].append(player)
         else:
-            left.append(player)
+            unseated.append(player)
     for members in seats:
         while len(members) < TABLE:
-            members.append(left.pop(0))
+            members.append(unseated.pop(0))
     return seats
 
 
@@ -418,8 +437,9 @@ class _Swiss:
         self.ban = ban
         self.rng = random.Random(f"{VERSIONS['swiss']}:{seed}:{len(history) + 1}")
 
-    def greedy(self) -> list[list[int]] | None:
-        """The contract's greedy seating (None when it runs into a forbidden pair)."""
+    def greedy(self, measure: list[list[int]]) -> list[list[int]] | None:
+        """The contract's greedy seating, "met least" measured by ``measure`` between two
+        players (None when it runs into a forbidden pair)."""
         free = self.seated[:]
         tables = []
         while free:
@@ -432,7 +452,7 @@ class _Swiss:
                 ]
                 if not allowed:
                     return None
-                best = min(allowed, key=lambda at: (sum(self.met[free[at]][o] for o in table), at))
+                best = min(allowed, key=lambda at: (sum(measure[free[at]][o] for o in table), at))
                 table.append(free.pop(best))
             tables.append(table)
         return tables
@@ -445,8 +465,14 @@ class _Swiss:
         return (cost, spread, _ranks(tables))
 
     def run(self) -> list[list[int]]:
-        start = self.greedy()
-        if start is None:
+        # "Met least" read three ways: the meetings added up, the players met, and the
+        # weights of the order; the best of these greedy seatings is the start.
+        once = [[int(count > 0) for count in row] for row in self.met]
+        starts = [self.greedy(measure) for measure in (self.met, once, self.weight)]
+        valid = [start for start in starts if start is not None]
+        if valid:
+            start = min(valid, key=self.key)
+        else:
             seated = [self.ranking[at] for at in self.seated]
             packed = _pack(seated, self.ban, len(seated) // TABLE, {})
             assert packed is not None  # _feasible said there is one
@@ -525,13 +551,22 @@ class _Swiss:
         """Make the swap of a player of ``first`` with one of ``second`` that lowers the
         key most (by its first two steps, else the first that lowers the third)."""
         weight = self.weight
-        # Each player's weight with the players of each table (his own pairs included).
-        at_first = [
-            [sum(weight[a][o] for o in first), sum(weight[a][o] for o in second)] for a in first
-        ]
-        at_second = [
-            [sum(weight[b][o] for o in first), sum(weight[b][o] for o in second)] for b in second
-        ]
+        # Each player's weight with the players of each table (his own pairs included),
+        # added up by hand: this is the search's innermost loop.
+        f0, f1, f2, f3 = first
+        s0, s1, s2, s3 = second
+        at_first = []
+        at_second = []
+        for a in first:
+            row = weight[a]
+            at_first.append(
+                (row[f0] + row[f1] + row[f2] + row[f3], row[s0] + row[s1] + row[s2] + row[s3])
+            )
+        for b in second:
+            row = weight[b]
+            at_second.append(
+                (row[f0] + row[f1] + row[f2] + row[f3], row[s0] + row[s1] + row[s2] + row[s3])
+            )
         low_first, high_first = min(first), max(first)
         low_second, high_second = min(second), max(second)
         spread_before = high_first - low_first + high_second - low_second

@@ -19,10 +19,12 @@ from scoring.engine.events import (
     FinalLine,
     RankingLine,
     Seating,
+    check_late_entry,
     final_standing,
     finalists,
     places_after_finals,
     rank_event,
+    ranking_csv,
     round_points,
     table_ranks,
     three_decimals,
@@ -273,6 +275,25 @@ def test_rank_event_with_no_game_lists_everyone_by_the_lot():
         (by_lot[0], 0, "0.000", 6),
         (by_lot[1], 0, "0.000", 6),
     ]
+
+
+# --- Late entries -------------------------------------------------------------------------
+
+
+def test_check_late_entry_opens_until_half_the_rounds_are_drawn():
+    check_late_entry(6, 2)
+    check_late_entry(7, 2)
+    with pytest.raises(RulesError) as error:
+        check_late_entry(7, 3)
+
+    assert str(error.value) == "entry: entries closed once 3 of the 7 rounds were drawn"
+
+
+def test_check_late_entry_with_one_round_is_closed_from_the_start():
+    with pytest.raises(RulesError) as error:
+        check_late_entry(1, 0)
+
+    assert str(error.value) == "entry: entries closed once 0 of the 1 rounds were drawn"
 
 
 # --- Points of a round ----------------------------------------------------------------------
@@ -633,3 +654,32 @@ def test_final_standing_refuses_bad_input(players, carry, message):
         final_standing(hand_ranking(), EventGame(3, 0, players, (0, 0, 0, 0)), carry, RULES)
 
     assert str(error.value) == message
+
+
+# --- ranking.csv ----------------------------------------------------------------------------
+
+
+def test_ranking_csv_has_the_contracts_columns():
+    # Scheme 5, 3, 1, 0, sitting out 9/4. Bachir 3 + 5, Amina 5 + 1, Chérif 1 + 3, Driss
+    # 0 + 9/4 and Emna 9/4 + 0 (her points -10 put her after Driss: step 2); Farid never
+    # came.
+    rounds = [(0, Seating(((1, 2, 3, 4),), (5,))), (1, Seating(((1, 2, 3, 5),), (4,)))]
+    games = [
+        EventGame(1, 0, (1, 2, 3, 4), (30, 20, 10, 0)),
+        EventGame(2, 1, (1, 2, 3, 5), (-5, 20, 10, -10)),
+    ]
+    rules = EventRules(
+        scheme=(5, 3, 1, 0), sit_out_points="average", min_attendance=Fraction(1, 2), seed="s"
+    )
+    lines = rank_event([1, 2, 3, 4, 5, 6], 2, rounds, games, rules)
+    names = {1: "Amina", 2: "Bachir", 3: "=Chérif", 4: "Driss, fils", 5: "Emna", 6: "Farid"}
+
+    assert ranking_csv(lines, names) == (
+        "rank,player,rounds,league_points,points,opponents,firsts,nights,eligible,decided_by\r\n"
+        "1,Bachir,2,8,40,4.083,1,2,1,\r\n"
+        "2,Amina,2,6,25,4.750,1,2,1,\r\n"
+        "3,'=Chérif,2,4,20,5.417,0,2,1,\r\n"
+        '4,"Driss, fils",2,2.25,0,6.000,0,2,1,2\r\n'
+        "5,Emna,2,2.25,-10,6.000,0,2,1,2\r\n"
+        "6,Farid,0,0,0,0.000,0,0,0,\r\n"
+    )

@@ -121,8 +121,12 @@ class EventFacts:
     def ranking(self, *, up_to_round: int | None = None) -> tuple[RankingLine, ...]:
         """The event's ranking by the contract (the engine's ``rank_event``), over its rounds
         up to ``up_to_round`` (None: all)."""
+        entrants = [entry.member_id for entry in self.entries]
+        # A player seated once, whose entry went since (his member deleted), stays ranked.
+        seated = {one for _, seating in self.seatings for one in _players(seating)}
+        entrants += sorted(seated - set(entrants))
         return rank_event(
-            [entry.member_id for entry in self.entries],
+            entrants,
             len(self.nights),
             self.seatings,
             self.games,
@@ -198,6 +202,10 @@ def event_facts(event: Event) -> EventFacts:
             )
     finals = list(EventFinal.objects.filter(event=event).select_related("game__summary"))
     return EventFacts(event, nights, entries, rounds, tables, finals)
+
+
+def _players(seating: Seating) -> list[int]:
+    return [one for table in seating.tables for one in table] + list(seating.sitting_out)
 
 
 def _four(values: Sequence[int]) -> tuple[int, int, int, int]:

@@ -8,7 +8,7 @@ event.jsonl) by the contract's "Exports". Nothing here writes."""
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -20,9 +20,9 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from ...common.words import format_money
 from ...engine import record_to_dict
 from ...engine.events import EventGame, RankingLine, final_standing
+from ...engine.events import ranking_csv as engine_ranking_csv
 from ...engine.money import decimals
 from ...engine.names import name_key
-from ...engine.sheets import csv_text
 from ...table.face import Game, Summary, exported, load_games
 from ..league.standings import season_of
 from ..models import Attendance, Club, Event, EventFinal, EventRound, ForbiddenPair, Member, Season
@@ -39,19 +39,6 @@ STEPS: dict[int, Promise] = {
 }
 """The ranking's tie-break steps after league points, as the page names the one that placed
 a player (the contract's order)."""
-
-CSV_HEADER = (
-    "rank",
-    "player",
-    "rounds",
-    "league_points",
-    "points",
-    "opponents",
-    "firsts",
-    "nights",
-    "eligible",
-    "decided_by",
-)
 
 
 def points_text(value: Fraction) -> str:
@@ -430,9 +417,9 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
     )
 
 
-def events_of(club: Club, *, organiser: bool) -> list[Any]:
-    """The club's events, newest first, each with its entrants and rounds counted (one
-    query): the public ones only for whoever is not of the club."""
+def events_of(club: Club) -> list[Any]:
+    """The club's events, newest first, each with its entrants and published rounds
+    counted (one query)."""
     events = Event.objects.filter(club=club).annotate(
         entrants=Count("entries", distinct=True),
         drawn=Count("rounds", filter=Q(rounds__published_at__isnull=False), distinct=True),
@@ -444,29 +431,12 @@ def events_of(club: Club, *, organiser: bool) -> list[Any]:
 
 
 def ranking_csv(event: Event, *, public: bool) -> str:
-    """``ranking.csv``: the header, a line per entrant in rank order. Its rounds as anyone
-    but an organiser sees them (hidden rounds left out until the event ends)."""
+    """``ranking.csv`` (the engine's, by the contract's "Exports"): its rounds as anyone but
+    an organiser sees them (hidden rounds left out until the event ends)."""
     facts = event_facts(event)
     names, _ = _names(event.club_id, public)
     lines = facts.ranking(up_to_round=facts.shown_up_to(False))
-    rows = [CSV_HEADER]
-    for line in lines:
-        opponents = Decimal(line.opponents).quantize(Decimal("0.001"), rounding=ROUND_HALF_EVEN)
-        rows.append(
-            (
-                str(line.rank),
-                names.get(line.entrant, "?"),
-                str(line.rounds),
-                points_text(line.league_points),
-                str(line.points),
-                f"{opponents:.3f}",
-                str(line.firsts),
-                str(line.nights),
-                "1" if line.eligible else "0",
-                "" if line.decided_by is None else str(line.decided_by),
-            )
-        )
-    return csv_text(rows)
+    return engine_ranking_csv(lines, {line.entrant: names.get(line.entrant, "?") for line in lines})
 
 
 def event_lines(event: Event, *, public: bool) -> Iterator[str]:

@@ -16,9 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from ...common.rights import NOBODY, Actor
-from ...engine import SEATS, Rules
+from ...engine import SEATS, Rules, RulesError
 from ...engine.events import Seating as EngineSeating
-from ...engine.events import SeatingError, finalists, repeats, seat_round
+from ...engine.events import SeatingError, check_late_entry, finalists, repeats, seat_round
 from ...table.face import Summary, abandon_game, make_scorer_link, rules_columns
 from .. import history
 from ..league.ratings import rebuild
@@ -312,8 +312,10 @@ def enter(
     drawn = _rounds_drawn(event)
     if drawn:
         planned = _planned(event)
-        if drawn >= planned // 2:
-            raise LateEntry(drawn, planned)
+        try:
+            check_late_entry(planned, drawn)
+        except RulesError:
+            raise LateEntry(drawn, planned) from None
     named = names_as_club_writes(event.club, guests, Member.Role.GUEST) if guests else []
     members = list(
         Member.objects.filter(club=event.club, pk__in=member_ids)

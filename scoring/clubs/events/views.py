@@ -254,7 +254,7 @@ def events(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpR
     organiser = _organiser(club, member)
     context = {
         "club": club,
-        "events": events_of(club, organiser=organiser),
+        "events": events_of(club),
         "organiser": organiser,
     }
     return render(request, "clubs/events.html", context)
