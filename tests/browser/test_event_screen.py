@@ -48,9 +48,7 @@ def championship(transactional_db):
 
 
 def open_screen(browser, live_server, event, query):
-    context = browser.new_context(
-        viewport=SCREEN, base_url=live_server.url, color_scheme="light"
-    )
+    context = browser.new_context(viewport=SCREEN, base_url=live_server.url, color_scheme="light")
     page = context.new_page()
     page.goto(f"/clubs/sfax/events/{event.pk}/screen?{query}")
     return context, page
@@ -76,9 +74,8 @@ def test_screen_fits_1920_by_1080_with_text_of_32_px(
     browser, live_server, championship, language, direction
 ):
     event, _ = championship
-    context, page = open_screen(
-        browser, live_server, event, f"lang={language}&theme={'dark' if direction == 'rtl' else 'light'}"
-    )
+    theme = "dark" if direction == "rtl" else "light"
+    context, page = open_screen(browser, live_server, event, f"lang={language}&theme={theme}")
     try:
         assert page.locator("html").get_attribute("dir") == direction
         seen = each_panel(page)
@@ -101,9 +98,7 @@ def test_screen_turns_and_follows_a_round_published(browser, live_server, champi
         )
         settle_all(event, 1, by)
         next_round(event, by, method="swiss")
-        expect(page.locator("#screen-panels")).to_have_attribute(
-            "data-round", "2", timeout=WITHIN
-        )
+        expect(page.locator("#screen-panels")).to_have_attribute("data-round", "2", timeout=WITHIN)
         shown = page.locator(".screen-panel:not([hidden])")
         expect(shown).to_have_attribute("data-kind", "seats")
         expect(shown.locator("h2")).to_contain_text("Round 2")

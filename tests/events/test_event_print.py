@@ -145,3 +145,18 @@ def test_calendar_feed_changes_when_the_event_is_renamed(club, by, organiser):
 
     summaries = [str(one["SUMMARY"]) for one in Calendar.from_ical(after.content).walk("VEVENT")]
     assert (before["ETag"] != after["ETag"], summaries) == (True, ["Sfax — Coupe d'hiver"])
+
+
+def test_event_page_gives_the_first_prize_to_the_final_s_winner(club, by, organiser):
+    event = paid_event(club, by, final="final", carry_over="0")
+    next_round(event, by)
+    settle_all(event, 1, by, totals=(40, 30, 20, 10))
+    services.draw_final(event_id=event.pk, owner_id=None, by=by)
+    final = EventFinal.objects.get(event=event)
+    win(final.game, seat=3)
+
+    page = organiser.get(url(event)).content.decode()
+
+    ranking = page.split('id="ranking"')[1].split("</table>")[0]
+    rows = [row for row in ranking.split("<tr") if "€20.00" in row]
+    assert [names_of(club, [final.players[3]])[0] in row for row in rows] == [True]

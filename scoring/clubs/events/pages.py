@@ -28,6 +28,7 @@ from ..league.standings import season_of
 from ..models import Attendance, Club, Event, EventFinal, EventRound, ForbiddenPair, Member, Season
 from ..names import NAMED_COLUMNS, Named, shown_names
 from .facts import CARRY, EventFacts, TableFacts, event_facts
+from .prizes import event_prizes
 from .services import Warnings, draft_key, next_night, warnings_of
 
 STEPS: dict[int, Promise] = {
@@ -343,12 +344,11 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
     lines = facts.ranking(up_to_round=up_to)
     withdrawn = {entry.member_id for entry in facts.entries if entry.withdrawn_round is not None}
     pool, prizes = prize_list(event, len(facts.entries))
-    prize_of = dict(prizes)
+    # Each prize goes to its final place (prizes.py: the final's, once won, then the ranking).
+    money = event_prizes(facts, lines)
+    won = money.by_member
     rows = []
-    place = 0
     for line in lines:
-        if line.eligible:
-            place += 1
         rows.append(
             RankingRow(
                 line=line,
@@ -362,7 +362,7 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
                     for index, points in enumerate(line.night_points)
                 ],
                 withdrawn=line.entrant in withdrawn,
-                prize=prize_of.get(place, "") if line.eligible else "",
+                prize=money.said(won.get(line.entrant)),
             )
         )
     pairs = [

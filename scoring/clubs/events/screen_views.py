@@ -70,7 +70,9 @@ def _language(request: HtmxHttpRequest) -> str:
 
 def _turn(request: HtmxHttpRequest) -> int:
     chosen = request.GET.get("turn", "")
-    return int(chosen) if chosen.isascii() and chosen.isdigit() and 3 <= int(chosen) <= 120 else TURN
+    if chosen.isascii() and chosen.isdigit() and 3 <= int(chosen) <= 120:
+        return int(chosen)
+    return TURN
 
 
 def screen_address(event: Event, *, signed: bool) -> str:
