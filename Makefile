@@ -72,6 +72,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) tests/bench/bench_compiled.py
 	$(PY) tests/bench/bench_league.py
 	$(PY) tests/bench/bench_draw.py
+	$(PY) tests/bench/bench_events.py
 	$(PY) tests/bench/bench_settlement.py
 	$(PY) tests/bench/bench_import.py
 	$(PY) tests/bench/bench_throttles.py

@@ -11,7 +11,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.schema import OpenAPISchema
 
 from ..table.face import Game
-from . import clubs, errors, games, writes
+from . import clubs, errors, events, games, writes
 from .access import Reader
 
 log = logging.getLogger(__name__)
@@ -26,6 +26,7 @@ EXAMPLES = {
     "season": "march-may-2025",
     "player_id": "1",
     "night_id": "1",
+    "event_id": "1",
     "game_id": "GAME_ID",
     "number": "1",
 }
@@ -76,6 +77,7 @@ api = Api(
     auth=Reader(),
 )
 api.add_router("", clubs.router)
+api.add_router("", events.router)
 api.add_router("", games.router)
 api.add_router("", writes.router)
 

@@ -23,6 +23,11 @@ SUMMARIES: dict[str, Promise] = {
     "player": _("A player's figures, as his page shows them."),
     "nights": _("The club's nights, the latest first."),
     "night": _("A night: its rounds, their tables and who sat out."),
+    "events": _("The club's events, newest first: its public ones for anyone else."),
+    "event": _(
+        "An event: its nights, its published rounds and their tables, its ranking with each "
+        "tie-break value, its finals and its prizes."
+    ),
     "game": _("A game's boulmous/1 record and the engine's report of it."),
     "changes": _(
         "The club's history, for its admins: every change and who made it, newest first, 50 a page."
@@ -43,6 +48,7 @@ PARAMETERS: dict[tuple[str, str], Promise] = {
     ("path", "season"): _("The season's address, as in its page's."),
     ("path", "player_id"): _("A player's number, as in his page's address."),
     ("path", "night_id"): _("A night's number, as in its page's address."),
+    ("path", "event_id"): _("An event's number, as in its page's address."),
     ("path", "game_id"): _("A game's identifier, as in its page's address."),
     ("path", "number"): _("The hand's number in the game, from 1."),
     ("query", "season"): _("A season's address: its days' games."),

@@ -14,6 +14,7 @@ NO_SEASON = _("The club has no season at this address.")
 NO_PLAYER = _("The club has no player of this number.")
 NO_NIGHT = _("The club has no night of this number.")
 NO_GAME = _("No game has this id.")
+NO_EVENT = _("The club has no event of this number.")
 NO_PAGE = _("There is no page of this number.")
 SIGN_IN = _(
     "This club is private: sign in, or send a personal API token (Authorization: Bearer …)."

@@ -365,3 +365,126 @@ class ChangesOut(Schema):
     page: int
     pages: int
     changes: list[ChangeOut]
+
+
+class EventLine(Schema):
+    id: int
+    name: str
+    public: bool
+    entrants: int
+    rounds_published: int
+    ended_at: datetime | None
+    url: str
+
+
+class EventsOut(Schema):
+    club: str
+    events: list[EventLine]
+
+
+class EventNightOut(Schema):
+    id: int
+    date: date
+    place: str
+    rounds_planned: int | None
+
+
+class EventTableOut(Schema):
+    number: int
+    game: str | None
+    """Its game's id; None once the game was deleted."""
+    players: list[str]
+    """By seat: the first deals first."""
+    status: str
+    """``playing``, ``won``, ``abandoned``, ``settled`` or ``gone``."""
+    hands: int
+    totals: list[int] | None
+    """The totals it counts with in the event (won, or settled); None while it does not."""
+    settled_reason: str | None
+
+
+class EventRoundOut(Schema):
+    number: int
+    night: int
+    method: str
+    version: str
+    """The engine's seating version: the same inputs give the same tables."""
+    published_at: datetime
+    tables: list[EventTableOut]
+    sitting_out: list[str]
+
+
+class EventRankingLine(Schema):
+    rank: int
+    player: str
+    rounds: int
+    league_points: str
+    """Exact, as a decimal string (``7.5``)."""
+    points: int
+    opponents: str
+    """Three decimals, rounded half to even."""
+    firsts: int
+    nights: int
+    eligible: bool
+    reason: str | None
+    """Why not eligible: ``attendance``."""
+    decided_by: int | None
+    """The tie-break step (2 to 6) that placed him; None when league points did."""
+    night_points: list[str]
+    counted_nights: list[int]
+    """With best N nights, the nights (from 0) his league points count."""
+
+
+class EventFinalLine(Schema):
+    place: int
+    player: str
+    carried: str
+    final: int
+    total: str
+    decided_by: str | None
+    """``table`` or ``ranking`` when the totals tied."""
+
+
+class EventFinalOut(Schema):
+    kind: str
+    standing: list[EventFinalLine]
+
+
+class EventPrizeOut(Schema):
+    place: int
+    player: str
+    amount: str | None
+
+
+class EventMoneyOut(Schema):
+    entry_fee: str
+    currency: str
+    pool: str
+    prize_kind: str
+    prize_list: list[str]
+    """By place: shares of the pool in %, or amounts, as the event declares them."""
+    prizes: list[EventPrizeOut]
+    """Each eligible entrant in his final place, with his prize (None: none)."""
+
+
+class EventOut(Schema):
+    club: str
+    id: int
+    name: str
+    public: bool
+    ended_at: datetime | None
+    points: list[int]
+    sit_out_points: str
+    best_nights: int | None
+    min_attendance: str | None
+    hide_last_rounds: int
+    hidden_from: int | None
+    """While its last rounds are hidden from this request: the first round left out."""
+    final: str
+    carry_over: str
+    nights: list[EventNightOut]
+    rounds: list[EventRoundOut]
+    ranking: list[EventRankingLine]
+    finals: list[EventFinalOut]
+    money: EventMoneyOut
+    links: dict[str, str]

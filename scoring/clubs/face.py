@@ -10,6 +10,9 @@ Something new another context needs is re-exported here, from the module that ho
 from .access import club_may, club_member
 from .edits import moved_season
 from .embed import allow_origin
+from .events.facts import EventFacts, event_facts
+from .events.pages import EventPage, event_lines, event_page, events_of, points_text, ranking_csv
+from .events.prizes import Prizes, event_prizes
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
@@ -18,7 +21,7 @@ from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, season_standings
 from .mail import send_due
 from .members.services import add_member
-from .models import Club, ClubResult, Member, Night, Season
+from .models import Club, ClubResult, Event, EventRound, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, sees_full_names, shown_names
 from .nights.pages import night_rounds
 from .pages.games import dated, filtered, games_page
@@ -30,9 +33,14 @@ __all__ = [
     "NAMED_COLUMNS",
     "Club",
     "ClubResult",
+    "Event",
+    "EventFacts",
+    "EventPage",
+    "EventRound",
     "Member",
     "Named",
     "Night",
+    "Prizes",
     "Season",
     "add_member",
     "allow_origin",
@@ -41,6 +49,11 @@ __all__ = [
     "create_club",
     "create_season",
     "dated",
+    "event_facts",
+    "event_lines",
+    "event_page",
+    "event_prizes",
+    "events_of",
     "filtered",
     "games_page",
     "import_club_records",
@@ -48,7 +61,9 @@ __all__ = [
     "moved_season",
     "night_rounds",
     "player_stats",
+    "points_text",
     "provisional_games",
+    "ranking_csv",
     "reading",
     "rebuild_league",
     "season_standings",

@@ -4,6 +4,7 @@ Clubs know the table's games; the table knows nothing of clubs.
 """
 
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -143,6 +144,12 @@ class Night(models.Model):
     reopened_at = models.DateTimeField(null=True, blank=True)
     """When an admin last reopened it after its end: its mail, when it ends again, goes out
     once more, as a correction (scoring/clubs/mail.py)."""
+    event = models.ForeignKey(
+        "Event", null=True, blank=True, on_delete=models.SET_NULL, related_name="nights"
+    )
+    """The event (issue 41) this night is one of, if any: its rounds are then the event's,
+    drawn and published by its organisers (scoring/clubs/events/). A night without one works
+    as it always did. An event deleted leaves its nights, as plain nights."""
 
     class Meta:
         ordering = ["-date", "-id"]
@@ -391,4 +398,249 @@ class MailSent(models.Model):
                 & models.Q(season__isnull=True, dispute__isnull=False),
                 name="mail_sent_night_season_or_dispute",
             ),
+        ]
+
+
+def new_event_seed() -> str:
+    return secrets.token_hex(8)
+
+
+class Event(GameRules):
+    """A club's event (issue 41; docs/events.md, the contract ../shared/specs/events.md): a
+    championship, tournament or cup over rounds and nights, with its entries, its ranking
+    and its final. Its rules are the club's when it is made (the columns of
+    :class:`GameRules`), its own after; its games are club games played with them."""
+
+    class SitOut(models.TextChoices):
+        ZERO = "0", _("no points")
+        AVERAGE = "average", _("the mean of the scheme’s four values")
+
+    class Final(models.TextChoices):
+        NONE = "none", _("no final")
+        FINAL = "final", _("a final table")
+        CONSOLATION = "consolation", _("a final and a consolation table")
+
+    class Carry(models.TextChoices):
+        FULL = "1", _("in full")
+        HALF = "0.5", _("halved")
+        NONE = "0", _("not at all")
+
+    class PrizeKind(models.TextChoices):
+        SHARE = "share", _("shares of the pool, in %")
+        AMOUNT = "amount", _("fixed amounts")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
+    name = models.CharField(_("name"), max_length=80)
+    seed = models.CharField(max_length=64, default=new_event_seed)
+    """The lot's seed (``"<seed>:<entrant id>"``, the ranking's last step) and the draws'."""
+    points = models.JSONField(_("league points"), default=default_points)
+    """Points for ranks 1 to 4 at a table in a round: the club's scheme when it was made."""
+    sit_out_points = models.CharField(
+        _("points for sitting out"), max_length=10, choices=SitOut.choices, default=SitOut.ZERO
+    )
+    best_nights = models.PositiveSmallIntegerField(_("best nights counted"), null=True, blank=True)
+    """Only the best N nights count in the league points; None: all of them."""
+    min_attendance = models.DecimalField(
+        _("least share of nights to take the title"),
+        max_digits=3,
+        decimal_places=2,
+        null=True,
+        blank=True,
+    )
+    """E.g. 0.75: an entrant present on fewer nights is ranked apart; None: no minimum."""
+    hide_last_rounds = models.PositiveSmallIntegerField(_("last rounds hidden"), default=0)
+    """The ranking shown to players counts only the rounds before the last K, until the event
+    ends (its organisers see it all)."""
+    counts_in_season = models.BooleanField(_("its games count in the season"), default=True)
+    final = models.CharField(_("final"), max_length=12, choices=Final.choices, default=Final.NONE)
+    carry_over = models.CharField(
+        _("points carried into the final"), max_length=3, choices=Carry.choices, default=Carry.FULL
+    )
+    entry_fee = models.DecimalField(
+        _("entry fee"), max_digits=18, decimal_places=4, default=Decimal(0)
+    )
+    fee_currency = models.CharField(_("currency of the fee"), max_length=3, default="EUR")
+    prize_kind = models.CharField(
+        _("prizes"), max_length=10, choices=PrizeKind.choices, default=PrizeKind.SHARE
+    )
+    prizes = models.JSONField(_("prize list"), default=list)
+    """By place from the first: percentages of the pool or amounts, as decimal strings."""
+    public = models.BooleanField(_("public"), default=False)
+    """Anyone may see its page and ranking (the room's screen needs no signed link)."""
+    created_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    """When its organiser ended it: its hidden rounds are shown to all."""
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(best_nights__isnull=True) | models.Q(best_nights__gte=1),
+                name="event_best_nights_positive",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(min_attendance__isnull=True)
+                | models.Q(min_attendance__gt=0, min_attendance__lte=1),
+                name="event_min_attendance_share",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EventEntry(models.Model):
+    """A member (or a guest: a member of the club without an account) entered in an event.
+    Entered late, he is seated from ``entered_round`` on; withdrawn, never from
+    ``withdrawn_round`` on, and keeps what he scored."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="event_entries")
+    entered_round = models.PositiveSmallIntegerField(default=1)
+    """The first round he may be seated in: the rounds drawn when he entered, plus one."""
+    entered_at = models.DateTimeField(default=timezone.now)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    withdrawn_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    """The first round he is no longer seated in; None while he plays on."""
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["entered_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "member"], name="event_entry_unique"),
+        ]
+
+
+class ForbiddenPair(models.Model):
+    """Two members who must never sit at one table: for every event of the club (kept
+    across events, ``event`` None) or for one event. ``first`` is the lower id."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="forbidden_pairs")
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="forbidden_pairs"
+    )
+    first = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(first__lt=models.F("second")), name="forbidden_pair_ordered"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "first", "second"],
+                condition=models.Q(event__isnull=True),
+                name="forbidden_pair_club_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "first", "second"],
+                condition=models.Q(event__isnull=False),
+                name="forbidden_pair_event_unique",
+            ),
+        ]
+
+
+class EventRound(models.Model):
+    """A round of an event, numbered across its nights: drawn (a draft only its organisers
+    see, whose players they may swap), then published, when its tables' games start as the
+    night's :class:`Round` (``round``), played and scored as a night's are."""
+
+    class Method(models.TextChoices):
+        RANDOM = "random", _("random")
+        INTERVAL = "interval", _("by interval (1-3-5-7, 2-4-6-8)")
+        NO_REPEAT = "no-repeat", _("no repeats")
+        SWISS = "swiss", _("Swiss")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="event_rounds")
+    number = models.PositiveSmallIntegerField()
+    method = models.CharField(max_length=10, choices=Method.choices)
+    seed = models.PositiveIntegerField(default=new_seed)
+    version = models.CharField(max_length=20, blank=True)
+    """The engine's seating version that drew it: the same inputs give the same tables."""
+    tables = models.JSONField()
+    """Member ids by table, each table best-ranked first (the first deals first)."""
+    sitting_out = models.JSONField()
+    drawn_at = models.DateTimeField(default=timezone.now)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    swapped_at = models.DateTimeField(null=True, blank=True)
+    swapped_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    """The last swap (each is in the club's history)."""
+    published_at = models.DateTimeField(null=True, blank=True)
+    """None: a draft. Published, its seats show and its games start."""
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    round = models.OneToOneField(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_round"
+    )
+    """The night's round its games were started in (club games by table), once published."""
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_round_unique"),
+        ]
+
+
+class TableSettled(models.Model):
+    """A table of an event's round that did not finish in time, settled by an organiser: with
+    the totals as they stand (``totals`` None) or with the totals he entered, and his reason.
+    Its game is abandoned; it counts in the event with these totals."""
+
+    event_round = models.ForeignKey(EventRound, on_delete=models.CASCADE, related_name="settled")
+    table = models.PositiveSmallIntegerField()
+    """The table's number in the round, from 1."""
+    totals = models.JSONField(null=True, blank=True)
+    """Four totals by seat, as entered; None: as they stand."""
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event_round", "table"], name="table_settled_once"),
+        ]
+
+
+class EventFinal(models.Model):
+    """An event's final table (or its consolation table), drawn after its last round: its
+    four players (best-ranked first) and their game, a club game played with the event's
+    rules."""
+
+    class Kind(models.TextChoices):
+        FINAL = "final", _("final")
+        CONSOLATION = "consolation", _("consolation final")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="finals")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    players = models.JSONField()
+    """Member ids, best-ranked first."""
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="event_final"
+    )
+    drawn_at = models.DateTimeField(default=timezone.now)
+    drawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "kind"], name="event_final_once"),
         ]

@@ -221,11 +221,13 @@ def start_club_game(
     first_dealer: int | None,
     owner_id: int | None,
     by: Actor = NOBODY,
+    rules: Rules | None = None,
 ) -> GameState:
-    """A club game with the club's rules: members by their names, anyone else as a guest."""
+    """A club game with the club's rules (or those given: an event's), members by their
+    names, anyone else as a guest."""
     state = create_game(
         names=names_as_club_writes(club, names, Member.Role.GUEST),
-        rules=club.rules,
+        rules=club.rules if rules is None else rules,
         first_dealer=first_dealer,
         place=club.name,
         owner_id=owner_id,

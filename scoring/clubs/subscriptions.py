@@ -129,6 +129,9 @@ def subscribe() -> None:
     hooks.loaded_with_game.append("club_game__club")
     # A game of a night that ended takes no more changes (access.night_closed).
     hooks.loaded_with_game.append("club_game__round__night")
+    # Whether an event's game counts in the season (league/results.py counts_in_season).
+    hooks.loaded_with_game.append("club_game__round__night__event")
+    hooks.loaded_with_game.append("event_final__event")
     hooks.game_changed.connect(follow_game, sender=Game, dispatch_uid="clubs.follow_game")
     hooks.crumbs.append(club_crumb)
     if club_zone not in hooks.time_zones:

@@ -1,5 +1,7 @@
 from django.urls import path
 
+from .events import screen_views
+from .events import views as events
 from .imports import views as imports
 from .league import views as league
 from .members import views as members
@@ -94,6 +96,61 @@ urlpatterns = [
         "clubs/<slug:club>/nights/<int:night>/ranking.pdf",
         nights.ranking_pdf,
         name="night_ranking_pdf",
+    ),
+    # Events (issue 41): championships over rounds and nights, in events/views.py.
+    path("clubs/<slug:club>/events/", events.events, name="events"),
+    path("clubs/<slug:club>/events/new", events.new_event, name="new_event"),
+    path("clubs/<slug:club>/events/<int:event>/", events.event, name="event"),
+    path("clubs/<slug:club>/events/<int:event>/edit", events.edit_event, name="event_edit"),
+    path("clubs/<slug:club>/events/<int:event>/nights", events.add_night, name="event_night"),
+    path("clubs/<slug:club>/events/<int:event>/end", events.end_event, name="event_end"),
+    path("clubs/<slug:club>/events/<int:event>/entries", events.enter, name="event_enter"),
+    path(
+        "clubs/<slug:club>/events/<int:event>/entries/<int:member_id>/withdraw",
+        events.withdraw,
+        name="event_withdraw",
+    ),
+    path("clubs/<slug:club>/events/<int:event>/checkin", events.check_in, name="event_checkin"),
+    path("clubs/<slug:club>/events/<int:event>/pairs", events.forbid_pair, name="event_pair"),
+    path(
+        "clubs/<slug:club>/events/<int:event>/pairs/<int:pair>/remove",
+        events.allow_pair,
+        name="event_pair_remove",
+    ),
+    path("clubs/<slug:club>/events/<int:event>/draw", events.draw, name="event_draw"),
+    path("clubs/<slug:club>/events/<int:event>/swap", events.swap, name="event_swap"),
+    path("clubs/<slug:club>/events/<int:event>/publish", events.publish, name="event_publish"),
+    path("clubs/<slug:club>/events/<int:event>/settle", events.settle, name="event_settle"),
+    path("clubs/<slug:club>/events/<int:event>/final", events.final, name="event_final"),
+    path(
+        "clubs/<slug:club>/events/<int:event>/ranking.csv",
+        events.ranking_file,
+        name="event_ranking_csv",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/event.jsonl",
+        events.records_file,
+        name="event_records",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/ranking.pdf",
+        events.ranking_pdf,
+        name="event_ranking_pdf",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/prizes.csv",
+        events.prizes_file,
+        name="event_prizes_csv",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/screen",
+        screen_views.event_screen,
+        name="event_screen",
+    ),
+    path(
+        "clubs/<slug:club>/events/<int:event>/screen/live",
+        screen_views.event_screen_live,
+        name="event_screen_live",
     ),
     # The league (issue 11): standings, players, records, in league/views.py.
     path("clubs/<slug:club>/standings/", league.all_time, name="all_time"),

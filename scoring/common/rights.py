@@ -76,6 +76,11 @@ class Action(StrEnum):
     """Start club games, organise club nights."""
     RUN_CLUB = "run a club"
     """Its settings, members, invites, seasons and imports."""
+    ORGANISE_EVENT = "organise a club's events"
+    """Make, change and delete its events (issue 41), enter and withdraw their players,
+    declare the pairs never seated together, draw, swap and publish rounds, settle tables,
+    draw finals: the club's admins. They alone see an event's draft round and its ranking
+    through its hidden last rounds."""
     EXPORT_MEMBER_DATA = "download a member's data"
     """All the club keeps about one of its players, as JSON: at his request."""
     REMOVE_MEMBER = "remove a member"
@@ -100,6 +105,7 @@ POLICY: dict[Action, frozenset[Role]] = {
     Action.SEE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER, Role.CLUB_MEMBER}),
     Action.SCORE_CLUB: frozenset({Role.CLUB_ADMIN, Role.CLUB_SCORER}),
     Action.RUN_CLUB: frozenset({Role.CLUB_ADMIN}),
+    Action.ORGANISE_EVENT: frozenset({Role.CLUB_ADMIN}),
     Action.EXPORT_MEMBER_DATA: frozenset({Role.CLUB_ADMIN}),
     Action.REMOVE_MEMBER: frozenset({Role.CLUB_ADMIN}),
     Action.NAME_MEMBER_IN_PUBLIC: frozenset({Role.CLUB_ADMIN}),

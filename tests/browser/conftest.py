@@ -17,10 +17,11 @@ from django.utils import timezone
 
 from scoring.accounts.tokens import create_token
 from scoring.clubs import services as club_services
+from scoring.clubs.events import services as event_services
 from scoring.clubs.members import services as member_services
-from scoring.clubs.models import Member
+from scoring.clubs.models import ForbiddenPair, Member
 from scoring.clubs.nights import services as night_services
-from scoring.common.rights import COOKIE
+from scoring.common.rights import COOKIE, Actor
 from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game
@@ -221,6 +222,7 @@ def long_club(transactional_db):
     link = services.make_scorer_link(public_id=finished.public_id)
     seat = services.make_seat_links(public_id=finished.public_id)[0]
     token = create_token(user=amina, name="Tableau du café").token
+    event = long_event(club, members, amina)
     arguments = {
         "gid": finished.public_id,
         "number": 1,
@@ -237,6 +239,9 @@ def long_club(transactional_db):
         "game_id": finished.public_id,
         "player_id": members[1].pk,
         "night_id": night.pk,
+        "event": event.pk,
+        "event_id": event.pk,
+        "pair": ForbiddenPair.objects.get(event=event).pk,
     }
     secrets = {"join": link.secret, "join_club": club.invite_secret, "seat": seat.code}
     return {
@@ -246,6 +251,64 @@ def long_club(transactional_db):
         "member": yasmina,
         "playing": playing.public_id,
     }
+
+
+def long_event(club, members, amina):
+    """An event of the long club with a long name, its players entered, a pair never
+    together, a fee and prizes, its round 1 published (one table settled, with a reason)
+    and its round 2 a draft: every section of its page shown."""
+    by = Actor(user_id=amina.pk)
+    event = event_services.create_event(
+        club=club,
+        settings={
+            "name": "Championnat d’hiver des quatre boulmous de la Médina",
+            "points": [3, 2, 1, 0],
+            "sit_out_points": "average",
+            "best_nights": 1,
+            "min_attendance": Decimal("0.75"),
+            "hide_last_rounds": 1,
+            "counts_in_season": True,
+            "final": "consolation",
+            "carry_over": "0.5",
+            "entry_fee": Decimal("12.50"),
+            "fee_currency": "EUR",
+            "prize_kind": "share",
+            "prizes": ["50", "30", "20"],
+            "public": True,
+        },
+        rules=club.rules,
+        night=(timezone.localdate() + timedelta(days=7), "Café Central 2, La Marsa", 3),
+        by=by,
+    )
+    event_services.add_night(
+        event_id=event.pk, date=timezone.localdate() + timedelta(days=14), place="", rounds=3
+    )
+    entrants = [member.pk for member in members]
+    event_services.enter(event_id=event.pk, member_ids=entrants, guests=[], by=by)
+    event_services.forbid_pair(
+        club=club, event_id=event.pk, first_id=entrants[0], second_id=entrants[1], by=by
+    )
+    first_night = event.nights.order_by("date").first()
+    night_services.check_in(night_id=first_night.pk, member_ids=entrants, guests=[])
+    drawn = event_services.draw_round(event_id=event.pk, number=1, method="random", by=by)
+    event_services.publish(
+        event_id=event.pk,
+        number=1,
+        key=event_services.draft_key(drawn),
+        owner_id=amina.pk,
+        by=by,
+    )
+    for table in range(1, len(drawn.tables) + 1):
+        event_services.settle_table(
+            event_id=event.pk,
+            number=1,
+            table=table,
+            totals=[-12, 7, 31, 0],
+            reason="La soirée a fini à minuit, le café fermait",
+            by=by,
+        )
+    event_services.draw_round(event_id=event.pk, number=2, method="swiss", by=by)
+    return event
 
 
 @pytest.fixture

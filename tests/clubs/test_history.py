@@ -21,10 +21,11 @@ from django.urls import reverse
 
 from scoring.clubs import edits, history, privacy, services
 from scoring.clubs import urls as club_urls
+from scoring.clubs.events import services as event_services
 from scoring.clubs.imports import services as import_services
 from scoring.clubs.members import care as member_care
 from scoring.clubs.members import services as member_services
-from scoring.clubs.models import ClubChange, Member, Night
+from scoring.clubs.models import ClubChange, Event, EventRound, ForbiddenPair, Member, Night
 from scoring.clubs.nights import services as night_services
 from scoring.common.rights import NOBODY, Actor
 from scoring.engine import Contract, Hand, Rules, Trump, loads
@@ -158,6 +159,69 @@ SEASON = {
     "last_day": "2026-12-31",
     **{f"points_{rank}": points for rank, points in enumerate((3, 2, 1, 0))},
 }
+
+
+def with_event(world):
+    """An event of the club, its first night's three rounds, its four players checked in."""
+    event = event_services.create_event(
+        club=world.club,
+        settings={
+            "name": "Coupe",
+            "points": [3, 2, 1, 0],
+            "sit_out_points": "0",
+            "best_nights": None,
+            "min_attendance": None,
+            "hide_last_rounds": 0,
+            "counts_in_season": True,
+            "final": "final",
+            "carry_over": "1",
+            "entry_fee": Decimal(0),
+            "fee_currency": "EUR",
+            "prizes": [],
+            "prize_kind": "share",
+            "public": False,
+        },
+        rules=Rules(target=3),
+    )
+    night = event_services.add_night(event_id=event.pk, date=date(2025, 3, 8), place="", rounds=1)
+    players = [world.bilal.pk, world.chafik.pk, world.dalila.pk, world.farid.pk]
+    event_services.enter(event_id=event.pk, member_ids=players, guests=[])
+    night_services.check_in(night_id=night.pk, member_ids=players, guests=[])
+
+
+def event_drafted(world):
+    with_event(world)
+    event = Event.objects.get()
+    event_services.draw_round(event_id=event.pk, number=1, method="random")
+
+
+def event_published(world):
+    event_drafted(world)
+    event = Event.objects.get()
+    event_services.publish(event_id=event.pk, number=1, key=event_key(world), owner_id=None)
+
+
+def event_played(world):
+    event_published(world)
+    event = Event.objects.get()
+    event_services.settle_table(
+        event_id=event.pk, number=1, table=1, totals=[9, 3, 2, 1], reason="time"
+    )
+
+
+def event_pair(world):
+    with_event(world)
+    event_services.forbid_pair(
+        club=world.club, event_id=None, first_id=world.bilal.pk, second_id=world.farid.pk
+    )
+
+
+def event_key(world):
+    return event_services.draft_key(EventRound.objects.get())
+
+
+def event_of(world, **more):
+    return {"club": "sfax", "event": Event.objects.get().pk, **more}
 
 
 def drawn(world):
@@ -301,6 +365,108 @@ WRITES = {
         lambda world: {"confirm": "1"},
         before=drawn,
     ),
+    "new_event": Write(
+        "event_created",
+        CLUB,
+        lambda world: {
+            "name": "Coupe",
+            "date": "2025-03-08",
+            "place": "",
+            "rounds": 2,
+            "target": 3,
+            "failed_taker": "tricks_minus_bid",
+            "currency": "EUR",
+            "confirmation": "off",
+            "confirmation_minutes": 15,
+            **{f"points_{rank}": points for rank, points in enumerate((3, 2, 1, 0))},
+            "sit_out_points": "0",
+            "hide_last_rounds": 0,
+            "final": "none",
+            "carry_over": "1",
+            "entry_fee": "0",
+            "prize_kind": "share",
+        },
+    ),
+    "event_edit": Write(
+        "event_edited",
+        event_of,
+        lambda world: {
+            "name": "Coupe d'été",
+            "target": 3,
+            "failed_taker": "tricks_minus_bid",
+            "currency": "EUR",
+            "confirmation": "off",
+            "confirmation_minutes": 15,
+            **{f"points_{rank}": points for rank, points in enumerate((3, 2, 1, 0))},
+            "sit_out_points": "0",
+            "hide_last_rounds": 0,
+            "final": "final",
+            "carry_over": "1",
+            "entry_fee": "0",
+            "prize_kind": "share",
+        },
+        before=with_event,
+    ),
+    "event_night": Write(
+        "event_night_added",
+        event_of,
+        lambda world: {"date": "2025-03-15", "place": "", "rounds": 2},
+        before=with_event,
+    ),
+    "event_end": Write("event_ended", event_of, before=with_event),
+    "event_delete": Write("event_deleted", event_of, before=with_event),
+    "event_enter": Write(
+        "entrants_added",
+        event_of,
+        lambda world: {"present": [Member.objects.get(club=world.club, name="Amina").pk]},
+        before=with_event,
+    ),
+    "event_withdraw": Write(
+        "entrant_withdrawn",
+        lambda world: event_of(world, member_id=world.bilal.pk),
+        before=with_event,
+    ),
+    "event_pair": Write(
+        "pair_forbidden",
+        event_of,
+        lambda world: {"first": world.bilal.pk, "second": world.chafik.pk, "scope": "event"},
+        before=with_event,
+    ),
+    "event_pair_remove": Write(
+        "pair_allowed",
+        lambda world: event_of(world, pair=ForbiddenPair.objects.get().pk),
+        before=event_pair,
+    ),
+    "event_draw": Write(
+        "event_round_drawn",
+        event_of,
+        lambda world: {"number": 1, "method": "random"},
+        before=with_event,
+    ),
+    "event_swap": Write(
+        "round_swapped",
+        event_of,
+        lambda world: {
+            "number": 1,
+            "key": event_key(world),
+            "first": world.bilal.pk,
+            "second": world.chafik.pk,
+        },
+        before=event_drafted,
+    ),
+    "event_publish": Write(
+        "round_published",
+        event_of,
+        lambda world: {"number": 1, "key": event_key(world)},
+        before=event_drafted,
+    ),
+    "event_settle": Write(
+        "table_settled",
+        event_of,
+        lambda world: {"number": 1, "table": 1, "how": "stands"},
+        before=event_published,
+    ),
+    "event_final": Write("final_drawn", event_of, before=event_played),
 }
 """Every form of the club's URL conf that writes, and the line of the history it leaves."""
 
@@ -310,10 +476,19 @@ NOT_IN_HISTORY = {
     "club_mail": "a member's own choice of mail, not a change of the club",
     "mail_unsubscribe": "a member's own choice of mail, by the link in it",
     "club_feed_key": "a member's own calendar link, changed: his, not a change of the club",
+    "event_checkin": "who is present at an event's night: kept by the night, as its check-in",
 }
 """The forms of the club's URL conf that write and leave no line, and why."""
 
-ARGUMENT = {"club": "sfax", "member_id": 1, "season": "s", "night": 1, "number": 1}
+ARGUMENT = {
+    "club": "sfax",
+    "member_id": 1,
+    "season": "s",
+    "night": 1,
+    "number": 1,
+    "event": 1,
+    "pair": 1,
+}
 
 
 def posted_forms():
@@ -361,6 +536,7 @@ def test_club_write_leaves_one_history_line_naming_who_made_it(sfax, name):
 
 WRITE_SERVICES = (
     services,
+    event_services,
     member_services,
     member_care,
     import_services,

@@ -44,6 +44,7 @@ from scoring.accounts.tokens import create_token
 from scoring.clubs import history as club_history
 from scoring.clubs import mail as club_mail
 from scoring.clubs import services as club_services
+from scoring.clubs.events import services as event_services
 from scoring.clubs.imports import services as import_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, MailSent, Member, Night
@@ -262,6 +263,49 @@ def populate() -> dict[str, Any]:
     play(two, [BOULMOUS] * 2, table_two)
     night_services.draw_round(night_id=night.pk, owner_id=amina.pk, by=organiser)
     night_services.end_night(night_id=night.pk, by=organiser)  # round 2's tables abandoned
+    # An event of one night and one round: its entries, a pair never together, the round
+    # drawn and published, its table settled, its final drawn.
+    event = event_services.create_event(
+        club=club,
+        settings={
+            "name": "Coupe",
+            "points": [3, 2, 1, 0],
+            "sit_out_points": "average",
+            "best_nights": None,
+            "min_attendance": Decimal("0.5"),
+            "hide_last_rounds": 0,
+            "counts_in_season": True,
+            "final": "final",
+            "carry_over": "0.5",
+            "entry_fee": Decimal(5),
+            "fee_currency": "EUR",
+            "prize_kind": "share",
+            "prizes": ["60", "40"],
+            "public": True,
+        },
+        rules=club.rules,
+        night=(today, "Café", 1),
+        by=organiser,
+    )
+    entrants = everyone[:5]
+    event_services.enter(event_id=event.pk, member_ids=entrants, guests=[], by=organiser)
+    event_services.forbid_pair(
+        club=club, event_id=event.pk, first_id=entrants[0], second_id=everyone[-1], by=organiser
+    )
+    event_night = event.nights.get()
+    night_services.check_in(night_id=event_night.pk, member_ids=entrants, guests=[])
+    drawn = event_services.draw_round(event_id=event.pk, number=1, method="random", by=organiser)
+    event_services.publish(
+        event_id=event.pk,
+        number=1,
+        key=event_services.draft_key(drawn),
+        owner_id=amina.pk,
+        by=organiser,
+    )
+    event_services.settle_table(
+        event_id=event.pk, number=1, table=1, totals=[40, 30, 20, 10], reason="late", by=organiser
+    )
+    event_services.draw_final(event_id=event.pk, owner_id=amina.pk, by=organiser)
     # Bilal has the night's ranking mailed, in French.
     club_mail.choose(
         member_id=members["Bilal"].pk,

@@ -3,6 +3,7 @@ its URL resolver, answers a HEAD with the status and type a GET gets, and no bod
 
 from collections.abc import Callable
 from datetime import date
+from decimal import Decimal
 from typing import NamedTuple
 
 import pytest
@@ -11,6 +12,7 @@ from django.db import transaction
 from django.urls import get_resolver
 
 from scoring.clubs import services as club_services
+from scoring.clubs.events import services as event_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
 from scoring.clubs.nights import services as night_services
@@ -97,6 +99,31 @@ def build_site():
     )
     link = services.make_scorer_link(public_id=game.public_id)
     seat = services.make_seat_links(public_id=game.public_id)[0]
+    event = event_services.create_event(
+        club=club,
+        settings={
+            "name": "Coupe",
+            "points": [3, 2, 1, 0],
+            "sit_out_points": "0",
+            "best_nights": None,
+            "min_attendance": None,
+            "hide_last_rounds": 0,
+            "counts_in_season": True,
+            "final": "none",
+            "carry_over": "1",
+            "entry_fee": Decimal(0),
+            "fee_currency": "EUR",
+            "prize_kind": "share",
+            "prizes": [],
+            "public": False,
+        },
+        rules=Rules(),
+        night=(date(2025, 3, 14), "", 2),
+    )
+    event_services.enter(event_id=event.pk, member_ids=members, guests=[])
+    pair = event_services.forbid_pair(
+        club=club, event_id=event.pk, first_id=members[0], second_id=members[1]
+    )
     arguments = {
         "gid": game.public_id,
         "number": 1,
@@ -110,10 +137,13 @@ def build_site():
         "token": "set-password",
         "what": "nights",
         "token_id": 1,
+        "event": event.pk,
+        "pair": pair.pk,
         # The read API's (in its namespace, "api:").
         "game_id": game.public_id,
         "player_id": members[0],
         "night_id": night.pk,
+        "event_id": event.pk,
     }
     secrets = {"join": link.secret, "join_club": club.invite_secret, "seat": seat.code}
 

@@ -33,7 +33,15 @@ from ...table.face import (
     score,
 )
 from ..models import Club, ClubResult
-from .results import as_seated, club_game_of, result_values, results_of, same_outcome
+from .results import (
+    KEPT_OUT_OF_SEASON,
+    as_seated,
+    club_game_of,
+    counts_in_season,
+    result_values,
+    results_of,
+    same_outcome,
+)
 from .totals import COLUMNS as _COLUMNS
 from .totals import count, recount
 from .totals import values as row_values
@@ -50,7 +58,7 @@ def follow(state: GameState) -> None:
         return
     state = as_seated(state)
     # A game played with confirmation counts once its result is final (issue 40.2).
-    counted = state.result.finished and final_as_written(state)
+    counted = state.result.finished and final_as_written(state) and counts_in_season(game)
     if not counted and not ClubResult.objects.filter(game=game).exists():
         return
     club = Club.objects.select_for_update().get(pk=club_game.club_id)
@@ -289,8 +297,10 @@ def rebuild(club: Club, *, chunk: int = 500) -> int:
 
 
 def _rebuild(club: Club, chunk: int) -> int:
+    kept_out = Game.objects.filter(KEPT_OUT_OF_SEASON).values("pk")
     ids = list(
         Summary.objects.filter(game__club_game__club=club, status=Summary.Status.WON)
+        .exclude(game__in=kept_out)
         .order_by("game_id")
         .values_list("game_id", flat=True)
     )

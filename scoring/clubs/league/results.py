@@ -7,11 +7,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Q
+
 from ...common.names import name_key
 from ...engine import GameResult, amount
 from ...engine.league import placings
 from ...table.face import Game, GameState, Seat, Summary, finish_of
-from ..models import Club, ClubGame, ClubResult
+from ..models import Club, ClubGame, ClubResult, EventFinal
 
 
 def results_of(state: GameState, club: Club) -> list[ClubResult]:
@@ -77,6 +79,29 @@ def club_game_of(game: Game) -> ClubGame | None:
         return game.club_game
     except ClubGame.DoesNotExist:
         return None
+
+
+KEPT_OUT_OF_SEASON = Q(club_game__round__night__event__counts_in_season=False) | Q(
+    event_final__event__counts_in_season=False
+)
+"""The club games the league leaves out: an event's (a game of one of its nights, or its
+final) whose event keeps its games out of the season (issue 41)."""
+
+
+def counts_in_season(game: Game) -> bool:
+    """Whether the club's league counts this club game (once final): all but those
+    :data:`KEPT_OUT_OF_SEASON`. Read with the game where the table was asked to
+    (``loaded_with_game``: its night's event, its final's)."""
+    club_game = club_game_of(game)
+    if club_game is None:
+        return True
+    if club_game.round is not None and club_game.round.night.event is not None:
+        return club_game.round.night.event.counts_in_season
+    try:
+        final = game.event_final
+    except EventFinal.DoesNotExist:
+        return True
+    return bool(final.event.counts_in_season)
 
 
 def as_seated(state: GameState) -> GameState:

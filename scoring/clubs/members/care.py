@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection, transaction
-from django.db.models import Count, Min, QuerySet
+from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
 from ...common.names import look_alike, name_key
@@ -28,7 +28,18 @@ from ...table.face import Game, Player, Seat, Summary
 from .. import history
 from ..league import totals
 from ..league.ratings import rerate_from
-from ..models import Attendance, Club, ClubChange, ClubResult, Member, Round
+from ..models import (
+    Attendance,
+    Club,
+    ClubChange,
+    ClubResult,
+    EventEntry,
+    EventFinal,
+    EventRound,
+    ForbiddenPair,
+    Member,
+    Round,
+)
 from ..privacy import LastAdmin
 from ..services import NameLooksLike, NameTaken, lock_club, only_admin
 
@@ -312,6 +323,7 @@ def merge_members(*, club: Club, gone_id: int, kept_id: int, by: Actor) -> Merge
     ]
     games = _seat_as(club, gone.key, kept.name)
     _move_nights(club, gone, kept)
+    _move_events(club, gone, kept)
     _take_over(gone, kept)
     before = {
         "name": gone.name,
@@ -377,6 +389,38 @@ def _move_nights(club: Club, gone: Member, kept: Member) -> None:
         row.tables = [[_same(one, gone, kept) for one in table] for table in row.tables]
         row.sitting_out = [_same(one, gone, kept) for one in row.sitting_out]
         row.save(update_fields=["tables", "sitting_out"])
+
+
+def _move_events(club: Club, gone: Member, kept: Member) -> None:
+    """``gone``'s entries, seats, pairs never together and finals in the club's events are
+    ``kept``'s (issue 41): an event both were entered in keeps ``kept``'s entry; a pair of
+    the two, or one ``kept`` has already, goes."""
+    theirs = set(EventEntry.objects.filter(member=kept).values_list("event_id", flat=True))
+    for entry in EventEntry.objects.filter(member=gone):
+        if entry.event_id in theirs:
+            entry.delete()
+        else:
+            entry.member = kept
+            entry.save(update_fields=["member"])
+    for row in EventRound.objects.filter(event__club=club):
+        seated = [one for table in row.tables for one in table] + list(row.sitting_out)
+        if gone.pk in seated:
+            row.tables = [[_same(one, gone, kept) for one in table] for table in row.tables]
+            row.sitting_out = [_same(one, gone, kept) for one in row.sitting_out]
+            row.save(update_fields=["tables", "sitting_out"])
+    for final in EventFinal.objects.filter(event__club=club):
+        if gone.pk in final.players:
+            final.players = [_same(one, gone, kept) for one in final.players]
+            final.save(update_fields=["players"])
+    pairs = ForbiddenPair.objects.filter(club=club)
+    for pair in pairs.filter(Q(first=gone) | Q(second=gone)):
+        other = pair.second_id if pair.first_id == gone.pk else pair.first_id
+        low, high = sorted((other, kept.pk))
+        if other == kept.pk or pairs.filter(event=pair.event_id, first=low, second=high).exists():
+            pair.delete()
+        else:
+            pair.first_id, pair.second_id = low, high
+            pair.save(update_fields=["first", "second"])
 
 
 def _same(member_id: int, gone: Member, kept: Member) -> int:

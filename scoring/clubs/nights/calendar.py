@@ -82,15 +82,42 @@ REFRESH = timedelta(hours=6)
 REFRESH-INTERVAL, and the older X-PUBLISHED-TTL that some apps read instead)."""
 
 
-def night_summary(club: Club) -> str:
+def night_summary(club: Club, night: Night | None = None) -> str:
+    """What the calendar calls a night: the club's night, or, for a night of an event
+    (issue 41) that whoever reads the club may see, the event's name."""
+    event = _event_named(club, night)
+    if event:
+        return gettext("%(club)s — %(event)s") % {
+            "club": isolate(club.name),
+            "event": isolate(event),
+        }
     return gettext("%(club)s — club night") % {"club": isolate(club.name)}
+
+
+def _event_named(club: Club, night: Night | None) -> str:
+    """The name of the night's event, if the feed may say it: the event is public, or the
+    club is private (its feed is read by its members only). Read with the night (the
+    views select its event's name and public flag)."""
+    if night is None or night.event_id is None:
+        return ""
+    event = night.event
+    if event is None or not (event.public or not club.public):
+        return ""
+    return event.name
+
+
+NIGHT_COLUMNS = ("pk", "date", "place", "event", "event__name", "event__public")
+"""What the calendar reads of a night, its event's name with it (one query)."""
 
 
 def nights_version(club: Club, nights: Iterable[Night], host: str) -> str:
     """What the feed says, short: its ETag, which changes when a night is added, moved,
     renamed or deleted, when the club is renamed, and with the language and the host."""
     facts = [club.slug, club.name, get_language() or "", host]
-    facts += [f"{night.pk}:{night.date.isoformat()}:{night.place}" for night in nights]
+    facts += [
+        f"{night.pk}:{night.date.isoformat()}:{night.place}:{_event_named(club, night)}"
+        for night in nights
+    ]
     return hashlib.sha256("\n".join(facts).encode()).hexdigest()[:32]
 
 
@@ -101,7 +128,7 @@ def _event(club: Club, night: Night, url: str, host: str, stamp: datetime) -> Ev
     event.add("dtstart", night.date)
     event.add("dtend", night.date + timedelta(days=1))
     event.add("transp", "TRANSPARENT")
-    event.add("summary", night_summary(club))
+    event.add("summary", night_summary(club, night))
     if night.place:
         event.add("location", night.place)
     event.add("url", url)

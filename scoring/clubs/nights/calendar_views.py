@@ -28,7 +28,14 @@ from ...common.rights import Action
 from ...infra.etags import etag, unchanged
 from ..access import club_may, club_member, with_club
 from ..models import Club, Member, Night
-from .calendar import change_feed_key, feed_key, member_of_key, nights_calendar, nights_version
+from .calendar import (
+    NIGHT_COLUMNS,
+    change_feed_key,
+    feed_key,
+    member_of_key,
+    nights_calendar,
+    nights_version,
+)
 
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 
@@ -124,7 +131,7 @@ def nights_ics(request: HtmxHttpRequest, club: str) -> HttpResponse:
 
 
 def _feed(request: HtmxHttpRequest, club: Club) -> HttpResponse:
-    nights = list(club.nights.only("pk", "date", "place").order_by("date", "id"))
+    nights = list(club.nights.select_related("event").only(*NIGHT_COLUMNS).order_by("date", "id"))
     version = nights_version(club, nights, request.get_host())
     if unchanged(request.META.get("HTTP_IF_NONE_MATCH", ""), version):
         response = HttpResponse(status=304)
@@ -140,7 +147,9 @@ def night_ics(
     request: HtmxHttpRequest, club: Club, member: Member | None, night: int
 ) -> HttpResponse:
     """One night, to add to a calendar."""
-    found = get_object_or_404(Night.objects.only("pk", "date", "place"), club=club, pk=night)
+    found = get_object_or_404(
+        Night.objects.select_related("event").only(*NIGHT_COLUMNS), club=club, pk=night
+    )
     response = _answer(request, club, [found], feed=False)
     attachment(response, f"{club.slug}-night-{found.date.isoformat()}.ics")
     return _kept(club, response)

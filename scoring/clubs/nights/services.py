@@ -47,6 +47,11 @@ class NightOver(Exception):
     """The night has played its rounds, or was ended."""
 
 
+class EventNight(Exception):
+    """The night is an event's (issue 41): its rounds are drawn and published by the event's
+    organisers, from the event's page (scoring/clubs/events/)."""
+
+
 class TooFewPlayers(Exception):
     """Fewer than four players are present: no table can be drawn."""
 
@@ -138,6 +143,8 @@ def draw_round(*, night_id: int, owner_id: int | None, by: Actor = NOBODY) -> Ro
     the rounds played that night), and each table's game started with its players seated
     in the drawn order, the club's rules, and a scorer link for the table's card."""
     night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
+    if night.event_id is not None:
+        raise EventNight(night)
     if night.ended_at is not None:
         raise NightOver(night)
     last = _close_if_over(night)

@@ -35,7 +35,7 @@ from ..access import club_may, user_id_of, with_club
 from ..forms import look_alike_message
 from ..league.pages import counted_games, standing_rows
 from ..league.standings import night_standings
-from ..models import Attendance, Club, Member, Night, Round
+from ..models import Attendance, Club, EventRound, Member, Night, Round
 from ..names import sees_full_names
 from ..pages.pdf import night_pdf
 from ..pages.share import night_shared, share_context
@@ -269,6 +269,8 @@ def _refused(error: Exception) -> str:
             "%(count)s players are present: a table needs four. Check in the players first.",
             error.present,
         ) % {"count": error.present}
+    if isinstance(error, services.EventNight):
+        return gettext("This night is an event’s: its rounds are drawn on the event’s page.")
     return gettext("The night is over: no more rounds.")
 
 
@@ -289,6 +291,7 @@ def draw(request: HtmxHttpRequest, club: Club, member: Member | None, night: int
         services.NightOver,
         services.TooFewPlayers,
         services.TooManyPlayers,
+        services.EventNight,
     ) as error:
         return _night_page(request, club, member, found, notice=_refused(error), status=409)
     return redirect(reverse("night", args=[club.slug, found.pk]) + "#tables")
@@ -369,8 +372,22 @@ def sheet(
     found = _night(club, night)
     names, shown = club_names(found, public=not sees_full_names(member))
     drawn = round_state(_round(found, number), names, shown=shown)
-    context = {"club": club, "night": found, "round": drawn}
+    context = {"club": club, "night": found, "round": drawn, **_event_of(found, drawn.round)}
     return render(request, "clubs/night_sheet.html", context)
+
+
+def _event_of(night: Night, drawn: Round) -> dict[str, Any]:
+    """For a night of an event (issue 41): the event, and the round's number in it (one
+    query); nothing for another night."""
+    if night.event_id is None:
+        return {}
+    row = (
+        EventRound.objects.filter(round=drawn)
+        .select_related("event")
+        .only("number", "event__name")
+        .first()
+    )
+    return {} if row is None else {"event": row.event, "event_round": row.number}
 
 
 @require_safe
@@ -392,7 +409,13 @@ def cards(
             )
             qr = qr_code(url, title)
         tables.append((table, url, qr))
-    context = {"club": club, "night": found, "round": drawn, "tables": tables}
+    context = {
+        "club": club,
+        "night": found,
+        "round": drawn,
+        "tables": tables,
+        **_event_of(found, drawn.round),
+    }
     response = render(request, "clubs/night_cards.html", context)
     response["Cache-Control"] = "private, no-store"  # the cards carry scorer rights
     return response

@@ -29,12 +29,23 @@ from ...common.words import elide, isolate, number
 from ...table.face import Summary
 from .. import edits, privacy
 from ..access import with_club
+from ..events import services as events
 from ..history import CLUB_ACTIONS, label, lines
 from ..league.standings import season_games
 from ..members import care
 from ..members.forms import AnonymiseForm
 from ..members.views import members_page
-from ..models import Club, ClubChange, ClubGame, ClubResult, Member, Night, Round, Season
+from ..models import (
+    Club,
+    ClubChange,
+    ClubGame,
+    ClubResult,
+    Event,
+    Member,
+    Night,
+    Round,
+    Season,
+)
 from ..nights import calendar
 
 
@@ -458,6 +469,68 @@ def _night_asked(club: Club, night: Night) -> Asked:
     )
 
 
+def _event(club: Club, event: int) -> Event:
+    return get_object_or_404(Event, club=club, pk=event)
+
+
+def _event_asked(club: Club, event: Event) -> Asked:
+    page = reverse("event", args=[club.slug, event.pk])
+    games = ClubGame.objects.filter(round__event_round__event=event).count()
+    games += event.finals.exclude(game=None).count()
+    entries = event.entries.count()
+    rounds = event.rounds.count()
+    going = [
+        said(
+            ngettext(
+                "its %(counter)s entry, and its pairs never seated together;",
+                "its %(counter)s entries, and its pairs never seated together;",
+                entries,
+            ),
+            counter=entries,
+        ),
+        said(
+            ngettext(
+                "its %(counter)s round drawn, and its tables settled;",
+                "its %(counter)s rounds drawn, and their tables settled;",
+                rounds,
+            ),
+            counter=rounds,
+        ),
+        gettext("its ranking, prize list and final."),
+    ]
+    stay = ngettext(
+        "Its %(counter)s game stays in the club, with its nights: in the club's games, the "
+        "standings and the ratings, which do not change.",
+        "Its %(counter)s games stay in the club, with its nights: in the club's games, the "
+        "standings and the ratings, which do not change.",
+        games,
+    )
+    return Asked(
+        title=said(
+            gettext("%(name)s: delete the event %(event)s"),
+            name=isolate(club.name),
+            event=isolate(event.name),
+        ),
+        heading=said(gettext("Delete the event %(event)s?"), event=isolate(event.name)),
+        crumb=(page, event.name),
+        says=[
+            paragraph(gettext("These go with it:")),
+            listed(*going),
+            paragraph(
+                said(stay, counter=games),
+                gettext("The club's history keeps the event's settings and who entered it."),
+            ),
+        ],
+        button=gettext("Delete the event"),
+        cancel=page,
+        undone=True,
+    )
+
+
+def _events(club: Club, thing: Any = None) -> str:
+    return reverse("events", args=[club.slug])
+
+
 def _club_game(club: Club, gid: str) -> ClubGame:
     return get_object_or_404(
         ClubGame.objects.select_related("game__summary", "round__night"),
@@ -725,6 +798,19 @@ DECLARED: Sequence[AdminAction] = (
         ),
         leads=_club,
         ask=_night_asked,
+    ),
+    AdminAction(
+        name="event_delete",
+        route="events/<int:event>/delete",
+        kind="event_deleted",
+        find=_event,
+        do=lambda club, event, by: events.delete_event(event_id=event.pk, by=by),
+        done=lambda event, result: (
+            gettext("The event %(name)s is deleted. Its games stay in the club.")
+            % {"name": isolate(event.name)}
+        ),
+        leads=_events,
+        ask=_event_asked,
     ),
     AdminAction(
         name="club_game_delete",
