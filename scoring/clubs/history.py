@@ -27,8 +27,8 @@ from django.utils.translation import gettext_lazy as _
 from ..common.rights import Action, Actor
 from ..common.words import say_day
 from ..engine import OPTIONS
-from ..engine.trust import RATING_SETTINGS
 from ..engine.names import name_key
+from ..engine.trust import RATING_SETTINGS
 from ..table.face import phone_said
 from .models import Club, ClubChange, Member
 

@@ -155,7 +155,7 @@ def check_setting(setting: RatingSetting, value: object) -> None:
 
 def grown(rating: Rating, days: int, rate: float) -> Rating:
     """His rating before a game, ``days`` whole days after his previous one:
-    ``sigma = min(25/3, sqrt(sigma² + rate × days))``; mu never changes with time."""
+    ``sigma = min(25/3, sqrt(sigma² + rate * days))``; mu never changes with time."""
     if days < 0:
         raise RulesError(
             gettext_noop("a game cannot come {days} days after the next one"), days=-days
@@ -175,7 +175,7 @@ def _phi(value: float) -> float:
 
 def expected_places(before: Sequence[Rating]) -> tuple[float, ...]:
     """Each player's expected place at the table, from the ratings just before the game:
-    ``1 + Σ_{j≠i} Φ((mu_j − mu_i) / sqrt(2 beta² + sigma_i² + sigma_j²))``."""
+    ``1 + Σ_{j≠i} Φ((mu_j - mu_i) / sqrt(2 beta² + sigma_i² + sigma_j²))``."""
     twice_beta = 2 * BETA * BETA
     return tuple(
         1
@@ -211,7 +211,7 @@ def before_game(previous: Sequence[Previous], day: int, growth: float | None) ->
 @dataclass(frozen=True, slots=True)
 class Explained:
     """Why his rating moved in one game: the place expected of him and the place he got, the
-    change of his shown rating (``mu − 3 sigma``, from after his previous game), the part of
+    change of his shown rating (``mu - 3 sigma``, from after his previous game), the part of
     it the pause made (sigma grown over ``days``), and whether a first place shared lowered
     his mu."""
 
@@ -263,6 +263,8 @@ class Entry:
     rating: Rating
     games: int
     last_day: date
+    member_id: int | None = None
+    """What the club knows him by, for a link; not part of the contract."""
 
 
 class Reason(Enum):

@@ -116,7 +116,7 @@ def seat_facts(scored, seat):
 
 
 def idle_grown(sigma, last_day, day, per_day):
-    """The contract's idle growth: min(25/3, sqrt(sigma² + rate × d)), d the whole days
+    """The contract's idle growth: min(25/3, sqrt(sigma² + rate * d)), d the whole days
     between the days the two games finished on in the club's zone."""
     return min(25 / 3, math.sqrt(sigma**2 + per_day * (day - last_day).days))
 

@@ -44,7 +44,7 @@ def idle_sigma(sigma, days, per_day=0.04):
 
 
 def test_start_and_beta_are_the_models():
-    assert (START_SIGMA, BETA) == (first_rating().sigma, MODEL.beta)
+    assert (first_rating().sigma, MODEL.beta) == (START_SIGMA, BETA)
 
 
 def test_settings_default_to_the_contracts_figures():

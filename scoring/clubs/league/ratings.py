@@ -377,7 +377,10 @@ def _rebuild(club: Club, chunk: int) -> int:
                 games.append((finished, game.record_id, values))
     games.sort(key=lambda game: (game[0], game[1]))
     rated = [
-        [[None, None, seat["key"], seat["rank"], finished, None, None, None, None] for seat in values]
+        [
+            [None, None, seat["key"], seat["rank"], finished, None, None, None, None]
+            for seat in values
+        ]
         for finished, _, values in games
     ]
     rate_rows(club, rated, 0, {})
