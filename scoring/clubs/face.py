@@ -13,7 +13,7 @@ from .embed import allow_origin
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
-from .league.pages import player_stats
+from .league.pages import player_stats, standing_rows
 from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, season_standings
 from .mail import send_due
@@ -55,4 +55,5 @@ __all__ = [
     "sees_full_names",
     "send_due",
     "shown_names",
+    "standing_rows",
 ]

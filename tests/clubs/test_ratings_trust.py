@@ -96,8 +96,9 @@ def test_standings_mark_a_provisional_rating_and_say_what_the_mark_means(three_t
     }
     html = response.content.decode()
     assert html.count('class="provisional-mark"') == 4 + 4  # the standings, the list
-    assert "? A provisional rating: fewer than 10 games, or an uncertainty (σ) above 6.0." in (
-        text_of(html)
+    assert (
+        "“?” marks a provisional rating: fewer than 10 games, or an uncertainty (σ) above 6.0."
+        in (text_of(html))
     )
 
 
@@ -262,3 +263,22 @@ def test_standings_pdf_marks_a_provisional_rating(three_tables, client):
 
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     assert ("?" in text, "provisional rating" in text) == (True, True)
+
+
+def test_api_gives_the_provisional_mark_the_range_and_why_each_game_moved(three_tables, client):
+    emna = Member.objects.get(club=three_tables, name="Emna")
+
+    standings = client.get("/api/v1/clubs/cafe/seasons/now/standings").json()
+    player = client.get(f"/api/v1/clubs/cafe/players/{emna.pk}").json()
+
+    marks = {row["player"]: row["rating_provisional"] for row in standings["rows"]}
+    assert (marks["Emna"], marks["Amina"]) == (True, False)
+    rating = player["rating"]
+    assert (rating["provisional"], rating["low"], rating["high"]) == (
+        True,
+        rating["mu"] - 2 * rating["sigma"],
+        rating["mu"] + 2 * rating["sigma"],
+    )
+    first = player["recent"][-1]  # his first game: no pause, from the first rating
+    assert (first["days_away"], first["pause"], first["expected_place"]) == (0, 0.0, 2.5)
+    assert player["recent"][0]["days_away"] == 1

@@ -180,7 +180,8 @@ def standing_rows(club: Club, lines: Iterable[Line]) -> list[StandingRow]:
 def provisional_note(rules: RatingRules) -> str:
     """What "?" beside a rating says, with the club's thresholds."""
     return gettext(
-        "? A provisional rating: fewer than %(games)s games, or an uncertainty (σ) above %(sigma)s."
+        "“?” marks a provisional rating: fewer than %(games)s games, or an uncertainty (σ) "
+        "above %(sigma)s."
     ) % {
         "games": rules.provisional_games,
         "sigma": formats.number_format(rules.provisional_sigma, 1),
