@@ -22,7 +22,6 @@ from django.db.models import (
     When,
 )
 from django.db.models.expressions import Case
-from django.utils import timezone
 
 from ...engine.league import (
     COUNTS,
@@ -31,7 +30,6 @@ from ...engine.league import (
     Source,
     Standing,
     Statistic,
-    first_rating,
     ranked,
 )
 from ...engine.trust import Entry, Listed, ratings_list
@@ -187,24 +185,39 @@ def season_games(club: Club, season: Season) -> int:
 def ratings_on(club: Club, day: date, *, public: bool = False) -> tuple[list[Listed], list[Listed]]:
     """The club's ratings list on ``day`` (league.md, "Ratings people trust"): its ranked
     players, then the others apart, each with his rating after his last counted game up to
-    the day: three queries."""
-    lines = standings_of(
-        club,
-        Q(finished_at__lt=day_start(day + timedelta(days=1), club.time_zone)),
-        club.points,
-        public=public,
-    )
-    zone = ZoneInfo(club.time_zone)
-    entries = [
-        Entry(
-            line.standing.player,
-            line.standing.rating or first_rating(),
-            line.played,
-            (line.last_at or timezone.now()).astimezone(zone).date(),
-            line.member_id,
+    the day: three queries (each player's games and last one, their ratings, the names),
+    lighter than the standings' (no statistic added up)."""
+    end = day_start(day + timedelta(days=1), club.time_zone)
+    lines = list(
+        ClubResult.objects.filter(club=club, finished_at__lt=end)
+        .values("key")
+        .annotate(
+            player=Max("name"), games=Count("id"), last=Max("position"), last_at=Max("finished_at")
         )
-        for line in lines
-    ]
+        .order_by()
+    )
+    ratings = {
+        (key, at): Rating(mu, sigma)
+        for key, at, mu, sigma in ClubResult.objects.filter(
+            club=club, position__in={line["last"] for line in lines}
+        ).values_list("key", "position", "mu", "sigma")
+    }
+    named = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
+    names = shown_names(named, public=public)
+    members = {member.key: (member.pk, names[member.key]) for member in named}
+    zone = ZoneInfo(club.time_zone)
+    entries = []
+    for line in lines:
+        member_id, name = members.get(line["key"], (None, line["player"]))
+        entries.append(
+            Entry(
+                name,
+                ratings[line["key"], line["last"]],
+                line["games"],
+                line["last_at"].astimezone(zone).date(),
+                member_id,
+            )
+        )
     return ratings_list(entries, day, club.rating_rules)
 
 
