@@ -221,6 +221,26 @@ def ratings_on(club: Club, day: date, *, public: bool = False) -> tuple[list[Lis
     return ratings_list(entries, day, club.rating_rules)
 
 
+def ratings_of_lines(
+    club: Club, lines: Iterable[Line], day: date
+) -> tuple[list[Listed], list[Listed]]:
+    """The ratings list on ``day`` from standings that count every game up to it (the
+    all-time standings, on today): no query more."""
+    zone = ZoneInfo(club.time_zone)
+    entries = [
+        Entry(
+            line.standing.player,
+            line.standing.rating,
+            line.played,
+            line.last_at.astimezone(zone).date(),
+            line.member_id,
+        )
+        for line in lines
+        if line.standing.rating is not None and line.last_at is not None
+    ]
+    return ratings_list(entries, day, club.rating_rules)
+
+
 def provisional_games(club: Club, season: Season | None = None) -> int:
     """How many of the club's won games (of the season, by the moment each was first won)
     the standings do not count yet, their result being provisional (issue 40.4): a hand

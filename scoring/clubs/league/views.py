@@ -17,6 +17,7 @@ from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
 from ...engine.names import first_name_and_initial
+from ...engine.trust import Listed
 from ...infra.preview import preview_response
 from ..access import club_may, may_name_in_public, with_club
 from ..edits import moved_season
@@ -40,16 +41,19 @@ from .pages import (
 from .standings import (
     all_time_standings,
     provisional_games,
+    ratings_of_lines,
     ratings_on,
     season_standings,
     season_winners,
 )
 
 
-def _ratings_context(club: Club, member: Member | None, day: date) -> dict[str, Any]:
+def _ratings_context(
+    club: Club, day: date, listed: tuple[list[Listed], list[Listed]]
+) -> dict[str, Any]:
     """The club's ratings list on ``day``, the ranked players and the others apart, and what
     "?" says (league.md, "Ratings people trust")."""
-    ranked, apart = ratings_on(club, day, public=not sees_full_names(member))
+    ranked, apart = listed
     rules = club.rating_rules
     return {
         "ratings_day": day,
@@ -128,7 +132,9 @@ def _standings_page(
         ),
     }
     if template == "clubs/season.html":
-        context.update(_ratings_context(club, member, min(timezone.localdate(), found.last_day)))
+        day = min(timezone.localdate(), found.last_day)
+        listed = ratings_on(club, day, public=not sees_full_names(member))
+        context.update(_ratings_context(club, day, listed))
         shared, preview = season_shared(request, club, found, rows)
         image = reverse("season_preview", args=[club.slug, found.slug])
         context.update(share_context(request, club, shared, preview, image))
@@ -162,7 +168,9 @@ def season_preview(
 def all_time(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """Every counted game of the club in one table, and the seasons with their winners."""
     public = not sees_full_names(member)
-    rows = standing_rows(club, all_time_standings(club, public=public))
+    lines = all_time_standings(club, public=public)
+    rows = standing_rows(club, lines)
+    today = timezone.localdate()
     seasons = list(Season.objects.filter(club=club))
     winners = season_winners(club, seasons, public=public)
     context = {
@@ -174,7 +182,8 @@ def all_time(request: HtmxHttpRequest, club: Club, member: Member | None) -> Htt
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
         "archive": [(season, winners[season.pk]) for season in seasons],
-        **_ratings_context(club, member, timezone.localdate()),
+        # Every game counts up to today: the list is read from these standings.
+        **_ratings_context(club, today, ratings_of_lines(club, lines, today)),
     }
     return render(request, "clubs/all_time.html", context)
 
