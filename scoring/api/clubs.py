@@ -35,6 +35,7 @@ from ..clubs.face import (
     season_standings,
     sees_full_names,
     shown_names,
+    standing_rows,
 )
 from ..engine import Trump
 from ..engine.league import standing_values
@@ -119,7 +120,10 @@ def standings(request: HttpRequest, club: Slug, season: Slug) -> HttpResponse | 
     return {
         "club": found.slug,
         "season": shown.slug,
-        "rows": [standing_values(line.standing) for line in lines],
+        "rows": [
+            {**standing_values(line.standing), "rating_provisional": row.provisional}
+            for line, row in zip(lines, standing_rows(found, lines), strict=True)
+        ],
         "provisional_games": provisional_games(found, shown),
     }
 
@@ -228,6 +232,9 @@ def player(request: HttpRequest, club: Slug, player_id: Number) -> dict[str, Any
             "mu": stats.rating.mu,
             "sigma": stats.rating.sigma,
             "rating": stats.rating.shown,
+            "provisional": stats.provisional,
+            "low": stats.low,
+            "high": stats.high,
         },
         "by_bid": [{"bid": int(line.symbol), **contracts(line)} for line in stats.by_bid],
         "by_trump": [
@@ -253,6 +260,10 @@ def player(request: HttpRequest, club: Slug, player_id: Number) -> dict[str, Any
                 "total": game.total,
                 "won": game.won,
                 "rating": game.rating,
+                "expected_place": game.why.expected if game.why else None,
+                "change": game.why.change if game.why else None,
+                "pause": game.why.pause if game.why else None,
+                "days_away": game.why.days if game.why else None,
                 "others": [
                     {"name": other.name, "total": other.total, "rank": other.rank}
                     for other in game.others

@@ -123,6 +123,7 @@ StandingRow = create_model(
     __doc__="A line of standings.csv: its columns' names, integers as integers, ratings as "
     "numbers with six decimals.",
     **{name: _column_type(name) for name in CSV_HEADER},
+    rating_provisional=(bool, ...),
 )
 
 
@@ -231,6 +232,12 @@ class RatingOut(Schema):
     mu: float
     sigma: float
     rating: float
+    provisional: bool
+    """Fewer games than the club's provisional_games, or sigma above its provisional_sigma."""
+    low: float
+    """mu - 2 sigma."""
+    high: float
+    """mu + 2 sigma."""
 
 
 class Contracts(Schema):
@@ -270,6 +277,14 @@ class RecentOut(Schema):
     total: int
     won: bool
     rating: float
+    expected_place: float | None
+    """The place expected of him from the four ratings before the game."""
+    change: float | None
+    """His rating's change (mu - 3 sigma), from after his previous game."""
+    pause: float | None
+    """The part of the change the days away made (sigma grown)."""
+    days_away: int | None
+    """Days since his previous game (0 for his first)."""
     others: list[OpponentOut]
 
 

@@ -16,7 +16,7 @@ from .events.prizes import Prizes, event_prizes
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
-from .league.pages import player_stats
+from .league.pages import player_stats, standing_rows
 from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, season_standings
 from .mail import send_due
@@ -70,4 +70,5 @@ __all__ = [
     "sees_full_names",
     "send_due",
     "shown_names",
+    "standing_rows",
 ]

@@ -29,6 +29,7 @@ from ..common.once import OnceFields
 from ..common.words import isolate
 from ..engine import SEATS, RulesError
 from ..engine.league import DEFAULT_POINTS, check_points
+from ..engine.trust import RATING_SETTINGS, RatingRules, RatingSetting, SettingKind
 from .embed import clean_origins
 
 
@@ -99,7 +100,83 @@ class OriginsField(forms.CharField):
         return value
 
 
-class ClubSettingsForm(PointsFields, RulesFields):
+def rating_field(setting: RatingSetting) -> forms.Field:
+    """The form field of a rating setting (engine/trust.py ``RATING_SETTINGS``). Left out of
+    what is sent (a form from before it, a script), the club keeps its value."""
+    label, help_text = _(setting.label), _(setting.help)
+    match setting.kind:
+        case SettingKind.YES_NO:
+            return forms.TypedChoiceField(
+                label=label,
+                help_text=help_text,
+                choices=[("1", _("yes")), ("0", _("no"))],
+                coerce=lambda value: value == "1",
+                empty_value=None,
+                required=False,
+                widget=forms.RadioSelect,
+            )
+        case SettingKind.WHOLE:
+            return forms.IntegerField(
+                label=label,
+                help_text=help_text,
+                min_value=int(setting.least),
+                max_value=int(setting.most),
+                required=False,
+            )
+        case SettingKind.DECIMAL:
+            return forms.FloatField(
+                label=label,
+                help_text=help_text,
+                min_value=setting.least,
+                max_value=round(setting.most, 2),
+                localize=True,
+                required=False,
+            )
+
+
+class RatingFields(forms.Form):
+    """A club's rating settings: one field per setting of ``RATING_SETTINGS`` (added below),
+    read into the engine's ``RatingRules`` (``rating_rules``)."""
+
+    @staticmethod
+    def rating_initial(rules: RatingRules) -> dict[str, Any]:
+        values: dict[str, Any] = rules.to_data()
+        values["idle_growth"] = "1" if rules.idle_growth else "0"
+        return values
+
+    @property
+    def rating_fields(self) -> list[forms.BoundField]:
+        return [self[setting.name] for setting in RATING_SETTINGS]
+
+    def clean_rating_rules(self, data: dict[str, Any]) -> None:
+        if any(setting.name in self.errors for setting in RATING_SETTINGS):
+            return
+        kept = RatingRules(**{**RatingRules().to_data(), **self._kept_ratings()})
+        values = {
+            setting.name: getattr(kept, setting.name)
+            if data.get(setting.name) is None
+            else data[setting.name]
+            for setting in RATING_SETTINGS
+        }
+        try:
+            data["rating_rules"] = RatingRules(**values)
+        except RulesError as error:
+            self.add_error(error.places[-1][0], rules_error(error))
+
+    def _kept_ratings(self) -> dict[str, Any]:
+        kept = {name: self.initial.get(name) for name in RatingRules().to_data()}
+        if kept["idle_growth"] is not None:
+            kept["idle_growth"] = kept["idle_growth"] == "1"
+        return {name: value for name, value in kept.items() if value is not None}
+
+
+for _setting in RATING_SETTINGS:
+    RatingFields.base_fields[_setting.name] = RatingFields.declared_fields[_setting.name] = (
+        rating_field(_setting)
+    )
+
+
+class ClubSettingsForm(RatingFields, PointsFields, RulesFields):
     """A club's settings: its name, time zone, rules, league points, and who sees what."""
 
     name = TextField(label=_("Club name"), max_length=80)
@@ -148,6 +225,7 @@ class ClubSettingsForm(PointsFields, RulesFields):
             "embed_origins": club.embed_origins,
             "colour": club.colour,
             **cls.points_initial(club.points),
+            **cls.rating_initial(club.rating_rules),
         }
 
     def clean_colour(self) -> str | None:
@@ -157,6 +235,7 @@ class ClubSettingsForm(PointsFields, RulesFields):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         self.clean_points_scale(data)
+        self.clean_rating_rules(data)
         return data
 
 
@@ -177,6 +256,8 @@ class NewClubForm(OnceFields, ClubSettingsForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for setting in RATING_SETTINGS:  # set once the club is made: a new one has the defaults
+            del self.fields[setting.name]
         if not self.is_bound:
             self.initial = {**self.points_initial(DEFAULT_POINTS), **self.initial}
 

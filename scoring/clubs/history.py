@@ -28,6 +28,7 @@ from ..common.rights import Action, Actor
 from ..common.words import say_day
 from ..engine import OPTIONS
 from ..engine.names import name_key
+from ..engine.trust import RATING_SETTINGS
 from ..table.face import phone_said
 from .models import Club, ClubChange, Member
 
@@ -237,6 +238,8 @@ FIELD_WORDS: dict[str, Promise] = {
 others (an ``id`` kept to find a thing again) are not said."""
 for _option in OPTIONS:  # a house-rule option is named as the club's form names it
     FIELD_WORDS.setdefault(_option.name, _(_option.label))
+for _setting in RATING_SETTINGS:  # so is a rating setting
+    FIELD_WORDS.setdefault(_setting.name, _(_setting.label))
 
 DAYS = frozenset({"first_day", "last_day", "date"})
 OUTCOMES = {"confirmed": _("confirmed as it stands"), "corrected": _("corrected")}

@@ -5,6 +5,7 @@ Clubs know the table's games; the table knows nothing of clubs.
 
 import secrets
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -12,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ..engine.league import COUNTED, DEFAULT_POINTS, Statistic
+from ..engine.trust import RATING_SETTINGS, RatingRules, RatingSetting, SettingKind
 from ..table.face import Dispute, Game, GameRules, new_public_id
 
 
@@ -38,12 +40,39 @@ class Club(GameRules):
     """The origins (``https://example.org``) whose pages may frame the club's standings and
     read its standings.csv and API across sites (scoring/clubs/embed.py); none by default."""
     created_at = models.DateTimeField(default=timezone.now)
+    # Then a column for each rating setting (engine/trust.py RATING_SETTINGS), below.
+    if TYPE_CHECKING:
+        idle_growth: bool
+        idle_rate: float
 
     class Meta:
         ordering = ["name", "id"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def rating_rules(self) -> RatingRules:
+        """The club's rating settings (league.md, "Ratings people trust")."""
+        return RatingRules(
+            **{setting.name: getattr(self, setting.name) for setting in RATING_SETTINGS}
+        )
+
+
+def rating_field(setting: RatingSetting) -> "models.Field[Any, Any]":
+    """The club's column that keeps a rating setting, at the contract's default."""
+    words = setting.name.replace("_", " ")
+    match setting.kind:
+        case SettingKind.YES_NO:
+            return models.BooleanField(words, default=setting.default)
+        case SettingKind.WHOLE:
+            return models.PositiveIntegerField(words, default=setting.default)
+        case SettingKind.DECIMAL:
+            return models.FloatField(words, default=setting.default)
+
+
+for _setting in RATING_SETTINGS:
+    Club.add_to_class(_setting.name, rating_field(_setting))
 
 
 class Member(models.Model):

@@ -12,8 +12,10 @@ from django.db import IntegrityError, transaction
 from ..common.names import look_alike, name_key
 from ..common.rights import NOBODY, Actor
 from ..engine import Rules
+from ..engine.trust import RATING_SETTINGS, RatingRules
 from ..table.face import GameState, create_game, rules_columns
 from . import history
+from .league.ratings import rerate_from
 from .models import Club, ClubGame, Member, Season
 
 
@@ -104,6 +106,7 @@ def update_club(
     invite_admits: bool,
     embed_origins: Sequence[str] | None = None,
     colour: str | None = None,
+    rating_rules: RatingRules | None = None,
     by: Actor = NOBODY,
 ) -> Club:
     """The club's settings; games already played keep the rules they were played with. What
@@ -125,7 +128,16 @@ def update_club(
         club.embed_origins = list(embed_origins)
     if colour is not None:
         club.colour = colour
+    if rating_rules is not None:
+        for name, value in rating_rules.to_data().items():
+            setattr(club, name, value)
     club.save()
+    # The ratings grow with the days between games in the club's zone: a change of either
+    # rates every counted game again, as a full rebuild would (league.md).
+    growth_was = before["idle_rate"] if before["idle_growth"] else None
+    days_moved = club.idle_growth and before["time_zone"] != club.time_zone
+    if club.rating_rules.growth != growth_was or days_moved:
+        rerate_from(club, 0)
     was, now = history.changed(before, settings_of(club))
     if was:
         history.log(club, by, "club_edited", club.name, before=was, after=now)
@@ -141,6 +153,7 @@ SETTINGS = (
     "invite_admits",
     "embed_origins",
     "colour",
+    *(setting.name for setting in RATING_SETTINGS),
 )
 """The club's settings, as its history names them."""
 

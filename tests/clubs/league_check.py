@@ -10,6 +10,7 @@ used for them."""
 
 import csv
 import io
+import math
 import unicodedata
 from datetime import timedelta
 from decimal import Decimal
@@ -114,20 +115,39 @@ def seat_facts(scored, seat):
     }
 
 
+def idle_grown(sigma, last_day, day, per_day):
+    """The contract's idle growth: min(25/3, sqrt(sigma² + rate * d)), d the whole days
+    between the days the two games finished on in the club's zone."""
+    return min(25 / 3, math.sqrt(sigma**2 + per_day * (day - last_day).days))
+
+
 def expected_league(club):
-    """Every counted game's rows, as ``ROW_FIELDS``, ratings included, in position order."""
+    """Every counted game's rows, as ``ROW_FIELDS``, ratings included, in position order;
+    with the club's idle growth, each player's sigma grown before each game for the days
+    since his last one."""
+    club.refresh_from_db()
+    zone = ZoneInfo(club.time_zone)
     ratings = {}
+    last_days = {}
     rows = []
     for position, (game_id, record, scored) in enumerate(counted_games(club)):
         keys = [key_of(name) for name in record.players]
         ranks = ranks_of(scored["totals"])
-        teams = [
-            [MODEL.rating(*ratings[key]) if key in ratings else MODEL.rating()] for key in keys
-        ]
+        day = record.about.finished_at.astimezone(zone).date()
+        teams = []
+        for key in keys:
+            if key not in ratings:
+                teams.append([MODEL.rating()])
+                continue
+            mu, sigma = ratings[key]
+            if club.idle_growth:
+                sigma = idle_grown(sigma, last_days[key], day, club.idle_rate)
+            teams.append([MODEL.rating(mu, sigma)])
         after = MODEL.rate(teams, ranks=ranks)
         in_club_money = record.rules.currency == club.currency
         for seat, (key, name, team) in enumerate(zip(keys, record.players, after, strict=True)):
             ratings[key] = (team[0].mu, team[0].sigma)
+            last_days[key] = day
             facts = seat_facts(scored, seat)
             balance = facts.pop("balance")
             rows.append(

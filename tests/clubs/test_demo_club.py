@@ -6,8 +6,10 @@ records in the order league.md gives (finished, then id): not with scoring.engin
 
 import io
 import json
+import math
 from decimal import Decimal
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -69,18 +71,33 @@ def club(db):
     return club
 
 
-def expected_ratings(records):
+def expected_ratings(records, zone="Europe/Paris"):
     """Each counted game's ratings after it, by record id: Plackett-Luce over the won
-    games in the order they finished, then by id; ranks from the final totals."""
+    games in the order they finished, then by id; ranks from the final totals; each
+    returning player's sigma grown first by the club's idle growth (a new club's, 0.04 a
+    day), min(25/3, sqrt(sigma² + 0.04 d)), d the days since his last game in ``zone``."""
     model = PlackettLuce()
     current = {}
+    days = {}
     after = {}
     won = [record for record in records if record.score().finished]
     for record in sorted(won, key=lambda r: (r.about.finished_at, r.about.id)):
         totals = record.score().totals
         ranks = [1 + sum(other > total for other in totals) for total in totals]
         keys = [name.casefold() for name in record.players]
-        teams = [[current.get(key) or model.rating()] for key in keys]
+        day = record.about.finished_at.astimezone(ZoneInfo(zone)).date()
+        teams = [
+            [
+                model.rating(
+                    current[key].mu,
+                    min(25 / 3, math.sqrt(current[key].sigma ** 2 + 0.04 * (day - days[key]).days)),
+                )
+                if key in current
+                else model.rating()
+            ]
+            for key in keys
+        ]
+        days.update(dict.fromkeys(keys, day))
         rated = model.rate(teams, ranks=ranks)
         current.update((key, team[0]) for key, team in zip(keys, rated, strict=True))
         after[record.about.id] = [value for team in rated for value in (team[0].mu, team[0].sigma)]

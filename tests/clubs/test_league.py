@@ -3,6 +3,7 @@
 following the spec alone."""
 
 import random
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -433,7 +434,8 @@ def random_write(rng, game):
         elif action == "abandon":
             services.abandon_game(public_id=public_id)
         elif action == "move":  # an admin's edit of its date: the one write that moves it
-            moment = timezone.now() - timedelta(minutes=rng.randrange(1, 600))
+            # Up to 120 days back: the days between a player's games grow his sigma.
+            moment = timezone.now() - timedelta(minutes=rng.randrange(1, 60 * 24 * 120))
             edits.move_club_game(club=game.club_game.club, public_id=public_id, finished_at=moment)
     except services.WriteRefused:
         pass
@@ -473,6 +475,29 @@ SEEDS = (5, 6, 10)
 TARGET = 6
 
 
+def random_setting(rng, club):
+    """A random change of the club's rating settings or time zone, through the settings'
+    service: idle growth turned on or off, its rate, the zone its days are counted in."""
+    club.refresh_from_db()
+    rules = club.rating_rules
+    change = rng.choice(("growth", "rate", "zone"))
+    if change == "growth":
+        rules = replace(rules, idle_growth=not rules.idle_growth)
+    elif change == "rate":
+        rules = replace(rules, idle_rate=rng.choice((0.04, 0.5, 2.0)))
+    zone = rng.choice(("Europe/Paris", "Pacific/Kiritimati", "America/Adak"))
+    club_services.update_club(
+        club_id=club.pk,
+        name=club.name,
+        time_zone=zone if change == "zone" else club.time_zone,
+        rules=club.rules,
+        points=club.points,
+        public=club.public,
+        invite_admits=club.invite_admits,
+        rating_rules=rules,
+    )
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("seed", SEEDS)
 def test_league_random_writes_keep_results_equal_to_a_full_recomputation(seed):
@@ -484,7 +509,10 @@ def test_league_random_writes_keep_results_equal_to_a_full_recomputation(seed):
     before, seen = [], set()
     winners, order = {}, {}
 
+    settings_rng = random.Random(seed)  # apart: the writes are drawn as before
     for _ in range(STEPS):
+        if settings_rng.random() < 0.1:
+            random_setting(settings_rng, club)
         random_write(rng, rng.choice(games))
         after = counted(check_league(club, seasons))
         seen |= changes(before, after, winners, order)

@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Any
 
 from ...common.names import name_key
-from ...engine.league import Rating
 from ...infra.bulk import insert_rows, keys_checked_meanwhile
 from ...table.face import Imported
 from ..models import Club, ClubResult
@@ -17,6 +16,7 @@ from .ratings import (
     KEY,
     POSITION,
     SIGMA,
+    Before,
     Stored,
     changed_rows,
     move_rows,
@@ -52,7 +52,7 @@ class LeagueBefore:
     order: dict[int, tuple[datetime, str]]
     start: int
     stored: list[list[Stored]]
-    ratings: dict[str, Rating]
+    ratings: Before
 
 
 def league_before(club: Club, imported: Sequence[Imported]) -> LeagueBefore:
@@ -105,7 +105,7 @@ def rated_import(club: Club, imported: Sequence[Imported], before: LeagueBefore)
     games = [(*before.order[rows[0][GAME]], rows) for rows in before.stored]
     games.extend((moment, record_id, rated) for moment, record_id, _, rated in imports)
     games.sort(key=lambda game: (game[0], game[1]))
-    rate_rows([rows for _, _, rows in games], before.start, before.ratings)
+    rate_rows(club, [rows for _, _, rows in games], before.start, before.ratings)
     fields = _COLUMNS
     rows_in = []
     for _, _, values, rated in imports:
@@ -126,7 +126,7 @@ def counted_of(club: Club, imported: Sequence[Imported]) -> Counted:
         for seat in values:
             seat["club_id"], seat["game_id"] = club.pk, one.game.pk
         rated = [
-            [None, one.game.pk, seat["key"], seat["rank"], None, None, None, None]
+            [None, one.game.pk, seat["key"], seat["rank"], finished, None, None, None, None]
             for seat in values
         ]
         imports.append((finished, one.game.record_id, values, rated))

@@ -13,9 +13,11 @@ from datetime import datetime
 from decimal import Decimal
 from math import ceil
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
-from django.db.models import Max
-from django.utils.translation import gettext
+from django.db.models import Max, OuterRef, Subquery
+from django.utils import formats
+from django.utils.translation import gettext, ngettext
 
 from ...common.names import name_key, sorted_by_name
 from ...common.words import TRUMP_NAMES, format_money, is_red, left_to_right, trump_symbol
@@ -29,9 +31,11 @@ from ...engine.league import (
     Statistic,
     first_rating,
 )
+from ...engine.trust import Explained, Listed, RatingRules, Reason, explain, is_provisional
 from ...table.face import Game, exported, load_games
 from ..models import Club, ClubResult, Member, PlayerTotals, Season
 from ..names import NAMED_COLUMNS, Named, club_names, shown_names
+from .ratings import day_number
 from .standings import Line, season_of
 from .totals import Sums, figure
 
@@ -146,11 +150,14 @@ class StandingRow(Counts):
     """The rating shown: mu - 3 sigma."""
     mu: float
     sigma: float
+    provisional: bool = False
+    """Shown with "?" (league.md, "Ratings people trust")."""
 
 
 def standing_rows(club: Club, lines: Iterable[Line]) -> list[StandingRow]:
     """The season's standings (``standings.season_standings``) as the pages show them."""
     rows = []
+    rules = club.rating_rules
     for line in lines:
         standing = line.standing
         rating = standing.rating or first_rating()
@@ -164,9 +171,78 @@ def standing_rows(club: Club, lines: Iterable[Line]) -> list[StandingRow]:
                 rating=rating.shown,
                 mu=rating.mu,
                 sigma=rating.sigma,
+                provisional=is_provisional(line.played, rating.sigma, rules),
             )
         )
     return rows
+
+
+def provisional_note(rules: RatingRules) -> str:
+    """What "?" beside a rating says, with the club's thresholds."""
+    return gettext(
+        "“?” marks a provisional rating: fewer than %(games)s games, or an uncertainty (σ) "
+        "above %(sigma)s."
+    ) % {
+        "games": rules.provisional_games,
+        "sigma": formats.number_format(rules.provisional_sigma, 1),
+    }
+
+
+def signed_decimal(value: float) -> str:
+    """A change with its sign and one decimal, as the page's language writes it (``+1.4``,
+    ``-0,5``), read left to right in Arabic too."""
+    value = round(value, 1) + 0.0  # no -0.0
+    text = formats.number_format(value, 1)
+    return left_to_right(f"+{text}" if value > 0 else text)
+
+
+@dataclass(frozen=True)
+class RatingLine:
+    """A line of the club's ratings list: his place among the ranked (None apart), his
+    rating, and why he is apart."""
+
+    place: int | None
+    player: str
+    member_id: int | None
+    rating: float
+    provisional: bool
+    reason: str
+
+
+def rating_lines(listed: Iterable[Listed], rules: RatingRules) -> list[RatingLine]:
+    """The ratings list's lines (``standings.ratings_on``) as the pages show them."""
+    return [
+        RatingLine(
+            place=line.place,
+            player=line.entry.player,
+            member_id=line.entry.member_id,
+            rating=line.entry.rating.shown,
+            provisional=line.provisional,
+            reason=_reason(line, rules),
+        )
+        for line in listed
+    ]
+
+
+def _reason(line: Listed, rules: RatingRules) -> str:
+    if line.reason is Reason.GAMES:
+        return ngettext(
+            "%(games)s game of %(needed)s", "%(games)s games of %(needed)s", line.entry.games
+        ) % {"games": line.entry.games, "needed": rules.ranked_games}
+    if line.reason is Reason.AWAY:
+        return ngettext("last game %(days)s day ago", "last game %(days)s days ago", line.days) % {
+            "days": line.days
+        }
+    return ""
+
+
+def model_explained() -> str:
+    """The one sentence that says how a game moves a rating, on the player's page."""
+    return gettext(
+        "After each game, the place he got is compared with the place expected of him from "
+        "the four ratings before it: better raises his rating, worse lowers it, and by more "
+        "while its uncertainty (σ) is high, as after a pause."
+    )
 
 
 def rating_explained() -> str:
@@ -227,6 +303,19 @@ class RecentGame:
     won: bool
     rating: float
     others: Sequence[Opponent]
+    why: Explained | None = None
+    """Why his rating moved: the place expected of him, the change, the pause's part."""
+
+    @property
+    def change(self) -> str:
+        return signed_decimal(self.why.change) if self.why else ""
+
+    @property
+    def pause(self) -> str:
+        """The pause's part of the change, when there was a pause that moved it."""
+        if self.why is None or not self.why.days or round(self.why.pause, 1) == 0:
+            return ""
+        return signed_decimal(self.why.pause)
 
 
 @dataclass(frozen=True)
@@ -259,9 +348,20 @@ class PlayerStats(Counts):
     by_trump: Sequence[ContractLine]
     money: str
     rating: Rating
+    provisional: bool
     head_to_head: Sequence[Meeting]
     recent: Sequence[RecentGame]
     chart: RatingChart | None
+
+    @property
+    def low(self) -> float:
+        """The low end of his skill's likely range: mu - 2 sigma."""
+        return self.rating.mu - 2 * self.rating.sigma
+
+    @property
+    def high(self) -> float:
+        """The high end of his skill's likely range: mu + 2 sigma."""
+        return self.rating.mu + 2 * self.rating.sigma
 
     @property
     def points_per_game(self) -> float | None:
@@ -291,6 +391,7 @@ class _Recent(NamedTuple):
     game_id: int
     public_id: str
     finished_at: datetime
+    seat: int
     rank: int
     total: int
     won: bool
@@ -302,13 +403,30 @@ _RECENT_COLUMNS = [name if name != "public_id" else "game__public_id" for name i
 
 
 class _Other(NamedTuple):
-    """Another player's row at one of his tables: what the last games show of him."""
+    """A player's row at one of his tables (his own too): what the last games show of him,
+    and his rating after his previous counted game (None before his first) and its finish,
+    which say why the ratings moved."""
 
     game_id: int
+    seat: int
     key: str
     name: str
     rank: int
     total: int
+    mu: float
+    sigma: float
+    prev_mu: float | None
+    prev_sigma: float | None
+    prev_at: datetime | None
+
+
+def _previous(column: str) -> Subquery:
+    """A row's player's ``column`` at his counted game before it (by the (club, key, position)
+    index)."""
+    earlier = ClubResult.objects.filter(
+        club_id=OuterRef("club_id"), key=OuterRef("key"), position__lt=OuterRef("position")
+    ).order_by("-position")
+    return Subquery(earlier.values(column)[:1])
 
 
 def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerStats:
@@ -333,8 +451,12 @@ def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerS
     tables: dict[int, list[_Other]] = {}
     for values in (
         ClubResult.objects.filter(game_id__in=[row.game_id for row in recent])
-        .exclude(key=member.key)
         .order_by("seat")
+        .annotate(
+            prev_mu=_previous("mu"),
+            prev_sigma=_previous("sigma"),
+            prev_at=_previous("finished_at"),
+        )
         .values_list(*_Other._fields)
     ):
         other = _Other(*values)
@@ -354,8 +476,11 @@ def player_stats(club: Club, member: Member, *, public: bool = False) -> PlayerS
         by_trump=_by_trump(contracts),
         money=money(totals.fields()["amount"], club),
         rating=ratings[-1] if ratings else first_rating(),
+        provisional=is_provisional(
+            len(ratings), (ratings[-1] if ratings else first_rating()).sigma, club.rating_rules
+        ),
         head_to_head=_head_to_head(club, totals.meetings, members),
-        recent=_recent(recent, tables, members),
+        recent=_recent(club, recent, tables, members),
         chart=_chart(ratings),
     )
 
@@ -430,24 +555,46 @@ def _head_to_head(club: Club, meetings: Mapping[str, list[int]], members: Names)
 
 
 def _recent(
-    recent: Sequence[_Recent], tables: dict[int, list[_Other]], members: Names
+    club: Club, recent: Sequence[_Recent], tables: dict[int, list[_Other]], members: Names
 ) -> list[RecentGame]:
-    """His last games, the newest first, each with the others at his table."""
-    return [
-        RecentGame(
-            public_id=row.public_id,
-            finished_at=row.finished_at,
-            rank=row.rank,
-            total=row.total,
-            won=row.won,
-            rating=Rating(row.mu, row.sigma).shown,
-            others=[
-                Opponent(members.get(other.key, (None, other.name))[1], other.total, other.rank)
-                for other in tables.get(row.game_id, ())
-            ],
+    """His last games, the newest first, each with the others at his table and why his
+    rating moved (:func:`~scoring.engine.trust.explain`)."""
+    zone, growth = ZoneInfo(club.time_zone), club.rating_rules.growth
+    games = []
+    for row in recent:
+        table = tables.get(row.game_id, [])
+        seat = next(index for index, one in enumerate(table) if one.seat == row.seat)
+        previous = [
+            None
+            if one.prev_mu is None or one.prev_sigma is None or one.prev_at is None
+            else (Rating(one.prev_mu, one.prev_sigma), day_number(one.prev_at, zone))
+            for one in table
+        ]
+        why = explain(
+            seat,
+            previous,
+            day_number(row.finished_at, zone),
+            [one.rank for one in table],
+            Rating(row.mu, row.sigma),
+            growth,
         )
-        for row in recent
-    ]
+        games.append(
+            RecentGame(
+                public_id=row.public_id,
+                finished_at=row.finished_at,
+                rank=row.rank,
+                total=row.total,
+                won=row.won,
+                rating=Rating(row.mu, row.sigma).shown,
+                others=[
+                    Opponent(members.get(one.key, (None, one.name))[1], one.total, one.rank)
+                    for index, one in enumerate(table)
+                    if index != seat
+                ],
+                why=why,
+            )
+        )
+    return games
 
 
 def _chart(ratings: Sequence[Rating]) -> RatingChart | None:

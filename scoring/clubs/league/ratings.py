@@ -9,8 +9,9 @@ the games. Nothing here scores a game per request."""
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from django.db import connection
 from django.db.models import Max, OuterRef, Subquery
@@ -18,6 +19,7 @@ from django.db.models import Max, OuterRef, Subquery
 from ...engine import OPTION_NAMES, dealer_of
 from ...engine import Hand as EngineHand
 from ...engine.league import COUNTED, Rating, first_rating, rate
+from ...engine.trust import Previous, before_game
 from ...infra.bulk import collector_paused, insert_rows
 from ...table.face import (
     HAND_JSON_COLUMNS,
@@ -68,7 +70,10 @@ def follow(state: GameState) -> None:
     start = place = old[0].position if old else None
     if new:
         place = _place(club, game, new[0].finished_at)
-        if old and place == start and same_outcome(old, new):
+        # With idle growth, a game moved to another day (its place kept) rates its players
+        # again from there: the days between games changed.
+        same_day = not club.idle_growth or old[0].finished_at == new[0].finished_at if old else True
+        if old and place == start and same_outcome(old, new) and same_day:
             for row, was in zip(new, old, strict=True):
                 row.pk, row.position, row.mu, row.sigma = was.pk, was.position, was.mu, was.sigma
             ClubResult.objects.bulk_update(new, _FACTS)
@@ -94,11 +99,12 @@ def forget(club: Club, game: Game) -> None:
 
 # A stored row as the re-rating reads it: a list, not a model object (tens of thousands are
 # read after a correction early in a long history), its place and rating as read kept
-# beside the new ones.
-PK, GAME, KEY, RANK, POSITION, MU, SIGMA, WAS = range(8)
-_STORED = ("id", "game_id", "key", "rank", "position", "mu", "sigma")
+# beside the new ones. Its game's finish is as the driver gives it (a text on SQLite).
+PK, GAME, KEY, RANK, FINISHED, POSITION, MU, SIGMA, WAS = range(9)
+_STORED = ("id", "game_id", "key", "rank", "finished_at", "position", "mu", "sigma")
 Stored = list[Any]
-"""``[id, game_id, key, rank, position, mu, sigma, (position, mu, sigma) as read]``"""
+"""``[id, game_id, key, rank, finished_at, position, mu, sigma, (position, mu, sigma) as
+read]``"""
 
 
 def stored_games(rows: Iterable[tuple[Any, ...]]) -> list[list[Stored]]:
@@ -141,7 +147,7 @@ def _rerate_rows(club: Club, game: Game, start: int, new: list[ClubResult], plac
     games = stored_games(rows_from(club, start, but=game))
     stored = [row for rows in games for row in rows]
     added: list[Stored] = [
-        [None, game.pk, row.key, row.rank, None, None, None, None] for row in new
+        [None, game.pk, row.key, row.rank, row.finished_at, None, None, None, None] for row in new
     ]
     if new:
         games.insert(place - start, added)
@@ -237,8 +243,24 @@ _FACTS = [
 ]
 
 
-def ratings_before(club: Club, position: int, keys: Iterable[str]) -> dict[str, Rating]:
-    """Each player's rating after his last counted game before ``position``: two queries."""
+Before = dict[str, tuple[Rating, int]]
+"""Each player's rating after his last counted game before a place, and the day (its
+ordinal, in the club's zone) that game finished on."""
+
+
+def day_number(moment: datetime | str, zone: ZoneInfo) -> int:
+    """The day (its ordinal) a moment falls on in the club's zone; a moment as a row read
+    without Django gives it (SQLite: a text in UTC)."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(zone).date().toordinal()
+
+
+def ratings_before(club: Club, position: int, keys: Iterable[str]) -> Before:
+    """Each player's rating after his last counted game before ``position``, and that
+    game's day: two queries."""
     last = dict(
         ClubResult.objects.filter(club=club, position__lt=position, key__in=set(keys))
         .values_list("key")
@@ -246,9 +268,14 @@ def ratings_before(club: Club, position: int, keys: Iterable[str]) -> dict[str, 
         .values_list("key", "last")
     )
     rows = ClubResult.objects.filter(club=club, position__in=set(last.values())).values_list(
-        "key", "position", "mu", "sigma"
+        "key", "position", "mu", "sigma", "finished_at"
     )
-    return {key: Rating(mu, sigma) for key, at, mu, sigma in rows if last.get(key) == at}
+    zone = ZoneInfo(club.time_zone)
+    return {
+        key: (Rating(mu, sigma), day_number(finished, zone))
+        for key, at, mu, sigma, finished in rows
+        if last.get(key) == at
+    }
 
 
 def _rate(club: Club, games: Sequence[Sequence[Stored]], start: int) -> None:
@@ -256,13 +283,33 @@ def _rate(club: Club, games: Sequence[Sequence[Stored]], start: int) -> None:
     players had before."""
     keys = {row[KEY] for rows in games for row in rows}
     before = ratings_before(club, start, keys) if start else {}
-    rate_rows(games, start, before)
+    rate_rows(club, games, start, before)
 
 
-def rate_rows(games: Sequence[Sequence[Stored]], start: int, before: dict[str, Rating]) -> None:
+def rate_rows(club: Club, games: Sequence[Sequence[Stored]], start: int, before: Before) -> None:
     """Number ``games`` from ``start`` and rate them in that order, from ``before``: one
-    Plackett-Luce update a game (:func:`~scoring.engine.league.rate`)."""
-    current = dict(before)
+    Plackett-Luce update a game (:func:`~scoring.engine.league.rate`), after each player's
+    sigma grew for the days since his last game when the club has idle growth
+    (:func:`~scoring.engine.trust.before_game`)."""
+    growth = club.rating_rules.growth
+    if growth is None:
+        _rate_plainly(games, start, before)
+        return
+    zone = ZoneInfo(club.time_zone)
+    current: dict[str, Previous] = dict(before)
+    for position, rows in enumerate(games, start=start):
+        keys = [row[KEY] for row in rows]
+        day = day_number(rows[0][FINISHED], zone)
+        ratings = before_game([current.get(key) for key in keys], day, growth)
+        after = rate(ratings, [row[RANK] for row in rows])
+        for row, key, rating in zip(rows, keys, after, strict=True):
+            current[key] = (rating, day)
+            row[POSITION], row[MU], row[SIGMA] = position, rating.mu, rating.sigma
+
+
+def _rate_plainly(games: Sequence[Sequence[Stored]], start: int, before: Before) -> None:
+    """:func:`rate_rows` for a club without idle growth: no day read."""
+    current = {key: rating for key, (rating, _) in before.items()}
     first = first_rating()
     for position, rows in enumerate(games, start=start):
         keys = [row[KEY] for row in rows]
@@ -340,10 +387,13 @@ def _rebuild(club: Club, chunk: int) -> int:
                 games.append((finished, game.record_id, values))
     games.sort(key=lambda game: (game[0], game[1]))
     rated = [
-        [[None, None, seat["key"], seat["rank"], None, None, None, None] for seat in values]
-        for _, _, values in games
+        [
+            [None, None, seat["key"], seat["rank"], finished, None, None, None, None]
+            for seat in values
+        ]
+        for finished, _, values in games
     ]
-    rate_rows(rated, 0, {})
+    rate_rows(club, rated, 0, {})
     ClubResult.objects.filter(club=club).delete()
     written = list(_numbered(club, games, rated))
     insert_rows(ClubResult, _COLUMNS, written)

@@ -16,13 +16,23 @@ from django.db.models import (
     Max,
     OuterRef,
     Q,
+    Subquery,
     Sum,
     Value,
     When,
 )
 from django.db.models.expressions import Case
 
-from ...engine.league import COUNTS, STATISTICS, Rating, Source, Standing, Statistic, ranked
+from ...engine.league import (
+    COUNTS,
+    STATISTICS,
+    Rating,
+    Source,
+    Standing,
+    Statistic,
+    ranked,
+)
+from ...engine.trust import Entry, Listed, ratings_list
 from ..models import Club, ClubGame, ClubResult, Member, Night, Season
 from ..names import NAMED_COLUMNS, Named, shown_names
 
@@ -53,6 +63,11 @@ class Line:
     standing: Standing
     member_id: int | None
     amount: Decimal | None
+    played: int = 0
+    """His counted games in the club up to his last one here, all seasons: whether his rating
+    is provisional (league.md, "Ratings people trust")."""
+    last_at: datetime | None = None
+    """When his last game here finished."""
 
 
 def season_standings(club: Club, season: Season, *, public: bool = False) -> list[Line]:
@@ -121,14 +136,27 @@ def standings_of(
             **{statistic.name: sum_of(statistic, points) for statistic in STATISTICS},
             amount=Sum("amount"),
             last=Max("position"),
+            last_at=Max("finished_at"),
         )
     )
     lines = list(sums)
+    # His games up to his last one here: counted through the (club, key, position) index.
+    earlier = (
+        ClubResult.objects.filter(
+            club=club, key=OuterRef("key"), position__lte=OuterRef("position")
+        )
+        .order_by()
+        .values("key")
+        .annotate(played=Count("id"))
+        .values("played")
+    )
     ratings = {
-        (key, at): Rating(mu, sigma)
-        for key, at, mu, sigma in ClubResult.objects.filter(
+        (key, at): (Rating(mu, sigma), played)
+        for key, at, mu, sigma, played in ClubResult.objects.filter(
             club=club, position__in={line["last"] for line in lines}
-        ).values_list("key", "position", "mu", "sigma")
+        )
+        .annotate(played=Subquery(earlier))
+        .values_list("key", "position", "mu", "sigma", "played")
     }
     # Every member: a public name is told apart from all the club's others.
     named = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
@@ -138,12 +166,11 @@ def standings_of(
     for line in lines:
         sums_of: dict[str, Any] = dict(line)
         member_id, name = members.get(line["key"], (None, line["player"]))
+        rating, played = ratings[line["key"], line["last"]]
         standing = Standing(
-            player=name,
-            rating=ratings[line["key"], line["last"]],
-            **{count: sums_of[count] for count in COUNTS},
+            player=name, rating=rating, **{count: sums_of[count] for count in COUNTS}
         )
-        shown[id(standing)] = Line(standing, member_id, line["amount"])
+        shown[id(standing)] = Line(standing, member_id, line["amount"], played, line["last_at"])
     return [shown[id(standing)] for standing in ranked(line.standing for line in shown.values())]
 
 
@@ -153,6 +180,65 @@ def season_games(club: Club, season: Season) -> int:
     return ClubResult.objects.filter(
         club=club, seat=0, finished_at__gte=start, finished_at__lt=end
     ).count()
+
+
+def ratings_on(club: Club, day: date, *, public: bool = False) -> tuple[list[Listed], list[Listed]]:
+    """The club's ratings list on ``day`` (league.md, "Ratings people trust"): its ranked
+    players, then the others apart, each with his rating after his last counted game up to
+    the day: three queries (each player's games and last one, their ratings, the names),
+    lighter than the standings' (no statistic added up)."""
+    end = day_start(day + timedelta(days=1), club.time_zone)
+    lines = list(
+        ClubResult.objects.filter(club=club, finished_at__lt=end)
+        .values("key")
+        .annotate(
+            player=Max("name"), games=Count("id"), last=Max("position"), last_at=Max("finished_at")
+        )
+        .order_by()
+    )
+    ratings = {
+        (key, at): Rating(mu, sigma)
+        for key, at, mu, sigma in ClubResult.objects.filter(
+            club=club, position__in={line["last"] for line in lines}
+        ).values_list("key", "position", "mu", "sigma")
+    }
+    named = [Named(*row) for row in Member.objects.filter(club=club).values_list(*NAMED_COLUMNS)]
+    names = shown_names(named, public=public)
+    members = {member.key: (member.pk, names[member.key]) for member in named}
+    zone = ZoneInfo(club.time_zone)
+    entries = []
+    for line in lines:
+        member_id, name = members.get(line["key"], (None, line["player"]))
+        entries.append(
+            Entry(
+                name,
+                ratings[line["key"], line["last"]],
+                line["games"],
+                line["last_at"].astimezone(zone).date(),
+                member_id,
+            )
+        )
+    return ratings_list(entries, day, club.rating_rules)
+
+
+def ratings_of_lines(
+    club: Club, lines: Iterable[Line], day: date
+) -> tuple[list[Listed], list[Listed]]:
+    """The ratings list on ``day`` from standings that count every game up to it (the
+    all-time standings, on today): no query more."""
+    zone = ZoneInfo(club.time_zone)
+    entries = [
+        Entry(
+            line.standing.player,
+            line.standing.rating,
+            line.played,
+            line.last_at.astimezone(zone).date(),
+            line.member_id,
+        )
+        for line in lines
+        if line.standing.rating is not None and line.last_at is not None
+    ]
+    return ratings_list(entries, day, club.rating_rules)
 
 
 def provisional_games(club: Club, season: Season | None = None) -> int:

@@ -2,7 +2,9 @@
 the club's records as JSON lines. Whoever may see the club may see these (Action.SEE_CLUB)."""
 
 from collections.abc import Callable
+from datetime import date
 from functools import wraps
+from typing import Any
 
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,6 +17,7 @@ from ...common.http import HtmxHttpRequest, attachment
 from ...common.rights import Action
 from ...engine.league import standings_csv as csv_text
 from ...engine.names import first_name_and_initial
+from ...engine.trust import Listed
 from ...infra.preview import preview_response
 from ..access import club_may, may_name_in_public, with_club
 from ..edits import moved_season
@@ -27,12 +30,38 @@ from ..pages.share import season_shared, share_context
 from .pages import (
     counted_games,
     headings,
+    model_explained,
     player_stats,
+    provisional_note,
     rating_explained,
+    rating_lines,
     records_lines,
     standing_rows,
 )
-from .standings import all_time_standings, provisional_games, season_standings, season_winners
+from .standings import (
+    all_time_standings,
+    provisional_games,
+    ratings_of_lines,
+    ratings_on,
+    season_standings,
+    season_winners,
+)
+
+
+def _ratings_context(
+    club: Club, day: date, listed: tuple[list[Listed], list[Listed]]
+) -> dict[str, Any]:
+    """The club's ratings list on ``day``, the ranked players and the others apart, and what
+    "?" says (league.md, "Ratings people trust")."""
+    ranked, apart = listed
+    rules = club.rating_rules
+    return {
+        "ratings_day": day,
+        "ratings_ranked": rating_lines(ranked, rules),
+        "ratings_apart": rating_lines(apart, rules),
+        "rating_rules": rules,
+        "provisional_note": provisional_note(rules),
+    }
 
 
 class SeasonMoved(Exception):
@@ -96,12 +125,16 @@ def _standings_page(
         "provisional": provisional_games(club, found),
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
+        "provisional_note": provisional_note(club.rating_rules),
         "is_admin": club_may(Action.RUN_CLUB, club, member),
         "embed_url": request.build_absolute_uri(
             reverse("season_embed", args=[club.slug, found.slug])
         ),
     }
     if template == "clubs/season.html":
+        day = min(timezone.localdate(), found.last_day)
+        listed = ratings_on(club, day, public=not sees_full_names(member))
+        context.update(_ratings_context(club, day, listed))
         shared, preview = season_shared(request, club, found, rows)
         image = reverse("season_preview", args=[club.slug, found.slug])
         context.update(share_context(request, club, shared, preview, image))
@@ -135,7 +168,9 @@ def season_preview(
 def all_time(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """Every counted game of the club in one table, and the seasons with their winners."""
     public = not sees_full_names(member)
-    rows = standing_rows(club, all_time_standings(club, public=public))
+    lines = all_time_standings(club, public=public)
+    rows = standing_rows(club, lines)
+    today = timezone.localdate()
     seasons = list(Season.objects.filter(club=club))
     winners = season_winners(club, seasons, public=public)
     context = {
@@ -147,6 +182,8 @@ def all_time(request: HtmxHttpRequest, club: Club, member: Member | None) -> Htt
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
         "archive": [(season, winners[season.pk]) for season in seasons],
+        # Every game counts up to today: the list is read from these standings.
+        **_ratings_context(club, today, ratings_of_lines(club, lines, today)),
     }
     return render(request, "clubs/all_time.html", context)
 
@@ -191,6 +228,7 @@ def season_embed(request: HtmxHttpRequest, club: str, season: str) -> HttpRespon
             "games": counted_games(rows),
             "with_money": bool(found.stake),
             "rating_explained": rating_explained(),
+            "provisional_note": provisional_note(found.rating_rules),
         }
         response = render(request, "clubs/season_embed.html", context)
     return allow_frames(response, found)
@@ -249,6 +287,8 @@ def player_page(
         "stats": player_stats(club, shown, public=not sees_full_names(member)),
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
+        "model_explained": model_explained(),
+        "provisional_note": provisional_note(club.rating_rules),
         "name_form": form if may_choose else None,
         "short_name": first_name_and_initial(shown.name),
     }

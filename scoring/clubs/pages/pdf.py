@@ -9,7 +9,7 @@ from fpdf.enums import Align, XPos, YPos
 
 from ...common.pdf import BOTTOM, FAMILY, MARGIN, WIDTH, ZEBRA, a4, fit, minus, number
 from ...common.words import say_day
-from ..league.pages import StandingRow, headings, rating_explained
+from ..league.pages import StandingRow, headings, provisional_note, rating_explained
 from ..models import Club, Night, Season
 from ..nights.pages import NightMoney
 
@@ -174,9 +174,8 @@ def _standings(
     pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
     pdf.ln(2)
     pdf.set_font(FAMILY, "", 7)
-    pdf.multi_cell(
-        WIDTH, 3.5, rating_explained(), align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT
-    )
+    for note in (rating_explained(), provisional_note(club.rating_rules)):
+        pdf.multi_cell(WIDTH, 3.5, note, align=Align.L, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     return pdf
 
 
@@ -243,6 +242,6 @@ def _league_row(
         pdf.set_font(FAMILY, "B" if bold else "", LEAGUE_PT)
         pdf.cell(width, LEAGUE_ROW, fit(pdf, text, width - 0.5), align=Align.R)
     pdf.set_font(FAMILY, "B", LEAGUE_PT)
-    rating = minus(formats.number_format(row.rating, 1))
+    rating = minus(formats.number_format(row.rating, 1)) + ("?" if row.provisional else "")
     pdf.cell(widths[-1], LEAGUE_ROW, rating, align=Align.R)
     pdf.ln(LEAGUE_ROW)

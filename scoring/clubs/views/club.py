@@ -178,6 +178,7 @@ def club_settings(request: HtmxHttpRequest, club: Club, member: Member | None) -
             invite_admits=data["invite_admits"],
             embed_origins=data["embed_origins"],
             colour=data["colour"],
+            rating_rules=data["rating_rules"],
             by=request.actor,
         )
         messages.success(request, gettext("The club's settings are saved."))
