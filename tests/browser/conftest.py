@@ -240,6 +240,7 @@ def long_club(transactional_db):
         "player_id": members[1].pk,
         "night_id": night.pk,
         "event": event.pk,
+        "event_id": event.pk,
         "pair": ForbiddenPair.objects.get(event=event).pk,
     }
     secrets = {"join": link.secret, "join_club": club.invite_secret, "seat": seat.code}

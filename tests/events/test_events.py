@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
@@ -691,3 +692,13 @@ def test_history_page_lists_the_event_s_changes_naming_who_made_them(club, by, o
     said = ["event made", "players entered in an event", "event round drawn"]
     said += ["event round published", "unfinished table settled"]
     assert [words in page for words in said] == [True] * 5
+
+
+def test_public_event_shows_strangers_its_ranking_by_public_names_with_no_player_links(club, by):
+    event = make_event(club, by, players=FOUR, public=True)
+    next_round(event, by)
+    settle_all(event, 1, by)
+
+    page = Client().get(url(event)).content.decode()
+
+    assert ("Bilal" in page, "/clubs/sfax/players/" in page) == (True, False)

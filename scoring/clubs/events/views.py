@@ -145,6 +145,8 @@ def _page(
         "event": event,
         "page": page,
         "organiser": organiser,
+        # A public event's players link to their pages for those who may see the club.
+        "sees_club": club_may(Action.SEE_CLUB, club, member),
         "forms": forms,
         "notice": notice,
         "screen": screen_address(event, signed=organiser and not event.public),
