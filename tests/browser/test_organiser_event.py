@@ -440,12 +440,15 @@ def run_round(admin, screen, lang, event, number, names, here, method=None):
     return row
 
 
-def check_ranking(admin, event, lang):
+def check_ranking(admin, event, lang, screen=None):
+    """The event page's ranking is the one computed here, and so is the screen's order."""
     admin.goto(f"/clubs/sfax/events/{event.pk}/")
-    assert (shown_ranking(admin, lang), scroll_width(admin)) == (
-        computed(admin, event),
-        PHONE_WIDTH,
-    )
+    ranking = computed(admin, event)
+    assert (shown_ranking(admin, lang), scroll_width(admin)) == (ranking, PHONE_WIDTH)
+    if screen is not None:
+        expect(screen.locator(".panel-standings .screen-ranking .name")).to_have_text(
+            [line[0] for line in ranking], timeout=WITHIN
+        )
 
 
 @pytest.fixture
@@ -514,7 +517,7 @@ def test_organiser_runs_an_event_of_two_nights_to_its_final(phone, browser, live
                 expect(admin.locator("#entries")).to_contain_text(
                     say(lang, "Entries are closed: half the rounds planned are drawn.")
                 )
-            check_ranking(admin, event, lang)
+            check_ranking(admin, event, lang, screen)
     finally:
         context.close()
 
