@@ -45,7 +45,7 @@ FOR_STRANGERS = {
     "signup",
 }
 """Pages for someone signed out: signed in, he is sent on, or sees another page."""
-FOR_MEMBERS = {"club", "club_player", "night"}
+FOR_MEMBERS = {"club", "club_player", "event", "night"}
 """Pages a member sees otherwise than the admin: seen by both."""
 FRAGMENTS = {"game_live"}
 """Answers in HTML that are no page: the live view's fragment, that live.js puts in one."""

@@ -4,6 +4,7 @@ with a message and nothing half-done."""
 
 import json
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -471,6 +472,21 @@ def test_event_jsonl_has_each_counted_game_with_its_event_and_round(club, by, or
     ]
 
 
+def test_event_jsonl_says_a_settled_tables_totals_and_reason(club, by, organiser):
+    event = make_event(club, by, players=FOUR)
+    next_round(event, by)
+    settle_all(event, 1, by, totals=(5, 40, 20, 20))
+
+    lines = organiser.get(url(event, "event.jsonl")).getvalue().decode().splitlines()
+
+    records = [json.loads(line) for line in lines]
+    # Its record is the game as it stood (no hand played): the totals it counts with are
+    # said beside it, so that the ranking can be computed from the file alone.
+    assert [(len(record["hands"]), record["settled"]) for record in records] == [
+        (0, {"totals": [5, 40, 20, 20], "reason": "time"})
+    ]
+
+
 def test_final_seats_the_four_best_ranked_best_first(club, by, organiser):
     event = make_event(club, by, nights=((date(2026, 3, 6), 1),), players=FIVE, final="final")
     next_round(event, by)
@@ -687,3 +703,37 @@ def test_public_event_shows_strangers_its_ranking_by_public_names_with_no_player
     page = Client().get(url(event)).content.decode()
 
     assert ("Bilal" in page, "/clubs/sfax/players/" in page) == (True, False)
+
+
+def test_prizes_follow_the_final_s_standing_once_it_is_played(club, by, organiser):
+    event = make_event(
+        club,
+        by,
+        nights=((date(2026, 3, 6), 1),),
+        players=FOUR,
+        final="final",
+        carry_over="0.5",
+        entry_fee=Decimal(10),
+        prizes=["50", "30", "20"],
+    )
+    next_round(event, by)
+    settle_all(event, 1, by, totals=(40, 30, 20, 10))
+    services.draw_final(event_id=event.pk, owner_id=None, by=by)
+    final = EventFinal.objects.get(event=event)
+    first, second, third, fourth = final.players
+    before = services.event_facts(event)  # the ranking: first, second, third, fourth
+    win(final.game, seat=3)
+
+    rows = organiser.get(url(event)).content.decode().split("event-ranking")[1].split("<tr")
+    text = {
+        one: next(row for row in rows if names_of(club, [one])[0] in row) for one in final.players
+    }
+
+    # The final's standing: first (3.5), fourth (3), second (3), third (2.5); a pool of 40.
+    assert [line.entrant for line in before.ranking()] == [first, second, third, fourth]
+    assert [
+        "€20.00" in text[first],
+        "€12.00" in text[fourth],
+        "€8.00" in text[second],
+        "€" in text[third],
+    ] == [True, True, True, False]

@@ -1,7 +1,12 @@
 """The forms of a club's events (issue 41): the event and its settings, its nights, entries,
 pairs never seated together, a round drawn, swapped and published, a table settled. Each
 turns what was typed into the values the services take; what is wrong is said beside the
-field (the view answers 422)."""
+field (the view answers 422).
+
+The event's page holds several of them whose fields share names (the entry's and the
+check-in's ``present``, the pair's and the swap's ``first`` and ``second``): each has ids of
+its own (``auto_id``), so that a label finds its own form's box, not the first of that id
+on the page."""
 
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
@@ -187,6 +192,7 @@ class EntryForm(CheckInForm):
     """Players entered: the club's members ticked, and guests named."""
 
     def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "enter_%s")
         super().__init__(*args, players=players, **kwargs)
         self.fields["present"].label = _("Enter")
 
@@ -196,6 +202,10 @@ class EventCheckInForm(CheckInForm):
 
     night = forms.IntegerField(widget=forms.HiddenInput)
     guests = None  # type: ignore[assignment]  # guests are entered first
+
+    def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "checkin_%s")
+        super().__init__(*args, players=players, **kwargs)
 
     def clean_guests(self) -> list[str]:
         return []
@@ -215,6 +225,7 @@ class PairForm(forms.Form):
     )
 
     def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "pair_%s")
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
             field = self.fields[name]
@@ -240,6 +251,10 @@ class DrawForm(forms.Form):
     again = forms.BooleanField(widget=forms.HiddenInput, required=False)
     key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=32)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "draw_%s")
+        super().__init__(*args, **kwargs)
+
 
 class SwapForm(forms.Form):
     """Two players of the draft ``number`` (as seen: ``key``) change places."""
@@ -250,6 +265,7 @@ class SwapForm(forms.Form):
     second = forms.TypedChoiceField(label=_("with"), coerce=int)
 
     def __init__(self, *args: Any, players: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "swap_%s")
         super().__init__(*args, **kwargs)
         for name in ("first", "second"):
             field = self.fields[name]
@@ -267,6 +283,10 @@ class SwapForm(forms.Form):
 class PublishForm(forms.Form):
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     key = forms.CharField(widget=forms.HiddenInput, max_length=32)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "publish_%s")
+        super().__init__(*args, **kwargs)
 
 
 class SettleForm(forms.Form):

@@ -19,7 +19,12 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from ...common.words import format_money
 from ...engine import record_to_dict
-from ...engine.events import EventGame, RankingLine, final_standing
+from ...engine.events import (
+    EventGame,
+    FinalLine,
+    RankingLine,
+    final_standing,
+)
 from ...engine.events import ranking_csv as engine_ranking_csv
 from ...engine.money import decimals
 from ...engine.names import name_key
@@ -287,21 +292,35 @@ FINAL_TIES = {"table": gettext_lazy("rank at the final table"), "ranking": gette
 """What broke a tie in a final's standing, as the page says it."""
 
 
+def _final_lines(
+    facts: EventFacts, final: EventFinal, lines: Sequence[RankingLine]
+) -> tuple[FinalLine, ...]:
+    """A final's standing once its game is won (the engine's ``final_standing``, over the
+    whole ranking), else none."""
+    game = final.game
+    summary: Summary | None = game.summary if game is not None else None
+    if summary is None or summary.status != Summary.Status.WON or not facts.nights:
+        return ()
+    played = EventGame(
+        round=len(facts.published),
+        night=len(facts.nights) - 1,
+        players=_four(final.players),
+        totals=_four(summary.totals),
+    )
+    return final_standing(lines, played, CARRY[facts.event.carry_over], facts.rules)
+
+
 def _final_shown(
-    facts: EventFacts, final: EventFinal, lines: Sequence[RankingLine], names: Mapping[int, str]
+    final: EventFinal, standing: Sequence[FinalLine], names: Mapping[int, str]
 ) -> FinalShown:
     game = final.game
     summary: Summary | None = game.summary if game is not None else None
-    standing: list[FinalPlace] = []
-    if summary is not None and summary.status == Summary.Status.WON and facts.nights:
-        played = EventGame(
-            round=len(facts.published),
-            night=len(facts.nights) - 1,
-            players=_four(final.players),
-            totals=_four(summary.totals),
-        )
-        carry = CARRY[facts.event.carry_over]
-        standing = [
+    return FinalShown(
+        final.kind,
+        _seats(final.players, names),
+        game.public_id if game is not None else None,
+        summary.status if summary is not None else "gone",
+        [
             FinalPlace(
                 line.place,
                 names.get(line.entrant, "?"),
@@ -310,14 +329,8 @@ def _final_shown(
                 points_said(line.total),
                 str(FINAL_TIES[line.decided_by]) if line.decided_by in FINAL_TIES else "",
             )
-            for line in final_standing(lines, played, carry, facts.rules)
-        ]
-    return FinalShown(
-        final.kind,
-        _seats(final.players, names),
-        game.public_id if game is not None else None,
-        summary.status if summary is not None else "gone",
-        standing,
+            for line in standing
+        ],
     )
 
 
@@ -347,6 +360,9 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
     # Each prize goes to its final place (prizes.py: the final's, once won, then the ranking).
     money = event_prizes(facts, lines)
     won = money.by_member
+    # The finals stand on the whole ranking: shown once nothing of it is hidden.
+    whole = lines if up_to is None else facts.ranking()
+    standings = [_final_lines(facts, final, whole) for final in facts.finals]
     rows = []
     for line in lines:
         rows.append(
@@ -375,7 +391,10 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
             Q(event=event) | Q(club=event.club_id, event__isnull=True)
         ).order_by("id")
     ]
-    finals = [_final_shown(facts, final, lines, names) for final in facts.finals]
+    finals = [
+        _final_shown(final, standing if up_to is None else (), names)
+        for final, standing in zip(facts.finals, standings, strict=True)
+    ]
     night = next_night(facts)
     checked_in: list[int] = []
     if night is not None:
@@ -443,7 +462,9 @@ def event_lines(event: Event, *, public: bool) -> Iterator[str]:
     """``event.jsonl``: each counted event game's ``boulmous/1`` record (won, or settled by
     an organiser), in the order they finished, with the descriptive keys of league.md
     (``id``, ``club``, ``season``, ``started_at``, ``finished_at``, ``place``) and ``event``
-    and ``round``. The rounds anyone but an organiser sees."""
+    and ``round``; a settled table's line also has ``settled``, the totals it counts with
+    (as it stood, or as the organiser entered them) and his reason, which its record, the
+    game as it stood, does not say. The rounds anyone but an organiser sees."""
     facts = event_facts(event)
     up_to = facts.shown_up_to(False)
     counted = [
@@ -485,4 +506,7 @@ def event_lines(event: Event, *, public: bool) -> Iterator[str]:
         data = record_to_dict(record)
         data["event"] = event.name
         data["round"] = table.round
+        if table.settled is not None and table.totals is not None:
+            # The record is the game as it stood: the totals it counts with are said here.
+            data["settled"] = {"totals": list(table.totals), "reason": table.settled.reason}
         yield json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
