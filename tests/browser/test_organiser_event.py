@@ -9,8 +9,8 @@ their words in the page's language); the tables' games are recorded through the 
 - the round's seats never put the pair together, and the room's screen shows them once the
   round is published (never the draft before it);
 - the ranking on the event's page equals the one this test computes on its own from the
-  event's records (event.jsonl: each counted game's players, totals and round; a settled
-  table's line carries the totals it counts with) and the rounds' sit-outs, by the
+  event's records (event.jsonl: each counted game's players, totals and round; the settled
+  table's game, abandoned, counts with the totals the test typed) and the rounds' sit-outs, by the
   contract's points and order (../shared/specs/events.md), written here again, not read
   from the engine;
 - the page is no wider than the phone.
@@ -148,14 +148,14 @@ def _three(value):
 
 
 def counted_games(body):
-    """(round, players' names, totals) of each line of event.jsonl: the record's totals, or
-    a settled table's."""
+    """(round, players' names, totals) of each line of event.jsonl: the record's totals, or,
+    for the table the organiser settled (its game abandoned), the totals typed for it."""
     games = []
     for line in body.splitlines():
         data = json.loads(line)
-        number, settled = data.pop("round"), data.pop("settled", None)
+        number = data.pop("round")
         data.pop("event")
-        totals = settled["totals"] if settled else score(loads(json.dumps(data)))["totals"]
+        totals = SETTLED if data.get("abandoned") else score(loads(json.dumps(data)))["totals"]
         games.append((number, tuple(data["players"]), tuple(totals)))
     return games
 

@@ -462,9 +462,9 @@ def event_lines(event: Event, *, public: bool) -> Iterator[str]:
     """``event.jsonl``: each counted event game's ``boulmous/1`` record (won, or settled by
     an organiser), in the order they finished, with the descriptive keys of league.md
     (``id``, ``club``, ``season``, ``started_at``, ``finished_at``, ``place``) and ``event``
-    and ``round``; a settled table's line also has ``settled``, the totals it counts with
-    (as it stood, or as the organiser entered them) and his reason, which its record, the
-    game as it stood, does not say. The rounds anyone but an organiser sees."""
+    and ``round``, and no other key (the record contract's readers refuse keys they do not
+    know): a settled table's record is its game as it stood, abandoned. The rounds anyone
+    but an organiser sees."""
     facts = event_facts(event)
     up_to = facts.shown_up_to(False)
     counted = [
@@ -506,7 +506,4 @@ def event_lines(event: Event, *, public: bool) -> Iterator[str]:
         data = record_to_dict(record)
         data["event"] = event.name
         data["round"] = table.round
-        if table.settled is not None and table.totals is not None:
-            # The record is the game as it stood: the totals it counts with are said here.
-            data["settled"] = {"totals": list(table.totals), "reason": table.settled.reason}
         yield json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
