@@ -107,6 +107,9 @@ class Season(models.Model):
     first_day = models.DateField(_("first day"))
     last_day = models.DateField(_("last day"))
     points = models.JSONField(_("league points"), default=default_points)
+    handicap_cup = models.BooleanField(_("a handicap cup"), default=False)
+    """A second table beside the standings, by league points less each player's handicap
+    (scoring/engine/handicap.py; docs/league.md, "The handicap cup")."""
 
     class Meta:
         ordering = ["-first_day", "-id"]
@@ -391,4 +394,41 @@ class MailSent(models.Model):
                 & models.Q(season__isnull=True, dispute__isnull=False),
                 name="mail_sent_night_season_or_dispute",
             ),
+        ]
+
+
+class Federation(models.Model):
+    """Clubs that rank their players together (docs/league.md, "A federation of clubs"): one
+    ranking of the accounts that play in its member clubs, whatever the club."""
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=40, unique=True)
+    public = models.BooleanField(_("public ranking"), default=False)
+    """Else only its admins and the members of its clubs see it."""
+    admins = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="federations_run")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FederationClub(models.Model):
+    """A club invited to a federation, member of it once its admin accepts, until it leaves:
+    one row a pair, whose last state holds (each change is a line of the club's history)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="clubs")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="federations")
+    invited_at = models.DateTimeField(default=timezone.now)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    """When the club's admin accepted: a member from then on; None while invited."""
+    left_at = models.DateTimeField(null=True, blank=True)
+    """When the club left (or declined the invitation): neither invited nor member."""
+
+    class Meta:
+        ordering = ["club__name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "club"], name="federation_club_unique"),
         ]

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from .federation import urls as federation
 from .imports import views as imports
 from .league import views as league
 from .members import views as members
@@ -11,6 +12,8 @@ urlpatterns = [
     # The admin actions that ask, then do: retired and back, deleted, anonymised, a season, a
     # night or a game deleted, declared in views/actions.py.
     *actions.urlpatterns,
+    # Federations of clubs (issue 42.6): in federation/views.py.
+    *federation.urlpatterns,
     # Clubs (issue 11): running a club, in views/club.py; its players in members/views.py.
     path("clubs/", club.clubs, name="clubs"),
     path("clubs/new", club.new_club, name="new_club"),
