@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from scoring.accounts.tokens import create_token
 from scoring.clubs import services as club_services
+from scoring.clubs.federation import services as federation_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
 from scoring.clubs.nights import services as night_services
@@ -221,6 +222,14 @@ def long_club(transactional_db):
     link = services.make_scorer_link(public_id=finished.public_id)
     seat = services.make_seat_links(public_id=finished.public_id)[0]
     token = create_token(user=amina, name="Tableau du café").token
+    federation = federation_services.create_federation(
+        name="Fédération des clubs du Sahel et du Cap Bon",
+        slug="sahel",
+        public=True,
+        admin_user_id=amina.pk,
+    )
+    federation_services.invite_club(federation=federation, club=club)
+    federation_services.answer_invitation(club=club, federation=federation, accept=True)
     arguments = {
         "gid": finished.public_id,
         "number": 1,
@@ -229,6 +238,7 @@ def long_club(transactional_db):
         "club": club.slug,
         "season": season.slug,
         "night": night.pk,
+        "federation": federation.slug,
         "member_id": members[1].pk,
         "uidb64": "MQ",
         "token": "set-password",

@@ -8,6 +8,7 @@ from datetime import date
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -49,15 +50,12 @@ def federations(request: HttpRequest) -> HttpResponse:
     user_id = user_id_of(request)
     mine: list[Federation] = []
     if user_id is not None:
-        mine = list(
-            Federation.objects.filter(admins=user_id).union(
-                Federation.objects.filter(
-                    clubs__club__members__user=user_id,
-                    clubs__joined_at__isnull=False,
-                    clubs__left_at__isnull=True,
-                )
-            )
+        of_clubs = Q(
+            clubs__club__members__user=user_id,
+            clubs__joined_at__isnull=False,
+            clubs__left_at__isnull=True,
         )
+        mine = list(Federation.objects.filter(Q(admins=user_id) | of_clubs).distinct())
     public = [one for one in Federation.objects.filter(public=True) if one not in mine]
     context = {
         "mine": sorted_by_name(mine, lambda one: one.name),
