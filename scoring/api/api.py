@@ -11,7 +11,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.schema import OpenAPISchema
 
 from ..table.face import Game
-from . import clubs, errors, games, writes
+from . import clubs, errors, federations, games, writes
 from .access import Reader
 
 log = logging.getLogger(__name__)
@@ -76,6 +76,7 @@ api = Api(
     auth=Reader(),
 )
 api.add_router("", clubs.router)
+api.add_router("", federations.router)
 api.add_router("", games.router)
 api.add_router("", writes.router)
 

@@ -135,6 +135,27 @@ class StandingsOut(Schema):
     yet (a hand waiting for confirmation or the referee, a settlement not agreed)."""
 
 
+class FederationRowOut(Schema):
+    """A line of a federation's ranking.csv (docs/league.md, "A federation of clubs")."""
+
+    rank: int
+    player: str
+    score: str
+    """Two decimals, rounded half to even: a string, so that no float changes a digit."""
+    nights: int
+    mean: str
+    best: str
+    clubs: list[str]
+
+
+class FederationOut(Schema):
+    federation: str
+    name: str
+    day: date
+    clubs: list[str]
+    rows: list[FederationRowOut]
+
+
 class GameLineOut(Schema):
     id: str
     players: list[str]

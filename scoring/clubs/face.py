@@ -10,6 +10,10 @@ Something new another context needs is re-exported here, from the module that ho
 from .access import club_may, club_member
 from .edits import moved_season
 from .embed import allow_origin
+from .federation.access import federation_may
+from .federation.access import sees_full_names as sees_federation_names
+from .federation.pages import ranking_rows, ranking_values
+from .federation.ranking import federation_ranking
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
@@ -18,7 +22,7 @@ from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, season_standings
 from .mail import send_due
 from .members.services import add_member
-from .models import Club, ClubResult, Member, Night, Season
+from .models import Club, ClubResult, Federation, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, sees_full_names, shown_names
 from .nights.pages import night_rounds
 from .pages.games import dated, filtered, games_page
@@ -30,6 +34,7 @@ __all__ = [
     "NAMED_COLUMNS",
     "Club",
     "ClubResult",
+    "Federation",
     "Member",
     "Named",
     "Night",
@@ -41,6 +46,8 @@ __all__ = [
     "create_club",
     "create_season",
     "dated",
+    "federation_may",
+    "federation_ranking",
     "filtered",
     "games_page",
     "import_club_records",
@@ -49,9 +56,12 @@ __all__ = [
     "night_rounds",
     "player_stats",
     "provisional_games",
+    "ranking_rows",
+    "ranking_values",
     "reading",
     "rebuild_league",
     "season_standings",
+    "sees_federation_names",
     "sees_full_names",
     "send_due",
     "shown_names",

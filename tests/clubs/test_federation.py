@@ -355,3 +355,26 @@ def test_actor_is_named_by_a_service_called_without_a_view(world):
 
     line = ClubChange.objects.get(club=world["sfax"], action="federation_invited")
     assert (line.by_user_id, line.after) == (world["fed"].pk, {"federation": "sahel"})
+
+
+def test_api_ranking_equals_the_csv_and_follows_the_rights(world):
+    joined(world)
+    rng = random.Random(11)
+    for club in (world["sfax"], world["tunis"]):
+        played_night(club, TODAY - timedelta(days=1), rng)
+    browser = signed_in(world["bilal"])
+
+    answer = browser.get("/api/v1/federations/sahel/ranking").json()
+    csv = browser.get("/federations/sahel/ranking.csv").content.decode().splitlines()[1:]
+    refused = signed_in(account("stranger")).get("/api/v1/federations/sahel/ranking")
+    unknown = browser.get("/api/v1/federations/nowhere/ranking")
+
+    assert (answer["federation"], answer["clubs"]) == ("sahel", ["sfax", "tunis"])
+    assert [
+        ",".join(
+            [str(row["rank"]), row["player"], row["score"], str(row["nights"]), row["mean"]]
+            + [row["best"], "; ".join(row["clubs"])]
+        )
+        for row in answer["rows"]
+    ] == csv
+    assert (refused.status_code, unknown.status_code) == (403, 404)
