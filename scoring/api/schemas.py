@@ -126,10 +126,25 @@ StandingRow = create_model(
 )
 
 
+class CupRowOut(Schema):
+    """A line of a season's handicap cup (docs/league.md, "The handicap cup")."""
+
+    rank: int
+    player: str
+    games: int
+    league_points: int
+    handicap: str
+    """The handicaps taken off, one per game, added up: two decimals, as a string."""
+    cup: str
+    current_handicap: str
+
+
 class StandingsOut(Schema):
     club: str
     season: str
     rows: list[StandingRow]  # type: ignore[valid-type]
+    handicap_cup: list[CupRowOut] | None = None
+    """The season's handicap cup (issue 42.5), for a season that holds one; else None."""
     provisional_games: int = 0
     """Games won in the season whose result is provisional, which the rows do not count
     yet (a hand waiting for confirmation or the referee, a settlement not agreed)."""

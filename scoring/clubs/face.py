@@ -17,6 +17,7 @@ from .federation.ranking import federation_ranking
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
+from .league.handicap import cup_values, season_cup
 from .league.pages import player_stats
 from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, season_standings
@@ -45,6 +46,7 @@ __all__ = [
     "club_member",
     "create_club",
     "create_season",
+    "cup_values",
     "dated",
     "federation_may",
     "federation_ranking",
@@ -60,6 +62,7 @@ __all__ = [
     "ranking_values",
     "reading",
     "rebuild_league",
+    "season_cup",
     "season_standings",
     "sees_federation_names",
     "sees_full_names",

@@ -204,6 +204,8 @@ FIELD_WORDS: dict[str, Promise] = {
     "colour": _("colour"),
     "first_day": _("first day"),
     "last_day": _("last day"),
+    "handicap_cup": _("handicap cup"),
+    "federation": _("federation"),
     "date": _("date"),
     "place": _("place"),
     "rounds": _("rounds"),
