@@ -41,6 +41,7 @@ BEST = 5
 """``B`` is the mean of the best this many weighted results."""
 MIN_NIGHTS = 2
 """A player appears in the ranking with at least this many nights."""
+_HUNDREDTHS = {value: int(value * 100) for _, value in WEIGHTS}
 
 
 def places(orders: Sequence[tuple[int, ...]]) -> list[int]:
@@ -61,13 +62,17 @@ def base(players: int, rank: int) -> Fraction:
             least=MIN_PLAYERS,
             players=players,
         )
+    _check_rank(players, rank)
+    return Fraction(BASE * (players - rank), players - 1)
+
+
+def _check_rank(players: int, rank: int) -> None:
     if not 1 <= rank <= players:
         raise RulesError(
             gettext_noop("a rank at a night of {players} is from 1 to {players}, not {rank}"),
             players=players,
             rank=rank,
         )
-    return Fraction(BASE * (players - rank), players - 1)
 
 
 def weight(age: int) -> Fraction | None:
@@ -113,12 +118,37 @@ class Result:
     source: str
     rank: int
     players: int
-    base: Fraction
     weight: Fraction
+
+    @property
+    def base(self) -> Fraction:
+        return base(self.players, self.rank)
 
     @property
     def value(self) -> Fraction:
         return self.weight * self.base
+
+    @property
+    def _near(self) -> float:
+        """``value`` as a float: to choose the best, never to add up (two values apart are
+        at least 1 / 10,000 of a point apart, far beyond a float's error)."""
+        return float(self.weight) * BASE * (self.players - self.rank) / (self.players - 1)
+
+
+def _score_of(results: Sequence[Result]) -> tuple[Fraction, Fraction, Decimal]:
+    """:func:`score` of a player's results, in as few rational operations as it takes: the
+    weighted results added up by their denominator first (a night's ``N - 1``, times 100),
+    then the 5 best, chosen by their floats, added up exactly."""
+    numerators: dict[int, int] = defaultdict(int)
+    weights = Fraction(0)
+    for one in results:
+        numerators[one.players - 1] += BASE * (one.players - one.rank) * _HUNDREDTHS[one.weight]
+        weights += one.weight
+    total = sum((Fraction(top, 100 * below) for below, top in numerators.items()), Fraction(0))
+    best = sorted(results, key=lambda one: one._near, reverse=True)[:BEST]
+    mean = total / weights
+    chosen = sum((one.value for one in best), Fraction(0)) / BEST
+    return mean, chosen, half_even((mean + chosen) / 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,19 +191,17 @@ def ranking(nights: Iterable[NightPlaces], day: date, names: Mapping[Hashable, s
             continue
         for player, rank in night.ranks.items():
             try:
-                value = base(night.players, rank)
+                _check_rank(night.players, rank)
             except RulesError as error:
                 raise error.at(
                     "night of {day} at {club}", day=night.day, club=night.source
                 ) from None
-            results[player].append(
-                Result(night.day, night.source, rank, night.players, value, found)
-            )
+            results[player].append(Result(night.day, night.source, rank, night.players, found))
     entries = []
     for player, own in results.items():
         if len(own) < MIN_NIGHTS:
             continue
-        mean, best, total = score([(one.weight, one.base) for one in own])
+        mean, best, total = _score_of(own)
         newest = tuple(sorted(own, key=lambda one: (one.day, one.source), reverse=True))
         entries.append(Entry(player, names.get(player, str(player)), 0, total, mean, best, newest))
     entries.sort(

@@ -220,6 +220,9 @@ def test_ranking_equals_an_independent_computation(raw):
     }
     assert {e.player: e.score for e in entries} == expected
     assert {e.player: e.nights for e in entries} == {p: len(kept[p]) for p in expected}
+    assert [score([(r.weight, r.base) for r in e.results])[2] for e in entries] == [
+        e.score for e in entries
+    ]
     # Ordered by score, then nights, then name; ranks shared only on both equal.
     order = [(-e.score, -e.nights, e.name) for e in entries]
     assert order == sorted(order)
