@@ -372,8 +372,15 @@ def test_api_ranking_equals_the_csv_and_follows_the_rights(world):
     assert (answer["federation"], answer["clubs"]) == ("sahel", ["sfax", "tunis"])
     assert [
         ",".join(
-            [str(row["rank"]), row["player"], row["score"], str(row["nights"]), row["mean"]]
-            + [row["best"], "; ".join(row["clubs"])]
+            [
+                str(row["rank"]),
+                row["player"],
+                row["score"],
+                str(row["nights"]),
+                row["mean"],
+                row["best"],
+                "; ".join(row["clubs"]),
+            ]
         )
         for row in answer["rows"]
     ] == csv

@@ -20,8 +20,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.clubs import edits, history, privacy, services
-from scoring.clubs.federation import services as federation_services
 from scoring.clubs import urls as club_urls
+from scoring.clubs.federation import services as federation_services
 from scoring.clubs.imports import services as import_services
 from scoring.clubs.members import care as member_care
 from scoring.clubs.members import services as member_services

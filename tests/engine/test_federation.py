@@ -104,9 +104,8 @@ def test_score_known_case_by_hand():
 
 
 def test_score_rounds_a_half_to_even():
-    # One result of b = 1000/8 × 1 … A = B → a score of exactly 125 + 12.5 → checks x.xx5:
-    # results 0.005 apart need exact halves: A = 0.01 × k, B … use b = 0.125 × 1000 / 100.
-    # base(9, 8) = 125; alone: A = 125, B = 25, score = 75 exactly.
+    # One result alone: A = b, B = b / 5, score = 0.6 b. b = 125: 75 exactly; b = 5/24:
+    # 0.125 exactly, a half, to the even 0.12; b = 15/24: 0.375, to the even 0.38.
     assert score([(Fraction(1), Fraction(125))])[2] == Decimal("75.00")
     # A value of exactly 0.125 → 0.12, 0.375 → 0.38 (half to even).
     assert score([(Fraction(1), Fraction(5, 24))])[2] == Decimal("0.12")

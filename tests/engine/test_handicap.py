@@ -68,7 +68,16 @@ def test_cup_known_season_by_hand():
     ]
     lines = cup(games, points, date(2026, 3, 1), date(2026, 5, 31), {"ana": "Ana", "bob": "Bob"})
     assert [
-        (l.name, l.games, l.league_points, l.handicap, l.cup, l.current, l.rank) for l in lines
+        (
+            line.name,
+            line.games,
+            line.league_points,
+            line.handicap,
+            line.cup,
+            line.current,
+            line.rank,
+        )
+        for line in lines
     ] == [
         ("Bob", 2, 4, Decimal("0.00"), Decimal("4.00"), Decimal("0.00"), 1),
         ("Ana", 1, 3, Decimal("1.50"), Decimal("1.50"), Decimal("1.50"), 2),
@@ -78,7 +87,7 @@ def test_cup_known_season_by_hand():
 def test_cup_equal_on_cup_and_points_share_a_rank_by_name():
     games = [Played(date(2026, 3, 2), "b", 1), Played(date(2026, 3, 2), "a", 1)]
     lines = cup(games, (3, 2, 1, 0), date(2026, 3, 1), date(2026, 3, 31))
-    assert [(l.player, l.rank) for l in lines] == [("a", 1), ("b", 1)]
+    assert [(line.player, line.rank) for line in lines] == [("a", 1), ("b", 1)]
 
 
 def test_cup_bad_rank_and_days_out_of_order_raise():
@@ -116,10 +125,10 @@ def test_cup_equals_an_independent_computation(raw, points):
             count += 1
         if count:
             expected[player] = (count, total, total - taken)
-    assert {l.player: (l.games, l.league_points, l.cup) for l in lines} == expected
-    order = [(-l.cup, -l.league_points) for l in lines]
+    assert {line.player: (line.games, line.league_points, line.cup) for line in lines} == expected
+    order = [(-line.cup, -line.league_points) for line in lines]
     assert order == sorted(order)
-    assert all(l.cup == l.league_points - l.handicap for l in lines)
+    assert all(line.cup == line.league_points - line.handicap for line in lines)
 
 
 @settings(max_examples=80, deadline=None)

@@ -35,6 +35,7 @@ class NewFederationForm(OnceFields, FederationSettingsForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # Form.clean() returns cleaned_data
         if not data.get("slug") and data.get("name") and "slug" not in self.errors:
             data["slug"] = slug_of(data["name"])
             if not data["slug"]:

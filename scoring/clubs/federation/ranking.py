@@ -8,6 +8,7 @@ rest.
 """
 
 from collections import defaultdict
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -86,7 +87,7 @@ def federation_ranking(federation: Federation, day: date, *, public: bool = Fals
     for night, lines in nights.items():
         club_id, when = facts[night]
         ranks = places([order for _, order in lines])
-        held = {}
+        held: dict[Hashable, int] = {}
         for (key, _), rank in zip(lines, ranks, strict=True):
             member = accounts.get((club_id, key))
             if member is None or member.user_id is None:
@@ -96,7 +97,9 @@ def federation_ranking(federation: Federation, day: date, *, public: bool = Fals
             if seen is None or (when, by_id[club_id].name) > seen[:2]:
                 newest[member.user_id] = (when, by_id[club_id].name, member)
         counted.append(NightPlaces(when, by_id[club_id].name, len(lines), held))
-    names = {user: _shown(member, public) for user, (_, _, member) in newest.items()}
+    names: dict[Hashable, str] = {
+        user: _shown(member, public) for user, (_, _, member) in newest.items()
+    }
     entries = ranking(counted, day, names)
     return Ranking(day, clubs, entries, sum(night.players >= 4 for night in counted))
 
