@@ -28,6 +28,7 @@ EXAMPLES = {
     "night_id": "1",
     "game_id": "GAME_ID",
     "number": "1",
+    "federation": "sahel",
 }
 """Each path parameter's example: the demo club's (``make demo``), in the OpenAPI document
 and the API's page's curl lines."""
