@@ -199,9 +199,25 @@ def long_club(transactional_db):
         first_day=today - timedelta(days=30),
         last_day=today + timedelta(days=30),
         points=(3, 2, 1, 0),
+        handicap_cup=True,
     )
     members = [member_services.add_member(club=club, name=name) for name in LONG_MEMBERS]
     Member.objects.filter(pk=members[2].pk).update(user=yasmina)
+    # A night of last week, every table won: with tonight's, a federation ranks Yasmina.
+    last_week = night_services.create_night(
+        club=club, date=today - timedelta(days=7), place="", rounds=1
+    )
+    night_services.check_in(night_id=last_week.pk, member_ids=[m.pk for m in members], guests=[])
+    night_services.draw_round(night_id=last_week.pk, owner_id=amina.pk)
+    for game in Game.objects.filter(club_game__round__night=last_week):
+        for number in range(1, 5):
+            services.record_hand(
+                public_id=game.public_id,
+                number=number,
+                hand=Hand(Contract(0, 6, Trump.HEARTS), (6, 0, 0, 0)),
+                token=None,
+            )
+    night_services.end_night(night_id=last_week.pk)
     night = night_services.create_night(
         club=club, date=today, place="Café Central 2, La Marsa", rounds=2
     )
