@@ -9,7 +9,9 @@ from datetime import timedelta
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scoring.clubs import edits
@@ -385,3 +387,22 @@ def test_api_ranking_equals_the_csv_and_follows_the_rights(world):
         for row in answer["rows"]
     ] == csv
     assert (refused.status_code, unknown.status_code) == (403, 404)
+
+
+def test_federation_page_queries_do_not_grow_with_its_nights(world):
+    joined(world)
+    rng = random.Random(13)
+    browser = signed_in(world["bilal"])
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            assert browser.get("/federations/sahel/").status_code == 200
+        return len(captured.captured_queries)
+
+    played_night(world["sfax"], TODAY - timedelta(days=1), rng)
+    played_night(world["tunis"], TODAY - timedelta(days=2), rng)
+    few = queries()
+    for ago in range(3, 7):
+        played_night(rng.choice([world["sfax"], world["tunis"]]), TODAY - timedelta(days=ago), rng)
+
+    assert queries() == few
