@@ -71,6 +71,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) tests/bench/bench_cache.py
 	$(PY) tests/bench/bench_compiled.py
 	$(PY) tests/bench/bench_league.py
+	$(PY) tests/bench/bench_federation.py
 	$(PY) tests/bench/bench_draw.py
 	$(PY) tests/bench/bench_events.py
 	$(PY) tests/bench/bench_settlement.py

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from scoring.clubs import history as club_history
 from scoring.clubs import services as club_services
+from scoring.clubs.federation import services as federation_services
 from scoring.clubs.mail import unsubscribe_token
 from scoring.clubs.members import services as member_services
 from scoring.clubs.nights import services as night_services
@@ -142,6 +143,7 @@ def club_pages():
         first_day=today - timedelta(days=30),
         last_day=today + timedelta(days=30),
         points=(3, 2, 1, 0),
+        handicap_cup=True,
     )
     state = club_services.start_club_game(club=club, names=NAMES, first_dealer=0, owner_id=admin.pk)
     for number in range(1, 5):
@@ -159,6 +161,14 @@ def club_pages():
     newcomer = User.objects.create_user("nour")
     member_services.join_club(club=club, user_id=newcomer.pk, member_id=None, name="Nour")
     club_history.log(club, Actor(user_id=admin.pk), "member_renamed", "Omarr")
+    # A federation the club joined, and one that invites it (issue 42.6).
+    for slug, joins in (("sahel", True), ("cap-bon", False)):
+        federation = federation_services.create_federation(
+            name=slug.title(), slug=slug, public=False, admin_user_id=admin.pk
+        )
+        federation_services.invite_club(federation=federation, club=club)
+        if joins:
+            federation_services.answer_invitation(club=club, federation=federation, accept=True)
     base = "/clubs/port"
     nights = f"{base}/nights/{night.pk}"
     return admin, [
@@ -199,6 +209,11 @@ def club_pages():
         ("mail from the club", f"{base}/mail"),
         ("mail, stop asked", f"/mail/unsubscribe/nights/{unsubscribe_token(member.pk, 'nights')}"),
         ("season framed on a website", f"{base}/seasons/autumn/embed"),
+        ("club federations", f"{base}/federations/"),
+        ("federations", "/federations/"),
+        ("new federation", "/federations/new"),
+        ("federation", "/federations/sahel/"),
+        ("federation settings", "/federations/sahel/settings"),
     ]
 
 

@@ -11,7 +11,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.schema import OpenAPISchema
 
 from ..table.face import Game
-from . import clubs, errors, events, games, writes
+from . import clubs, errors, events, federations, games, writes
 from .access import Reader
 
 log = logging.getLogger(__name__)
@@ -29,6 +29,7 @@ EXAMPLES = {
     "event_id": "1",
     "game_id": "GAME_ID",
     "number": "1",
+    "federation": "sahel",
 }
 """Each path parameter's example: the demo club's (``make demo``), in the OpenAPI document
 and the API's page's curl lines."""
@@ -78,6 +79,7 @@ api = Api(
 )
 api.add_router("", clubs.router)
 api.add_router("", events.router)
+api.add_router("", federations.router)
 api.add_router("", games.router)
 api.add_router("", writes.router)
 

@@ -23,6 +23,7 @@ from ..clubs.face import (
     Named,
     Night,
     Season,
+    cup_values,
     dated,
     filtered,
     games_page,
@@ -32,6 +33,7 @@ from ..clubs.face import (
     player_stats,
     provisional_games,
     reading,
+    season_cup,
     season_standings,
     sees_full_names,
     shown_names,
@@ -116,7 +118,8 @@ def standings(request: HttpRequest, club: Slug, season: Slug) -> HttpResponse | 
         if moved is None:
             raise errors.not_found(errors.NO_SEASON)
         return HttpResponseRedirect(api_url("standings", club=found.slug, season=moved))
-    lines = season_standings(found, shown, public=not sees_full_names(member))
+    public = not sees_full_names(member)
+    lines = season_standings(found, shown, public=public)
     return {
         "club": found.slug,
         "season": shown.slug,
@@ -125,6 +128,9 @@ def standings(request: HttpRequest, club: Slug, season: Slug) -> HttpResponse | 
             for line, row in zip(lines, standing_rows(found, lines), strict=True)
         ],
         "provisional_games": provisional_games(found, shown),
+        "handicap_cup": [cup_values(row) for row in season_cup(found, shown, public=public)]
+        if shown.handicap_cup
+        else None,
     }
 
 

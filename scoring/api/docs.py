@@ -19,6 +19,9 @@ SUMMARIES: dict[str, Promise] = {
         "A season's standings: one object per line of its standings.csv, its columns' names "
         "as keys, in the same order."
     ),
+    "federation_ranking": _(
+        "A federation's ranking today: one object per line of its ranking.csv, and its clubs."
+    ),
     "club_games": _("The club's games, newest first, filtered, 50 a page."),
     "player": _("A player's figures, as his page shows them."),
     "nights": _("The club's nights, the latest first."),
@@ -46,6 +49,7 @@ SUMMARIES: dict[str, Promise] = {
 PARAMETERS: dict[tuple[str, str], Promise] = {
     ("path", "club"): _("The club's address (demo in /clubs/demo)."),
     ("path", "season"): _("The season's address, as in its page's."),
+    ("path", "federation"): _("The federation's address (sahel in /federations/sahel/)."),
     ("path", "player_id"): _("A player's number, as in his page's address."),
     ("path", "night_id"): _("A night's number, as in its page's address."),
     ("path", "event_id"): _("An event's number, as in its page's address."),

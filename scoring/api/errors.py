@@ -10,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 NOT_FOUND = _("Nothing has this address.")
 NO_CLUB = _("No club has this address.")
+NO_FEDERATION = _("No federation has this address.")
+NOT_OF_FEDERATION = _("Only the federation's admins and its clubs' members see its ranking.")
 NO_SEASON = _("The club has no season at this address.")
 NO_PLAYER = _("The club has no player of this number.")
 NO_NIGHT = _("The club has no night of this number.")

@@ -127,13 +127,49 @@ StandingRow = create_model(
 )
 
 
+class CupRowOut(Schema):
+    """A line of a season's handicap cup (docs/league.md, "The handicap cup")."""
+
+    rank: int
+    player: str
+    games: int
+    league_points: int
+    handicap: str
+    """The handicaps taken off, one per game, added up: two decimals, as a string."""
+    cup: str
+    current_handicap: str
+
+
 class StandingsOut(Schema):
     club: str
     season: str
     rows: list[StandingRow]  # type: ignore[valid-type]
+    handicap_cup: list[CupRowOut] | None = None
+    """The season's handicap cup (issue 42.5), for a season that holds one; else None."""
     provisional_games: int = 0
     """Games won in the season whose result is provisional, which the rows do not count
     yet (a hand waiting for confirmation or the referee, a settlement not agreed)."""
+
+
+class FederationRowOut(Schema):
+    """A line of a federation's ranking.csv (docs/league.md, "A federation of clubs")."""
+
+    rank: int
+    player: str
+    score: str
+    """Two decimals, rounded half to even: a string, so that no float changes a digit."""
+    nights: int
+    mean: str
+    best: str
+    clubs: list[str]
+
+
+class FederationOut(Schema):
+    federation: str
+    name: str
+    day: date
+    clubs: list[str]
+    rows: list[FederationRowOut]
 
 
 class GameLineOut(Schema):

@@ -67,6 +67,7 @@ def season_facts(season: Season) -> dict[str, Any]:
         "first_day": as_json(season.first_day),
         "last_day": as_json(season.last_day),
         "points": list(season.points),
+        "handicap_cup": season.handicap_cup,
     }
 
 
@@ -80,9 +81,11 @@ def edit_season(
     first_day: date,
     last_day: date,
     points: list[int],
+    handicap_cup: bool | None = None,
     by: Actor = NOBODY,
 ) -> Season:
-    """A season's name, address, days and league points. Its days may not overlap another
+    """A season's name, address, days and league points (and its handicap cup, unless
+    None). Its days may not overlap another
     season's (:class:`SeasonOverlaps`), nor its address be another's
     (:class:`AddressTaken`): then nothing changes. Games follow its days at once."""
     club = lock_club(club)
@@ -100,6 +103,8 @@ def edit_season(
     before = season_facts(season)
     season.name, season.slug, season.first_day, season.last_day = name, slug, first_day, last_day
     season.points = list(points)
+    if handicap_cup is not None:
+        season.handicap_cup = handicap_cup
     season.save()
     was, now = changed(before, season_facts(season))
     if was:

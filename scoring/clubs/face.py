@@ -13,15 +13,20 @@ from .embed import allow_origin
 from .events.facts import EventFacts, event_facts
 from .events.pages import EventPage, event_lines, event_page, events_of, points_text, ranking_csv
 from .events.prizes import Prizes, event_prizes
+from .federation.access import federation_may
+from .federation.access import sees_full_names as sees_federation_names
+from .federation.pages import ranking_rows, ranking_values
+from .federation.ranking import federation_ranking
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
+from .league.handicap import cup_values, season_cup
 from .league.pages import player_stats, standing_rows
 from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, season_standings
 from .mail import send_due
 from .members.services import add_member
-from .models import Club, ClubResult, Event, EventRound, Member, Night, Season
+from .models import Club, ClubResult, Event, EventRound, Federation, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, sees_full_names, shown_names
 from .nights.pages import night_rounds
 from .pages.games import dated, filtered, games_page
@@ -37,6 +42,7 @@ __all__ = [
     "EventFacts",
     "EventPage",
     "EventRound",
+    "Federation",
     "Member",
     "Named",
     "Night",
@@ -48,12 +54,15 @@ __all__ = [
     "club_member",
     "create_club",
     "create_season",
+    "cup_values",
     "dated",
     "event_facts",
     "event_lines",
     "event_page",
     "event_prizes",
     "events_of",
+    "federation_may",
+    "federation_ranking",
     "filtered",
     "games_page",
     "import_club_records",
@@ -64,9 +73,13 @@ __all__ = [
     "points_text",
     "provisional_games",
     "ranking_csv",
+    "ranking_rows",
+    "ranking_values",
     "reading",
     "rebuild_league",
+    "season_cup",
     "season_standings",
+    "sees_federation_names",
     "sees_full_names",
     "send_due",
     "shown_names",

@@ -299,6 +299,14 @@ class SeasonForm(PointsFields):
     )
     first_day = DateField(label=_("First day"))
     last_day = DateField(label=_("Last day"))
+    handicap_cup = forms.BooleanField(
+        label=_("A handicap cup"),
+        help_text=_(
+            "A second table, by league points less each player's handicap: his mean over"
+            " the 12 months before each month, against the season's mean, once he has 5 games."
+        ),
+        required=False,
+    )
 
     field_order = ["name", "slug", "first_day", "last_day"]
 
@@ -349,6 +357,7 @@ class SeasonEditForm(SeasonForm):
             "slug": season.slug,
             "first_day": season.first_day,
             "last_day": season.last_day,
+            "handicap_cup": season.handicap_cup,
             **cls.points_initial(season.points),
         }
 

@@ -106,6 +106,11 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
     ClubAction("hand_disputed", _("hand disputed"), Action.DISPUTE_GAME),
     ClubAction("dispute_decided", _("referee’s decision"), Action.REFEREE_GAME),
     ClubAction("correction_confirmed", _("correction confirmed"), Action.CONFIRM_GAME),
+    # A federation of clubs (issue 42.6): its admin invites, the club's admin answers.
+    ClubAction("federation_invited", _("invited to a federation"), Action.RUN_FEDERATION),
+    ClubAction("federation_joined", _("federation joined"), Action.RUN_CLUB),
+    ClubAction("federation_declined", _("federation declined"), Action.RUN_CLUB),
+    ClubAction("federation_left", _("federation left"), Action.RUN_CLUB),
 )
 """Each kind of change of the club's history, how the page says it, and who may make it."""
 
@@ -215,6 +220,8 @@ FIELD_WORDS: dict[str, Promise] = {
     "colour": _("colour"),
     "first_day": _("first day"),
     "last_day": _("last day"),
+    "handicap_cup": _("handicap cup"),
+    "federation": _("federation"),
     "date": _("date"),
     "place": _("place"),
     "rounds": _("rounds"),

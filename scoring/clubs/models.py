@@ -137,6 +137,9 @@ class Season(models.Model):
     first_day = models.DateField(_("first day"))
     last_day = models.DateField(_("last day"))
     points = models.JSONField(_("league points"), default=default_points)
+    handicap_cup = models.BooleanField(_("a handicap cup"), default=False)
+    """A second table beside the standings, by league points less each player's handicap
+    (scoring/engine/handicap.py; docs/league.md, "The handicap cup")."""
 
     class Meta:
         ordering = ["-first_day", "-id"]
@@ -518,6 +521,24 @@ class Event(GameRules):
         return self.name
 
 
+class Federation(models.Model):
+    """Clubs that rank their players together (docs/league.md, "A federation of clubs"): one
+    ranking of the accounts that play in its member clubs, whatever the club."""
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("address"), max_length=40, unique=True)
+    public = models.BooleanField(_("public ranking"), default=False)
+    """Else only its admins and the members of its clubs see it."""
+    admins = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="federations_run")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class EventEntry(models.Model):
     """A member (or a guest: a member of the club without an account) entered in an event.
     Entered late, he is seated from ``entered_round`` on; withdrawn, never from
@@ -672,4 +693,23 @@ class EventFinal(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["event", "kind"], name="event_final_once"),
+        ]
+
+
+class FederationClub(models.Model):
+    """A club invited to a federation, member of it once its admin accepts, until it leaves:
+    one row a pair, whose last state holds (each change is a line of the club's history)."""
+
+    federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="clubs")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="federations")
+    invited_at = models.DateTimeField(default=timezone.now)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    """When the club's admin accepted: a member from then on; None while invited."""
+    left_at = models.DateTimeField(null=True, blank=True)
+    """When the club left (or declined the invitation): neither invited nor member."""
+
+    class Meta:
+        ordering = ["club__name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["federation", "club"], name="federation_club_unique"),
         ]

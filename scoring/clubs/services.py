@@ -189,6 +189,7 @@ def create_season(
     first_day: date,
     last_day: date,
     points: Sequence[int],
+    handicap_cup: bool = False,
     by: Actor = NOBODY,
 ) -> Season:
     """A season; its days may not overlap another's, so that a game counts in one at most."""
@@ -203,9 +204,11 @@ def create_season(
         first_day=first_day,
         last_day=last_day,
         points=list(points),
+        handicap_cup=handicap_cup,
     )
     days = {"first_day": first_day.isoformat(), "last_day": last_day.isoformat()}
-    history.log(club, by, "season_created", name, after={**days, "points": list(points)})
+    made = {**days, "points": list(points), **({"handicap_cup": True} if handicap_cup else {})}
+    history.log(club, by, "season_created", name, after=made)
     return season
 
 

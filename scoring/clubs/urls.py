@@ -2,6 +2,7 @@ from django.urls import path
 
 from .events import screen_views
 from .events import views as events
+from .federation import urls as federation
 from .imports import views as imports
 from .league import views as league
 from .members import views as members
@@ -13,6 +14,8 @@ urlpatterns = [
     # The admin actions that ask, then do: retired and back, deleted, anonymised, a season, a
     # night or a game deleted, declared in views/actions.py.
     *actions.urlpatterns,
+    # Federations of clubs (issue 42.6): in federation/views.py.
+    *federation.urlpatterns,
     # Clubs (issue 11): running a club, in views/club.py; its players in members/views.py.
     path("clubs/", club.clubs, name="clubs"),
     path("clubs/new", club.new_club, name="new_club"),

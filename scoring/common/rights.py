@@ -46,6 +46,9 @@ class Role(StrEnum):
     CLUB_SCORER = "club scorer"
     CLUB_MEMBER = "club member"
     CLUB_GUEST = "club guest"
+    FEDERATION_ADMIN = "federation admin"
+    FEDERATION_MEMBER = "federation member"
+    """A member (not a guest) of one of a federation's clubs."""
     STRANGER = "stranger"
     """Anyone: every request holds this role."""
 
@@ -85,6 +88,10 @@ class Action(StrEnum):
     """All the club keeps about one of its players, as JSON: at his request."""
     REMOVE_MEMBER = "remove a member"
     """At his request: his account detached, his name made anonymous; his results stay."""
+    SEE_FEDERATION = "see a federation"
+    """Its page, its ranking and their CSV, PDF and API."""
+    RUN_FEDERATION = "run a federation"
+    """Its settings, and the clubs it invites (each club's admin accepts: RUN_CLUB)."""
     NAME_MEMBER_IN_PUBLIC = "choose how a member is shown to the public"
     """By his full name, or by his first name and initial. A member may choose it for
     himself too (scoring/clubs/views/privacy.py): that is who he is, not a role."""
@@ -109,10 +116,15 @@ POLICY: dict[Action, frozenset[Role]] = {
     Action.EXPORT_MEMBER_DATA: frozenset({Role.CLUB_ADMIN}),
     Action.REMOVE_MEMBER: frozenset({Role.CLUB_ADMIN}),
     Action.NAME_MEMBER_IN_PUBLIC: frozenset({Role.CLUB_ADMIN}),
+    Action.SEE_FEDERATION: frozenset({Role.FEDERATION_ADMIN, Role.FEDERATION_MEMBER}),
+    Action.RUN_FEDERATION: frozenset({Role.FEDERATION_ADMIN}),
 }
 """Who may do what."""
 PUBLIC_CLUB_ACTIONS = frozenset({Action.SEE_CLUB})
 """What anyone may do with a club whose standings are public."""
+
+PUBLIC_FEDERATION_ACTIONS = frozenset({Action.SEE_FEDERATION})
+"""What anyone may do with a federation whose ranking is public."""
 
 
 def allows(action: Action, role: Role) -> bool:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from scoring.accounts.tokens import create_token
 from scoring.clubs import services as club_services
 from scoring.clubs.events import services as event_services
+from scoring.clubs.federation import services as federation_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ForbiddenPair, Member
 from scoring.clubs.nights import services as night_services
@@ -199,9 +200,25 @@ def long_club(transactional_db):
         first_day=today - timedelta(days=30),
         last_day=today + timedelta(days=30),
         points=(3, 2, 1, 0),
+        handicap_cup=True,
     )
     members = [member_services.add_member(club=club, name=name) for name in LONG_MEMBERS]
     Member.objects.filter(pk=members[2].pk).update(user=yasmina)
+    # A night of last week, every table won: with tonight's, a federation ranks Yasmina.
+    last_week = night_services.create_night(
+        club=club, date=today - timedelta(days=7), place="", rounds=1
+    )
+    night_services.check_in(night_id=last_week.pk, member_ids=[m.pk for m in members], guests=[])
+    night_services.draw_round(night_id=last_week.pk, owner_id=amina.pk)
+    for game in Game.objects.filter(club_game__round__night=last_week):
+        for number in range(1, 5):
+            services.record_hand(
+                public_id=game.public_id,
+                number=number,
+                hand=Hand(Contract(0, 6, Trump.HEARTS), (6, 0, 0, 0)),
+                token=None,
+            )
+    night_services.end_night(night_id=last_week.pk)
     night = night_services.create_night(
         club=club, date=today, place="Café Central 2, La Marsa", rounds=2
     )
@@ -223,6 +240,14 @@ def long_club(transactional_db):
     seat = services.make_seat_links(public_id=finished.public_id)[0]
     token = create_token(user=amina, name="Tableau du café").token
     event = long_event(club, members, amina)
+    federation = federation_services.create_federation(
+        name="Fédération des clubs du Sahel et du Cap Bon",
+        slug="sahel",
+        public=True,
+        admin_user_id=amina.pk,
+    )
+    federation_services.invite_club(federation=federation, club=club)
+    federation_services.answer_invitation(club=club, federation=federation, accept=True)
     arguments = {
         "gid": finished.public_id,
         "number": 1,
@@ -231,6 +256,7 @@ def long_club(transactional_db):
         "club": club.slug,
         "season": season.slug,
         "night": night.pk,
+        "federation": federation.slug,
         "member_id": members[1].pk,
         "uidb64": "MQ",
         "token": "set-password",

@@ -227,6 +227,7 @@ def test_season_delete_keeps_games_and_all_time_standings(club, admin):
                 "first_day": "2025-02-01",
                 "last_day": "2025-03-31",
                 "points": [3, 2, 1, 0],
+                "handicap_cup": False,
             },
             "after": None,
         }

@@ -22,6 +22,7 @@ from django.urls import reverse
 from scoring.clubs import edits, history, privacy, services
 from scoring.clubs import urls as club_urls
 from scoring.clubs.events import services as event_services
+from scoring.clubs.federation import services as federation_services
 from scoring.clubs.imports import services as import_services
 from scoring.clubs.members import care as member_care
 from scoring.clubs.members import services as member_services
@@ -222,6 +223,20 @@ def event_key(world):
 
 def event_of(world, **more):
     return {"club": "sfax", "event": Event.objects.get().pk, **more}
+
+
+def federation_of(admin):
+    return federation_services.create_federation(
+        name="Sahel", slug="sahel", public=False, admin_user_id=admin.pk
+    )
+
+
+def invited(world, accept=False):
+    """Sfax invited to the federation Sahel, run by another account; joined if ``accept``."""
+    federation = federation_of(get_user_model().objects.create(username="sahel"))
+    federation_services.invite_club(federation=federation, club=world.club)
+    if accept:
+        federation_services.answer_invitation(club=world.club, federation=federation, accept=True)
 
 
 def drawn(world):
@@ -467,10 +482,29 @@ WRITES = {
         before=event_published,
     ),
     "event_final": Write("final_drawn", event_of, before=event_played),
+    "federation_invite": Write(
+        "federation_invited",
+        lambda world: {"federation": "sahel"},
+        lambda world: {"club": "sfax"},
+        before=lambda world: federation_of(world.amina),
+    ),
+    "club_federation_answer": Write(
+        "federation_joined",
+        lambda world: {"club": "sfax", "federation": "sahel"},
+        lambda world: {"answer": "accept"},
+        before=lambda world: invited(world),
+    ),
+    "club_federation_leave": Write(
+        "federation_left",
+        lambda world: {"club": "sfax", "federation": "sahel"},
+        before=lambda world: invited(world, accept=True),
+    ),
 }
 """Every form of the club's URL conf that writes, and the line of the history it leaves."""
 
 NOT_IN_HISTORY = {
+    "new_federation": "a federation, no club's: the account that makes it is its admin",
+    "federation_settings": "a federation's name and whether it is public, no club's",
     "night_checkin": "who is present: ticked over and over through a night, kept by the night",
     "new_club_game": "a game: the table's own history names who started it and every hand",
     "club_mail": "a member's own choice of mail, not a change of the club",
@@ -537,6 +571,7 @@ def test_club_write_leaves_one_history_line_naming_who_made_it(sfax, name):
 WRITE_SERVICES = (
     services,
     event_services,
+    federation_services,
     member_services,
     member_care,
     import_services,
@@ -547,6 +582,8 @@ WRITE_SERVICES = (
 """The modules of the club's writes."""
 
 NO_ACTOR = {
+    "create_federation": "no club's: the account that makes it is its admin, admin_user_id",
+    "update_federation": "no club's: a federation's own settings",
     "create_club": "the account that makes it is its first admin, admin_user_id",
     "join_club": "the account that joins, user_id",
     "check_in": "who is present (NOT_IN_HISTORY)",

@@ -45,6 +45,7 @@ from scoring.clubs import history as club_history
 from scoring.clubs import mail as club_mail
 from scoring.clubs import services as club_services
 from scoring.clubs.events import services as event_services
+from scoring.clubs.federation import services as federation_services
 from scoring.clubs.imports import services as import_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Club, MailSent, Member, Night
@@ -320,6 +321,12 @@ def populate() -> dict[str, Any]:
     club_history.log(
         club, organiser, "club_edited", "Sfax", before={"place": ""}, after={"place": "Café"}
     )
+    # A federation (issue 42.6) the club joined.
+    federation = federation_services.create_federation(
+        name="Sahel", slug="sahel", public=True, admin_user_id=bilal.pk
+    )
+    federation_services.invite_club(federation=federation, club=club)
+    federation_services.answer_invitation(club=club, federation=federation, accept=True)
     finished = timezone.now() - timedelta(days=2)
     import_services.import_club_game(
         club=club,

@@ -13,6 +13,7 @@ from django.urls import get_resolver
 
 from scoring.clubs import services as club_services
 from scoring.clubs.events import services as event_services
+from scoring.clubs.federation import services as federation_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
 from scoring.clubs.nights import services as night_services
@@ -97,6 +98,11 @@ def build_site():
         hand=Hand(Contract(1, 4, Trump.HEARTS), (1, 4, 1, 0)),
         token=None,
     )
+    federation = federation_services.create_federation(
+        name="Sahel", slug="sahel", public=False, admin_user_id=admin.pk
+    )
+    federation_services.invite_club(federation=federation, club=club)
+    federation_services.answer_invitation(club=club, federation=federation, accept=True)
     link = services.make_scorer_link(public_id=game.public_id)
     seat = services.make_seat_links(public_id=game.public_id)[0]
     event = event_services.create_event(
@@ -132,6 +138,7 @@ def build_site():
         "club": club.slug,
         "season": season.slug,
         "night": night.pk,
+        "federation": federation.slug,
         "member_id": members[0],
         "uidb64": "MQ",
         "token": "set-password",

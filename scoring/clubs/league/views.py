@@ -27,6 +27,7 @@ from ..models import Club, Member, Season
 from ..names import sees_full_names
 from ..pages.pdf import standings_pdf as pdf_of_standings
 from ..pages.share import season_shared, share_context
+from .handicap import season_cup
 from .pages import (
     counted_games,
     headings,
@@ -123,6 +124,9 @@ def _standings_page(
         "headings": headings(),
         "games": counted_games(rows),
         "provisional": provisional_games(club, found),
+        "cup": season_cup(club, found, public=not sees_full_names(member))
+        if found.handicap_cup
+        else [],
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
         "provisional_note": provisional_note(club.rating_rules),
@@ -250,9 +254,12 @@ def standings_pdf(
     request: HtmxHttpRequest, club: Club, member: Member | None, season: str
 ) -> HttpResponse:
     found, _ = _seasons(club, season)
-    rows = standing_rows(club, season_standings(club, found, public=not sees_full_names(member)))
+    public = not sees_full_names(member)
+    rows = standing_rows(club, season_standings(club, found, public=public))
+    cup = season_cup(club, found, public=public) if found.handicap_cup else None
     response = HttpResponse(
-        pdf_of_standings(club, found, rows, counted_games(rows)), content_type="application/pdf"
+        pdf_of_standings(club, found, rows, counted_games(rows), cup),
+        content_type="application/pdf",
     )
     attachment(response, f"{club.slug}-{found.slug}-standings.pdf")
     return response

@@ -9,6 +9,7 @@ from fpdf.enums import Align, XPos, YPos
 
 from ...common.pdf import BOTTOM, FAMILY, MARGIN, WIDTH, ZEBRA, a4, fit, minus, number
 from ...common.words import say_day
+from ..league.handicap import CupRow
 from ..league.pages import StandingRow, headings, provisional_note, rating_explained
 from ..models import Club, Night, Season
 from ..nights.pages import NightMoney
@@ -44,14 +45,68 @@ def _columns(with_money: bool) -> list[tuple[str, float]]:
     ]
 
 
-def standings_pdf(club: Club, season: Season, rows: Sequence[StandingRow], games: int) -> bytes:
-    """The season's table to pin on the club's wall, in the current language."""
+def standings_pdf(
+    club: Club,
+    season: Season,
+    rows: Sequence[StandingRow],
+    games: int,
+    cup: Sequence[CupRow] | None = None,
+) -> bytes:
+    """The season's table to pin on the club's wall, in the current language; then its
+    handicap cup, for a season that holds one."""
     days = gettext("%(first)s to %(last)s") % {
         "first": say_day(season.first_day),
         "last": say_day(season.last_day),
     }
     pdf = _standings(club, f"{club.name} · {season.name}", (days,), season.points, rows, games)
+    if cup is not None:
+        _cup(pdf, cup)
     return bytes(pdf.output())
+
+
+def _cup(pdf: FPDF, cup: Sequence[CupRow]) -> None:
+    """The season's handicap cup: rank, player, cup, league points, current handicap."""
+    if pdf.get_y() + 30 > BOTTOM:
+        pdf.add_page()
+    pdf.ln(4)
+    pdf.set_font(FAMILY, "B", 12)
+    pdf.cell(WIDTH, 6, gettext("Handicap cup"), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    titles = ["#", gettext("Player"), gettext("Cup"), gettext("League points"), gettext("Handicap")]
+    widths = [RANK_W, WIDTH - RANK_W - 3 * 22.0, 22.0, 22.0, 22.0]
+
+    def head() -> None:
+        pdf.set_font(FAMILY, "B", 7)
+        for index, (width, title) in enumerate(zip(widths, titles, strict=True)):
+            pdf.cell(
+                width,
+                LEAGUE_ROW,
+                fit(pdf, title, width - 1),
+                align=Align.L if index < 2 else Align.R,
+            )
+        pdf.ln(LEAGUE_ROW)
+        pdf.set_line_width(0.3)
+        pdf.line(MARGIN, pdf.get_y(), MARGIN + WIDTH, pdf.get_y())
+        pdf.ln(0.3)
+
+    head()
+    for index, row in enumerate(cup):
+        if pdf.get_y() + LEAGUE_ROW > BOTTOM - 8:
+            pdf.add_page()
+            head()
+        if index % 2:
+            pdf.set_fill_color(ZEBRA)
+            pdf.rect(MARGIN, pdf.get_y(), WIDTH, LEAGUE_ROW, style="F")
+        cells = [
+            (str(row.rank), "", Align.L),
+            (row.player, "B", Align.L),
+            (minus(formats.number_format(row.cup, 2)), "B", Align.R),
+            (number(row.league_points), "", Align.R),
+            (minus(formats.number_format(row.current, 2)), "", Align.R),
+        ]
+        for width, (text, style, align) in zip(widths, cells, strict=True):
+            pdf.set_font(FAMILY, style, LEAGUE_PT)
+            pdf.cell(width, LEAGUE_ROW, fit(pdf, text, width - 1), align=align)
+        pdf.ln(LEAGUE_ROW)
 
 
 def night_pdf(

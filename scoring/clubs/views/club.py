@@ -203,6 +203,7 @@ def new_season(request: HtmxHttpRequest, club: Club, member: Member | None) -> H
                     first_day=data["first_day"],
                     last_day=data["last_day"],
                     points=data["league_points"],
+                    handicap_cup=data["handicap_cup"],
                     by=request.actor,
                 ),
                 lambda season: reverse("season", args=[club.slug, season.slug]),

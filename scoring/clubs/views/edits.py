@@ -50,6 +50,7 @@ def edit_season(
                 first_day=data["first_day"],
                 last_day=data["last_day"],
                 points=data["league_points"],
+                handicap_cup=data["handicap_cup"],
                 by=request.actor,
             )
         except services.SeasonOverlaps as overlap:  # made or changed meanwhile
