@@ -15,7 +15,7 @@ from ..table.face import Change, Dispute, Game, GameState, hooks
 from . import access, history, mail, privacy
 from .access import club_member
 from .league.ratings import follow
-from .league.results import club_game_of
+from .league.results import club_game_of, event_of_game
 from .models import ClubGame, Member
 from .names import club_names, sees_full_names
 
@@ -87,11 +87,14 @@ def agreement_line(state: GameState, kind: str) -> None:
 
 
 def club_crumb(game: Game) -> hooks.Crumb | None:
-    """A club game's page leads back to its club."""
+    """A club game's page leads back to its club; an event's game, to its event."""
     club_game = club_game_of(game)
     if club_game is None:
         return None
     club = club_game.club
+    event = event_of_game(game)
+    if event is not None:
+        return hooks.Crumb(reverse("event", args=[club.slug, event.pk]), event.name)
     return hooks.Crumb(reverse("club", args=[club.slug]), club.name)
 
 

@@ -22,10 +22,13 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.clubs import services as club_services
+from scoring.common.rights import Actor
 from scoring.common.forms import MAX_NAME
 from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.browser.phone import PHONE_WIDTH, misread_signs
+from tests.clubs.factories import account, make_club
+from tests.events.factories import games_of, make_event, next_round
 from tests.factories import NAMES
 
 pytestmark = pytest.mark.browser
@@ -104,6 +107,23 @@ def club_game():
         public_id=state.game.public_id, number=1, hand=hand(1, 4, (1, 4, 0, 1)), token=None
     )
     return state.game
+
+
+def event_game():
+    """A game of an event's first round: its page leads back to the event, whose name is
+    long, and plays by the event's rules."""
+    admin = account("amina")
+    club = make_club(admin, players=NAMES[1:], stake=Decimal("0.50"))
+    by = Actor(user_id=admin.pk)
+    event = make_event(
+        club, by, players=NAMES, name="Championnat d’hiver du Café du Port de la Goulette"
+    )
+    next_round(event, by)
+    game = games_of(event).get().game
+    services.record_hand(
+        public_id=game.public_id, number=1, hand=hand(1, 4, (1, 4, 0, 1)), token=None
+    )
+    return game
 
 
 def key(page, name, value):
@@ -222,6 +242,7 @@ STATES = {
     "tie at the top, after a hand": lambda: new_game(hands=TIE_HANDS[:-1]),
     "save refused": lambda: new_game(),
     "club game": club_game,
+    "event game": event_game,
     "auction refused": lambda: new_game(),
     "offline conflict": lambda: new_game(hands=[hand(1, 5, (0, 5, 1, 0))]),
     "a hand waiting for confirmation": lambda: new_game(
@@ -336,7 +357,7 @@ def told_apart(labels, names):
 @pytest.mark.parametrize("state", list(STATES))
 def test_every_state_holds_on_one_screen(phone, transactional_db, state, lang):
     game = STATES[state]()
-    names = LONG_NAMES if state == "long names" else NAMES
+    names = tuple(game.summary.names)  # as seated: an event's draw seats them its own way
     if state == "offline conflict":
         page = offline_conflict(phone, lang, game)
     else:

@@ -15,6 +15,7 @@ from django.utils import translation
 from scoring.clubs.events import services
 from scoring.clubs.members import care as member_care
 from scoring.clubs.models import (
+    Club,
     ClubChange,
     ClubGame,
     ClubResult,
@@ -26,6 +27,7 @@ from scoring.clubs.models import (
     Night,
     TableSettled,
 )
+from scoring.table import services as table_services
 from scoring.table.models import Summary
 from tests.clubs.factories import account, signed_in
 from tests.events.factories import (
@@ -349,6 +351,40 @@ def test_table_still_playing_holds_the_next_round_until_settled(club, by, organi
     assert "Round 1 is still playing at table 1" in refused.content.decode()
     game = games_of(event).get().game
     assert (game.summary.status, TableSettled.objects.get().totals) == ("abandoned", None)
+
+
+def test_disputed_hand_holds_the_next_round_until_the_organiser_decides_it(club, by, organiser):
+    """Issue 40.3: the event's organiser (an admin of its club) referees its games, and a
+    hand in dispute holds the next round's draw, as a night's does."""
+    Club.objects.filter(pk=club.pk).update(confirmation="each_hand")
+    club.refresh_from_db()
+    event = make_event(club, by, players=FOUR)
+    next_round(event, by)
+    game = games_of(event).get().game
+    win(game)
+    table_services.dispute_hand(
+        public_id=game.public_id, number=4, version=1, seat=1, reason="Bilal made 4"
+    )
+
+    refused = organiser.post(url(event, "draw"), {"number": 2, "method": "swiss"})
+    decided = organiser.post(
+        f"/games/{game.public_id}/hands/4/decide", {"outcome": "confirmed", "reason": "Recounted"}
+    )
+    drawn = organiser.post(url(event, "draw"), {"number": 2, "method": "swiss"})
+
+    assert (refused.status_code, decided.status_code, drawn.status_code) == (409, 302, 302)
+    assert "1 hand of the event is disputed" in refused.content.decode()
+    assert list(EventRound.objects.filter(event=event).values_list("number", flat=True)) == [1, 2]
+
+
+def test_event_games_page_leads_back_to_its_event(club, by):
+    event = make_event(club, by, players=FOUR)
+    next_round(event, by)
+    game = games_of(event).get().game
+
+    page = Client().get(f"/games/{game.public_id}/").content.decode()
+
+    assert f'<a href="/clubs/sfax/events/{event.pk}/">Championnat 2026</a>' in page
 
 
 def test_table_settled_with_totals_needs_them_all_and_a_reason(club, by, organiser):

@@ -19,7 +19,14 @@ from ...common.rights import NOBODY, Actor
 from ...engine import SEATS, Rules, RulesError
 from ...engine.events import Seating as EngineSeating
 from ...engine.events import SeatingError, check_late_entry, finalists, repeats, seat_round
-from ...table.face import Summary, abandon_game, make_scorer_link, rules_columns
+from ...table.face import (
+    Game,
+    Summary,
+    abandon_game,
+    make_scorer_link,
+    open_disputes,
+    rules_columns,
+)
 from .. import history
 from ..league.ratings import rebuild
 from ..models import (
@@ -106,6 +113,16 @@ class RoundPlaying(Exception):
         super().__init__(number, self.tables)
 
 
+class RoundDisputed(Exception):
+    """A game of the event has a hand disputed that the referee (an organiser) has not
+    decided: the next round's draw waits for him (issue 40.3), so that nobody is seated by a
+    result in doubt."""
+
+    def __init__(self, disputed: int) -> None:
+        self.disputed = disputed
+        super().__init__(disputed)
+
+
 class NoNightLeft(Exception):
     """Every night of the event has played its rounds (or ended): add a night first."""
 
@@ -162,6 +179,7 @@ REFUSALS = (
     RoundDrawnMeanwhile,
     DraftWaiting,
     RoundPlaying,
+    RoundDisputed,
     NoNightLeft,
     TooFewEntrants,
     CannotSeat,
@@ -448,6 +466,11 @@ def _still_playing(facts: EventFacts) -> None:
     playing = [table.table for table in facts.tables if table.round == last and table.playing]
     if playing:
         raise RoundPlaying(last, playing)
+    disputed = open_disputes(
+        Game.objects.filter(club_game__round__event_round__event_id=facts.event.pk)
+    ).count()
+    if disputed:
+        raise RoundDisputed(disputed)
 
 
 def _present(facts: EventFacts, number: int, night: Night) -> list[int]:

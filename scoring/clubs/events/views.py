@@ -200,6 +200,14 @@ def refused(error: Exception, names: dict[int, str] | None = None) -> str:
             "them.",
             len(error.tables),
         ) % {"number": error.number, "tables": ", ".join(map(str, error.tables))}
+    if isinstance(error, services.RoundDisputed):
+        return ngettext(
+            "%(count)s hand of the event is disputed: the next round is drawn once the "
+            "referee has decided it.",
+            "%(count)s hands of the event are disputed: the next round is drawn once the "
+            "referee has decided them.",
+            error.disputed,
+        ) % {"count": error.disputed}
     if isinstance(error, services.NoNightLeft):
         return gettext(
             "Every night of the event has played its rounds: add a night to draw another."

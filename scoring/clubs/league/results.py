@@ -13,7 +13,7 @@ from ...common.names import name_key
 from ...engine import GameResult, amount
 from ...engine.league import placings
 from ...table.face import Game, GameState, Seat, Summary, finish_of
-from ..models import Club, ClubGame, ClubResult, EventFinal
+from ..models import Club, ClubGame, ClubResult, Event, EventFinal
 
 
 def results_of(state: GameState, club: Club) -> list[ClubResult]:
@@ -88,20 +88,26 @@ KEPT_OUT_OF_SEASON = Q(club_game__round__night__event__counts_in_season=False) |
 final) whose event keeps its games out of the season (issue 41)."""
 
 
-def counts_in_season(game: Game) -> bool:
-    """Whether the club's league counts this club game (once final): all but those
-    :data:`KEPT_OUT_OF_SEASON`. Read with the game where the table was asked to
-    (``loaded_with_game``: its night's event, its final's)."""
+def event_of_game(game: Game) -> Event | None:
+    """The event a club game is played for (a game of its rounds, or its final), or None.
+    Read with the game where the table was asked to (``loaded_with_game``: its night's
+    event, its final's)."""
     club_game = club_game_of(game)
     if club_game is None:
-        return True
+        return None
     if club_game.round is not None and club_game.round.night.event is not None:
-        return club_game.round.night.event.counts_in_season
+        return club_game.round.night.event
     try:
-        final = game.event_final
+        return game.event_final.event
     except EventFinal.DoesNotExist:
-        return True
-    return bool(final.event.counts_in_season)
+        return None
+
+
+def counts_in_season(game: Game) -> bool:
+    """Whether the club's league counts this club game (once final): all but those
+    :data:`KEPT_OUT_OF_SEASON`."""
+    event = event_of_game(game)
+    return True if event is None else bool(event.counts_in_season)
 
 
 def as_seated(state: GameState) -> GameState:
