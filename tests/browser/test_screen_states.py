@@ -22,8 +22,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.clubs import services as club_services
-from scoring.common.rights import Actor
 from scoring.common.forms import MAX_NAME
+from scoring.common.rights import Actor
 from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
 from scoring.table import services
 from tests.browser.phone import PHONE_WIDTH, misread_signs
