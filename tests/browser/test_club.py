@@ -48,7 +48,7 @@ def submit(page, name):
 
 def standings(page):
     """The season page's lines: player, games, wins, league points, points, rating."""
-    rows = page.locator("table.league-table tbody tr")
+    rows = page.locator(".league-wrap table.league-table tbody tr")
     lines = []
     for index in range(rows.count()):
         row = rows.nth(index)
@@ -58,7 +58,7 @@ def standings(page):
 
 
 def ratings(page):
-    return page.locator("table.league-table tbody td.rating").all_inner_texts()
+    return page.locator(".league-wrap table.league-table tbody td.rating").all_inner_texts()
 
 
 def play(page, deals):
@@ -158,8 +158,9 @@ def test_club_from_creation_to_corrected_standings(phone, accounts):
         ("Dalila", 2, 0, 1, 2),
     ]
     assert ratings(player) != rated
+    # Each rating marked provisional: two games each, fewer than ten (league.md).
     assert ratings(player) == [
-        f"{row.mu - 3 * row.sigma:.1f}"
+        f"{row.mu - 3 * row.sigma:.1f}?"
         for row in [
             ClubResult.objects.filter(key=name.casefold()).order_by("-position").first()
             for name in ("Bilal", "Chafik", "Amina", "Dalila")

@@ -131,7 +131,7 @@ def season_says(page, club):
     count."""
     page.goto(f"/clubs/{club.slug}/seasons/now/")
     notes = page.locator(".provisional-results").all_inner_texts()
-    return notes, page.locator("table.league-table tbody tr").count()
+    return notes, page.locator(".league-wrap table.league-table tbody tr").count()
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])

@@ -26,7 +26,7 @@ def season(transactional_db):
 
 
 def shown_headings(page):
-    return page.locator(".league-table thead th").evaluate_all(
+    return page.locator(".league-wrap .league-table thead th").evaluate_all(
         "cells => cells.filter(cell => cell.offsetParent !== null).map(cell => cell.innerText)"
     )
 
