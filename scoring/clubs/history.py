@@ -98,6 +98,7 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
     ClubAction("round_published", _("event round published"), Action.ORGANISE_EVENT),
     ClubAction("table_settled", _("unfinished table settled"), Action.ORGANISE_EVENT),
     ClubAction("final_drawn", _("final drawn"), Action.ORGANISE_EVENT),
+    ClubAction("final_settled", _("unfinished final settled"), Action.ORGANISE_EVENT),
     ClubAction("event_ended", _("event ended"), Action.ORGANISE_EVENT),
     ClubAction("event_deleted", _("event deleted"), Action.ORGANISE_EVENT),
     # A club game's table agreeing (issue 40): written when the game's history is.

@@ -689,6 +689,15 @@ class EventFinal(models.Model):
     drawn_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    settled_at = models.DateTimeField(null=True, blank=True)
+    """Its game did not finish in time and an organiser settled it (as a round's table is,
+    :class:`TableSettled`): it counts with ``settled_totals``. None: not settled."""
+    settled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    settled_totals = models.JSONField(null=True, blank=True)
+    """Four totals by seat, as entered; None: as they stood."""
+    settled_reason = models.CharField(_("reason"), max_length=200, blank=True)
 
     class Meta:
         constraints = [

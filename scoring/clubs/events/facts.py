@@ -118,6 +118,27 @@ class EventFacts:
             if table.totals is not None
         ]
 
+    def final_played(self, final: EventFinal) -> EventGame | None:
+        """A final's game as its standing counts it: won, or settled by an organiser (with
+        the totals as they stood, or those he entered); else None."""
+        game = final.game
+        summary: Summary | None = game.summary if game is not None else None
+        if final.settled_at is not None:
+            stood = summary.totals if summary is not None else [0, 0, 0, 0]
+            totals = _four(final.settled_totals if final.settled_totals is not None else stood)
+        elif summary is not None and summary.status == Summary.Status.WON:
+            totals = _four(summary.totals)
+        else:
+            return None
+        if not self.nights:
+            return None
+        return EventGame(
+            round=len(self.published),
+            night=len(self.nights) - 1,
+            players=_four(final.players),
+            totals=totals,
+        )
+
     def ranking(self, *, up_to_round: int | None = None) -> tuple[RankingLine, ...]:
         """The event's ranking by the contract (the engine's ``rank_event``), over its rounds
         up to ``up_to_round`` (None: all)."""

@@ -20,7 +20,7 @@ from ...common.forms import DateField, RulesFields, TextField
 from ...common.once import OnceFields
 from ...engine import SEATS
 from ..forms import PointsFields
-from ..models import Event, EventRound
+from ..models import Event, EventFinal, EventRound
 from ..nights.forms import MAX_ROUNDS, CheckInForm
 
 MAX_PRIZES = 16
@@ -291,11 +291,15 @@ class PublishForm(forms.Form):
 
 class SettleForm(forms.Form):
     """A table that did not finish in time: as it stands, or with the totals entered, and
-    the reason."""
+    the reason. A round's table (``number`` and ``table``) or a final's (``final``: its
+    kind)."""
 
     STANDS, ENTERED = "stands", "entered"
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-    table = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
+    table = forms.IntegerField(widget=forms.HiddenInput, min_value=1, required=False)
+    final = forms.ChoiceField(
+        widget=forms.HiddenInput, choices=EventFinal.Kind.choices, required=False
+    )
     how = forms.ChoiceField(
         label=_("Settle the table"),
         choices=[(STANDS, _("as it stands")), (ENTERED, _("with these totals"))],
@@ -312,6 +316,10 @@ class SettleForm(forms.Form):
         data = super().clean()
         assert data is not None
         data["totals"] = None
+        if not data.get("final"):
+            for name in ("number", "table"):
+                if data.get(name) is None and name not in self.errors:
+                    self.add_error(name, gettext("No such table in a published round."))
         if data.get("how") == self.ENTERED:
             totals = [data.get(f"total_{seat}") for seat in range(SEATS)]
             for seat, total in enumerate(totals):

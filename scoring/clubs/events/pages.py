@@ -20,7 +20,6 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from ...common.words import format_money
 from ...engine import record_to_dict
 from ...engine.events import (
-    EventGame,
     FinalLine,
     RankingLine,
     final_standing,
@@ -158,8 +157,19 @@ class FinalShown:
     players: Sequence[Seat]
     public_id: str | None
     status: str
+    """``playing``, ``won``, ``abandoned``, ``gone``, or ``settled``."""
     standing: Sequence[FinalPlace]
-    """Once its game is won: the final standing (the engine's ``final_standing``)."""
+    """Once its game is won or settled: the final standing (the engine's ``final_standing``)."""
+    totals: Sequence[int] | None = None
+    """Settled: the totals it counts with."""
+    reason: str = ""
+    """Settled: the organiser's reason."""
+
+    @property
+    def scored(self) -> list[tuple[Seat, int | None]]:
+        """Each seat's player, and the total a settled final counts with (else None)."""
+        totals = list(self.totals) if self.totals is not None else [None] * len(self.players)
+        return list(zip(self.players, totals, strict=True))
 
 
 @dataclass(frozen=True)
@@ -295,31 +305,29 @@ FINAL_TIES = {"table": gettext_lazy("rank at the final table"), "ranking": gette
 def _final_lines(
     facts: EventFacts, final: EventFinal, lines: Sequence[RankingLine]
 ) -> tuple[FinalLine, ...]:
-    """A final's standing once its game is won (the engine's ``final_standing``, over the
-    whole ranking), else none."""
-    game = final.game
-    summary: Summary | None = game.summary if game is not None else None
-    if summary is None or summary.status != Summary.Status.WON or not facts.nights:
+    """A final's standing once its game is won or settled (the engine's ``final_standing``,
+    over the whole ranking), else none."""
+    played = facts.final_played(final)
+    if played is None:
         return ()
-    played = EventGame(
-        round=len(facts.published),
-        night=len(facts.nights) - 1,
-        players=_four(final.players),
-        totals=_four(summary.totals),
-    )
     return final_standing(lines, played, CARRY[facts.event.carry_over], facts.rules)
 
 
 def _final_shown(
-    final: EventFinal, standing: Sequence[FinalLine], names: Mapping[int, str]
+    facts: EventFacts,
+    final: EventFinal,
+    standing: Sequence[FinalLine],
+    names: Mapping[int, str],
 ) -> FinalShown:
     game = final.game
     summary: Summary | None = game.summary if game is not None else None
+    settled = final.settled_at is not None
+    played = facts.final_played(final) if settled else None
     return FinalShown(
         final.kind,
         _seats(final.players, names),
         game.public_id if game is not None else None,
-        summary.status if summary is not None else "gone",
+        "settled" if settled else summary.status if summary is not None else "gone",
         [
             FinalPlace(
                 line.place,
@@ -331,6 +339,8 @@ def _final_shown(
             )
             for line in standing
         ],
+        played.totals if played is not None else None,
+        final.settled_reason if settled else "",
     )
 
 
@@ -392,7 +402,7 @@ def event_page(event: Event, *, organiser: bool, public: bool) -> EventPage:
         ).order_by("id")
     ]
     finals = [
-        _final_shown(final, standing if up_to is None else (), names)
+        _final_shown(facts, final, standing if up_to is None else (), names)
         for final, standing in zip(facts.finals, standings, strict=True)
     ]
     night = next_night(facts)

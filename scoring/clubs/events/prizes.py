@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 
 from ...common.words import format_money
-from ...engine.events import EventGame, FinalLine, RankingLine, final_standing, places_after_finals
+from ...engine.events import FinalLine, RankingLine, final_standing, places_after_finals
 from ...engine.money import decimals
-from ...table.face import Summary
 from ..models import Event, EventFinal
 from .facts import CARRY, EventFacts
 
@@ -74,18 +73,9 @@ def _finals(
     won = []
     order: dict[str, int] = {EventFinal.Kind.FINAL: 0, EventFinal.Kind.CONSOLATION: 1}
     for final in sorted(facts.finals, key=lambda one: order.get(one.kind, 2)):
-        game = final.game
-        summary: Summary | None = game.summary if game is not None else None
-        if summary is None or summary.status != Summary.Status.WON or not facts.nights:
+        played = facts.final_played(final)
+        if played is None:
             continue
-        first, second, third, fourth = (int(one) for one in final.players)
-        a, b, c, d = (int(one) for one in summary.totals)
-        played = EventGame(
-            round=len(facts.published),
-            night=len(facts.nights) - 1,
-            players=(first, second, third, fourth),
-            totals=(a, b, c, d),
-        )
         won.append(
             (final.kind, final_standing(lines, played, CARRY[facts.event.carry_over], facts.rules))
         )

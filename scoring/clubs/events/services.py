@@ -163,6 +163,14 @@ class NoTable(Exception):
     """No such table in a published round of the event."""
 
 
+class FinalFinished(Exception):
+    """The final's game is won: it counts as it is, and is not settled."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        super().__init__(kind)
+
+
 class NoFinal(Exception):
     """The event has no final, or not yet: its rounds are not all played, or fewer than four
     entrants may play it (``eligible``)."""
@@ -186,6 +194,7 @@ REFUSALS = (
     NotSeated,
     TableFinished,
     NoTable,
+    FinalFinished,
     NoFinal,
 )
 """What an event's write may refuse; each changes nothing."""
@@ -739,6 +748,46 @@ def settle_table(
         event.club, by, "table_settled", event.name, members=row.tables[table - 1], after=after
     )
     return settled
+
+
+@transaction.atomic
+def settle_final(
+    *,
+    event_id: int,
+    kind: str,
+    totals: Sequence[int] | None,
+    reason: str,
+    by: Actor = NOBODY,
+) -> EventFinal:
+    """A final's table (``kind``: the final or the consolation) that did not finish in time,
+    settled as a round's table is (:func:`settle_table`): its game stopped (recorded as
+    abandoned) and its standing made with the totals as they stand (``totals`` None) or
+    with those the organiser entered, with his reason. A won final is refused
+    (:class:`FinalFinished`); settled already, it stays as it was."""
+    event = lock_event(event_id)
+    final = (
+        EventFinal.objects.filter(event=event, kind=kind).select_related("game__summary").first()
+    )
+    if final is None:
+        raise NoFinal("table")
+    if final.settled_at is not None:
+        return final
+    game = final.game
+    if game is not None:
+        summary: Summary = game.summary
+        if summary.status == Summary.Status.WON:
+            raise FinalFinished(kind)
+        if summary.status == Summary.Status.PLAYING:
+            abandon_game(public_id=game.public_id, by=by)
+    elif totals is None:  # its game deleted: nothing stands
+        raise NoFinal("table")
+    final.settled_at, final.settled_by_id = timezone.now(), by.user_id
+    final.settled_totals = list(totals) if totals is not None else None
+    final.settled_reason = reason
+    final.save(update_fields=["settled_at", "settled_by", "settled_totals", "settled_reason"])
+    after = {"event": event.pk, "final": kind, "totals": final.settled_totals, "reason": reason}
+    history.log(event.club, by, "final_settled", event.name, members=final.players, after=after)
+    return final
 
 
 # The final.

@@ -242,6 +242,10 @@ def refused(error: Exception, names: dict[int, str] | None = None) -> str:
         }
     if isinstance(error, services.NoTable):
         return gettext("No such table in a published round.")
+    if isinstance(error, services.FinalFinished):
+        if error.kind == "consolation":
+            return gettext("The consolation final has finished: it counts as won.")
+        return gettext("The final has finished: it counts as won.")
     if isinstance(error, services.NoFinal):
         if error.reason == "none":
             return gettext("The event has no final.")
@@ -251,6 +255,8 @@ def refused(error: Exception, names: dict[int, str] | None = None) -> str:
                 "%(count)s players may play the final: it needs four.",
                 error.eligible,
             ) % {"count": error.eligible}
+        if error.reason == "table":
+            return gettext("No such final table.")
         return gettext("The final is drawn once every round planned has been played.")
     raise error
 
@@ -558,8 +564,25 @@ def settle(
 ) -> HttpResponse:
     form = SettleForm(request.POST)
     if not form.is_valid():
-        return _page(request, club, member, event, bound={"settle": form}, status=422)
+        # A final's form says what is wrong in the final's section, a round's in the rounds'.
+        name = "settle_final" if request.POST.get("final") else "settle"
+        return _page(request, club, member, event, bound={name: form}, status=422)
     data = form.cleaned_data
+    if data["final"]:
+        answer = _refusing(
+            request,
+            club,
+            member,
+            event,
+            lambda: services.settle_final(
+                event_id=event.pk,
+                kind=data["final"],
+                totals=data["totals"],
+                reason=data["reason"] or "",
+                by=request.actor,
+            ),
+        )
+        return answer or _to(event, "#final")
     answer = _refusing(
         request,
         club,
