@@ -20,10 +20,12 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 	$(PIP) install -e '.[dev]'
 	@touch $(VENV)/.installed $@
 
-# Static files as in production: collected, compressed, served by WhiteNoise.
+# Static files as in production: collected, compressed, served by WhiteNoise. The jobs'
+# worker runs beside the server and stops with it (Ctrl+C stops both).
 run: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py migrate --no-input
 	DEBUG=1 $(PY) manage.py collectstatic --no-input
+	DEBUG=1 $(PY) manage.py db_worker --no-startup-delay & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(PY) manage.py runserver $(HOST)
 
 # Production, behind nginx: gunicorn as boulmous_site/gunicorn.py sets it up. DEBUG is

@@ -121,6 +121,9 @@ INSTALLED_APPS = [
     "csp",
     # Login lockouts (its migrations make tables the cache handler below leaves empty).
     "axes",
+    # Jobs: the tasks framework and its queue in the database (TASKS below).
+    "django_tasks",
+    "django_tasks_db",
     "scoring",
 ]
 
@@ -248,6 +251,11 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# Jobs (imports, the league's rebuild, mail, backups) wait in the database for the worker
+# (`manage.py db_worker`), which `make run` starts beside the server and systemd runs in
+# production (docs/deploy.md, "The worker"): no other server is needed.
+TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
+
 # The phone's address behind nginx (throttles.client_address), from the proxies gunicorn
 # believes too.
 TRUSTED_PROXIES = trusted_proxies("FORWARDED_ALLOW_IPS")
