@@ -200,6 +200,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
     )
+    # A transaction takes the write lock when it begins: with the jobs' worker writing
+    # beside the server, one that read first and wrote after would otherwise fail at once
+    # ("database is locked") instead of waiting its turn.
+    DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Prepared statements, for the cursors that ask for them: the queries compiled once
     # (scoring/infra/compiled.py) are planned once per connection. Django's own cursors
