@@ -5,8 +5,9 @@ the same rights (:func:`.access.readable_club`, :func:`.access.run_club`) and th
 named as those pages name them for this request (scoring/clubs/names.py)."""
 
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.core.paginator import EmptyPage, Paginator
 from django.db.models import Count
@@ -32,6 +33,7 @@ from ..clubs.face import (
     night_rounds,
     player_stats,
     provisional_games,
+    ratings_on,
     reading,
     season_cup,
     season_standings,
@@ -52,6 +54,7 @@ from .schemas import (
     NightsOut,
     Number,
     PlayerOut,
+    RatingsOut,
     Slug,
     StandingsOut,
 )
@@ -131,6 +134,58 @@ def standings(request: HttpRequest, club: Slug, season: Slug) -> HttpResponse | 
         "handicap_cup": [cup_values(row) for row in season_cup(found, shown, public=public)]
         if shown.handicap_cup
         else None,
+    }
+
+
+class RatingsFilter(Schema):
+    day: date | None = Field(
+        None, description="The list's day, in the club's zone; today if not given."
+    )
+
+    @field_validator("day", mode="before")
+    @classmethod
+    def iso_day(cls, value: object) -> object:
+        """A day as the document says (YYYY-MM-DD), not pydantic's lax reading of ``0``."""
+        if isinstance(value, str) and not ISO_DAY.fullmatch(value):
+            raise ValueError("a day is written YYYY-MM-DD")
+        return value
+
+
+@router.get(
+    "/clubs/{club}/ratings",
+    response={200: RatingsOut, **ERRORS},
+    url_name="ratings",
+    operation_id="ratings",
+)
+def ratings(request: HttpRequest, club: Slug, filters: Query[RatingsFilter]) -> dict[str, Any]:
+    """The club's ratings list on a day, as its season page shows it: the ranked players,
+    then the others apart with their reason, each with his rating after his last counted game
+    up to the day."""
+    found, member = readable_club(request, club)
+    day = filters.day or datetime.now(ZoneInfo(found.time_zone)).date()
+    ranked, apart = ratings_on(found, day, public=not sees_full_names(member))
+
+    def line(listed: Any) -> dict[str, Any]:
+        rating = listed.entry.rating
+        return {
+            "place": listed.place,
+            "player": listed.entry.player,
+            "player_id": listed.entry.member_id,
+            "rating": round(rating.shown, 6),
+            "mu": round(rating.mu, 6),
+            "sigma": round(rating.sigma, 6),
+            "provisional": listed.provisional,
+            "games": listed.entry.games,
+            "last_day": listed.entry.last_day,
+            "apart": None if listed.reason is None else listed.reason.value,
+            "days": listed.days,
+        }
+
+    return {
+        "club": found.slug,
+        "day": day,
+        "ranked": [line(listed) for listed in ranked],
+        "apart": [line(listed) for listed in apart],
     }
 
 

@@ -22,6 +22,10 @@ SUMMARIES: dict[str, Promise] = {
     "federation_ranking": _(
         "A federation's ranking today: one object per line of its ranking.csv, and its clubs."
     ),
+    "ratings": _(
+        "The club's ratings list on a day: the ranked players, then the others apart with "
+        "their reason, as its season page shows it."
+    ),
     "club_games": _("The club's games, newest first, filtered, 50 a page."),
     "player": _("A player's figures, as his page shows them."),
     "nights": _("The club's nights, the latest first."),
@@ -61,6 +65,7 @@ PARAMETERS: dict[tuple[str, str], Promise] = {
     ("query", "status"): _("playing, won or abandoned: the games in that state."),
     ("query", "since"): _("From this day on, in the club's zone."),
     ("query", "until"): _("Up to this day, in the club's zone."),
+    ("query", "day"): _("The list's day, in the club's zone; today if not given."),
     ("query", "page"): _("The page of 50 lines (games, changes), from 1."),
     ("query", "kind"): _("A kind of change, as the history keeps it: its changes alone."),
 }

@@ -4,7 +4,7 @@ columns (scoring/engine/league.py ``CSV_HEADER``), a player's counts from the le
 statistics: a new statistic reaches both with no change here."""
 
 from datetime import date, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from ninja import Path, Schema
 from pydantic import Field, create_model
@@ -149,6 +149,36 @@ class StandingsOut(Schema):
     provisional_games: int = 0
     """Games won in the season whose result is provisional, which the rows do not count
     yet (a hand waiting for confirmation or the referee, a settlement not agreed)."""
+
+
+class RatedOut(Schema):
+    """A line of the club's ratings list (docs/league.md, "Ratings people trust")."""
+
+    place: int | None
+    """His place among the ranked players; None for a player listed apart."""
+    player: str
+    player_id: int | None
+    """His number in the club (his page's), when he is a member."""
+    rating: float
+    """His rating as the pages show it: mu − 3 sigma, after his last counted game."""
+    mu: float
+    sigma: float
+    provisional: bool
+    games: int
+    """His counted games up to the day."""
+    last_day: date
+    """The day, in the club's zone, his last counted game finished."""
+    apart: Literal["games", "away"] | None
+    """Why he is apart: games short of the club's ranked games, or too long away."""
+    days: int
+    """Days from his last counted game to the list's day."""
+
+
+class RatingsOut(Schema):
+    club: str
+    day: date
+    ranked: list[RatedOut]
+    apart: list[RatedOut]
 
 
 class FederationRowOut(Schema):

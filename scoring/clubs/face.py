@@ -23,7 +23,7 @@ from .imports.services import import_club_records
 from .league.handicap import cup_values, season_cup
 from .league.pages import player_stats, standing_rows
 from .league.ratings import rebuild as rebuild_league
-from .league.standings import provisional_games, season_standings
+from .league.standings import provisional_games, ratings_on, season_standings
 from .mail import send_due
 from .members.services import add_member
 from .models import Club, ClubResult, Event, EventRound, Federation, Member, Night, Season
@@ -75,6 +75,7 @@ __all__ = [
     "ranking_csv",
     "ranking_rows",
     "ranking_values",
+    "ratings_on",
     "reading",
     "rebuild_league",
     "season_cup",

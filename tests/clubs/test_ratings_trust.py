@@ -282,3 +282,54 @@ def test_api_gives_the_provisional_mark_the_range_and_why_each_game_moved(three_
     first = player["recent"][-1]  # his first game: no pause, from the first rating
     assert (first["days_away"], first["pause"], first["expected_place"]) == (0, 0.0, 2.5)
     assert player["recent"][0]["days_away"] == 1
+
+
+def test_api_ratings_list_equals_the_pages_list_with_each_ones_reason(three_tables, client):
+    page = client.get("/clubs/cafe/standings/").context
+
+    listed = client.get("/api/v1/clubs/cafe/ratings").json()
+
+    assert listed["day"] == timezone.now().astimezone(PARIS).date().isoformat()
+    assert [(line["place"], line["player"], line["rating"]) for line in listed["ranked"]] == [
+        (line.place, line.player, round(line.rating, 6)) for line in page["ratings_ranked"]
+    ]
+    assert [
+        (line["player"], line["apart"], line["games"], line["days"]) for line in listed["apart"]
+    ] == [
+        (
+            line.player,
+            "games" if line.player in NEWCOMERS else "away",
+            7 if line.player in NEWCOMERS else 25,
+            1 if line.player in NEWCOMERS else 94,
+        )
+        for line in page["ratings_apart"]
+    ]
+    assert all(  # each figure rounded to six decimals apart
+        math.isclose(line["rating"], line["mu"] - 3 * line["sigma"], abs_tol=1e-5)
+        for line in listed["ranked"] + listed["apart"]
+    )
+
+
+def test_api_ratings_list_on_a_day_before_the_regulars_began_has_the_away_four_ranked(
+    three_tables, client
+):
+    day = noon(50).date()
+
+    listed = client.get(f"/api/v1/clubs/cafe/ratings?day={day.isoformat()}").json()
+
+    assert (
+        listed["day"],
+        sorted(line["player"] for line in listed["ranked"]),
+        listed["apart"],
+    ) == (
+        day.isoformat(),
+        sorted(AWAY),
+        [],
+    )
+
+
+@pytest.mark.parametrize("day", ["0", "2025-13-01", "5 March", "2025-3-5"])
+def test_api_ratings_list_refuses_a_day_not_written_as_a_day(three_tables, client, day):
+    response = client.get(f"/api/v1/clubs/cafe/ratings?day={day}")
+
+    assert (response.status_code, response.json()["error"]["fields"][0]["name"]) == (422, "day")
