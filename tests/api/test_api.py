@@ -537,6 +537,7 @@ def busy():
         ("/api/v1/clubs/sfax/games", 5),
         ("/api/v1/clubs/sfax/games?season=all&since=2020-01-01", 5),
         ("/api/v1/clubs/sfax/nights", 2),
+        ("/api/v1/clubs/sfax/ratings", 4),
         # 6: the games won whose result is provisional, which the standings say (40.4)
         ("/api/v1/clubs/sfax/seasons/all/standings", 6),
     ],
