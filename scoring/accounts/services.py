@@ -48,6 +48,20 @@ def verified_owner(address: str) -> AccountEmail | None:
     return rows_of(address).filter(verified_at__isnull=False).select_related("user").first()
 
 
+def account_named(text: str) -> int | None:
+    """The account someone names to give it a right (a federation's admin): by its username,
+    as signing in takes it, else by its verified email address, whatever its case, as a
+    password reset takes it (an address only claimed names nobody). None if none."""
+    text = text.strip()
+    if not text:
+        return None
+    found = get_user_model().objects.filter(username=text).values_list("pk", flat=True).first()
+    if found is not None:
+        return int(found)
+    owner = verified_owner(text) if "@" in text else None
+    return owner.user_id if owner is not None else None
+
+
 def _lapsed(rows: QuerySet[AccountEmail]) -> QuerySet[AccountEmail]:
     """Those of ``rows`` that are claims older than LINK_DAYS days, not lapsed yet."""
     cutoff = timezone.now() - timedelta(days=LINK_DAYS)

@@ -25,7 +25,7 @@ from ..engine.names import look_alike, name_key
 from ..table.face import Game, Player, Seat, Summary, exported, load_games
 from . import history
 from .league import totals
-from .models import Club, ClubChange, ClubResult, MailChoice, Member
+from .models import Club, ClubChange, ClubResult, Federation, MailChoice, Member
 from .services import only_admin
 
 ANONYMOUS = "Player {number}"
@@ -329,14 +329,24 @@ def _result(row: ClubResult, counted: Iterable[str]) -> dict[str, Any]:
 
 
 def account_part(user_id: int) -> dict[str, Any]:
-    """The account's sections kept by clubs: its memberships, and the players it claims
-    and no admin has confirmed yet."""
+    """The account's sections kept by clubs: its memberships, the players it claims and no
+    admin has confirmed yet, and the federations it is an admin of."""
     members = list(Member.objects.filter(user_id=user_id).select_related("club"))
     claims = Member.objects.filter(claimed_by_id=user_id).select_related("club")
+    run = Federation.objects.filter(admins=user_id).order_by("created_at", "id")
     return {
         "memberships": memberships_data(members),
         "claims": [
             {"club": claim.club.name, "club_address": claim.club.slug, "name": claim.name}
             for claim in claims
+        ],
+        "federations_run": [
+            {
+                "federation": federation.name,
+                "address": federation.slug,
+                "public": federation.public,
+                "created_at": federation.created_at.isoformat(),
+            }
+            for federation in run
         ],
     }
