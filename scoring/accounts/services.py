@@ -50,16 +50,13 @@ def verified_owner(address: str) -> AccountEmail | None:
 
 def account_named(text: str) -> int | None:
     """The account someone names to give it a right (a federation's admin): by its username,
-    as signing in takes it, else by its verified email address, whatever its case, as a
-    password reset takes it (an address only claimed names nobody). None if none."""
+    as signing in takes it; never by an address, which would tell anyone whether an address
+    has an account. None if none."""
     text = text.strip()
     if not text:
         return None
     found = get_user_model().objects.filter(username=text).values_list("pk", flat=True).first()
-    if found is not None:
-        return int(found)
-    owner = verified_owner(text) if "@" in text else None
-    return owner.user_id if owner is not None else None
+    return None if found is None else int(found)
 
 
 def _lapsed(rows: QuerySet[AccountEmail]) -> QuerySet[AccountEmail]:

@@ -61,20 +61,19 @@ class InviteClubForm(forms.Form):
 
 
 class AddAdminForm(forms.Form):
-    """Another admin: an account named by its username or its verified email address."""
+    """Another admin: an account named by its username (not by an address: that would tell
+    anyone whether an address has an account)."""
 
     account = forms.CharField(
-        label=_("Username or email address"),
-        help_text=_("An account of the site: its username, or the email address it verified."),
+        label=_("Username"),
+        help_text=_("An account of the site: the username its owner signs in with."),
         max_length=254,
     )
 
     def clean_account(self) -> int:
         found = account_named(self.cleaned_data["account"])
         if found is None:
-            raise forms.ValidationError(
-                gettext("No account has this username or verified email address.")
-            )
+            raise forms.ValidationError(gettext("No account has this username."))
         return found
 
 

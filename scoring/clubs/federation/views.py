@@ -247,7 +247,7 @@ def _admins_page(
 def federation_admins(
     request: HtmxHttpRequest, federation: Federation, user_id: int | None
 ) -> HttpResponse:
-    """Its admins, another one added by his username or verified email address; and the
+    """Its admins, another one added by his username; and the
     way to delete it."""
     if request.method != "POST":
         return _admins_page(request, federation, user_id)
@@ -259,9 +259,7 @@ def federation_admins(
         except services.FederationRefused as refused:
             form.add_error("account", REFUSED[refused.why]())
         except ObjectDoesNotExist:  # the account was deleted meanwhile
-            form.add_error(
-                "account", gettext("No account has this username or verified email address.")
-            )
+            form.add_error("account", gettext("No account has this username."))
         else:
             name = get_user_model().objects.get(pk=added).get_username()
             messages.success(
