@@ -169,12 +169,13 @@ def verify_email(*, user_id: int, address: str) -> AccountEmail | None:
 
 
 class AccountNeeded(Exception):
-    """The account may not go yet: it is the only admin with an account of these clubs,
-    which would be left with nobody to run them."""
+    """The account may not go yet: it is the only admin with an account of these clubs, or
+    the only admin of these federations, which would be left with nobody to run them."""
 
-    def __init__(self, clubs: Sequence[str]) -> None:
+    def __init__(self, clubs: Sequence[str], federations: Sequence[str] = ()) -> None:
         self.clubs = list(clubs)
-        super().__init__(*clubs)
+        self.federations = list(federations)
+        super().__init__(*clubs, *federations)
 
 
 def account_data(user_id: int) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from itertools import count
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from ..accounts.face import AccountNeeded
 from ..common.rights import NOBODY, Actor
@@ -250,7 +250,8 @@ def remove_member(*, club: Club, member_id: int, by: Actor = NOBODY) -> Member:
 
 def leave_clubs(user_id: int, anonymous: bool) -> None:
     """An account is being deleted (scoring/accounts/services.py): its clubs locked, in
-    order; AccountNeeded, naming them, if it is the only admin with an account of any;
+    order; AccountNeeded, naming them, if it is the only admin with an account of any, or
+    the only admin of a federation;
     else each of its members detached, and renamed anonymously if he asked. Its claims
     end with it (the column empties itself)."""
     if anonymous:
@@ -259,8 +260,14 @@ def leave_clubs(user_id: int, anonymous: bool) -> None:
     clubs = list(Club.objects.select_for_update().filter(pk__in=club_ids).order_by("pk"))
     members = {member.club_id: member for member in Member.objects.filter(user_id=user_id)}
     needed = [club.name for club in clubs if only_admin(club, members[club.pk])]
-    if needed:
-        raise AccountNeeded(needed)
+    alone = list(
+        Federation.objects.annotate(admin_count=Count("admins"))
+        .filter(admin_count=1, admins=user_id)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+    if needed or alone:
+        raise AccountNeeded(needed, alone)
     for club in clubs:
         _detach(club, members[club.pk], anonymous=anonymous)
 

@@ -295,6 +295,30 @@ def test_delete_account_only_admin_of_a_club_is_refused_and_nothing_changes(cafe
     assert (member(cafe, PLAYERS[0]).user_id, ratings(cafe)) == (amina.pk, before)
 
 
+def test_delete_account_only_admin_of_a_federation_is_refused_and_nothing_changes(
+    cafe, amina, bilal
+):
+    federation_services.create_federation(
+        name="Sahel", slug="sahel", public=True, admin_user_id=amina.pk
+    )
+    shared = federation_services.create_federation(
+        name="Cap Bon", slug="cap-bon", public=True, admin_user_id=amina.pk
+    )
+    federation_services.add_admin(federation_id=shared.pk, user_id=bilal.pk)
+
+    response = delete(signed_in(amina), names="anonymous")
+
+    html = response.content.decode()
+    assert response.status_code == 422
+    # Cap Bon has Bilal too: only Sahel would be left with nobody to run it.
+    assert ("the only admin of the federation" in html, "Sahel" in html, "Cap Bon" in html) == (
+        True,
+        True,
+        False,
+    )
+    assert auth.get_user_model().objects.filter(pk=amina.pk).exists()
+
+
 def test_delete_account_signed_out_asks_to_sign_in(db):
     response = Client().post("/accounts/delete/", {"password": "x", "names": "keep"})
 
