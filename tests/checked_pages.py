@@ -214,6 +214,11 @@ def club_pages():
         ("new federation", "/federations/new"),
         ("federation", "/federations/sahel/"),
         ("federation settings", "/federations/sahel/settings"),
+        ("federation left, asked", f"{base}/federations/sahel/leave"),
+        ("federation admins", "/federations/sahel/admins"),
+        ("federation admin removed, refused", f"/federations/sahel/admins/{admin.pk}/remove"),
+        ("federation deleted, refused", "/federations/sahel/delete"),
+        ("federation deleted, asked", "/federations/cap-bon/delete"),
     ]
 
 

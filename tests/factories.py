@@ -66,7 +66,6 @@ POST_ONLY = {
     "api:record_hand",
     "api_token_revoke",
     "club_federation_answer",
-    "club_federation_leave",
     "club_new_invite",
     "confirm_hand",
     "confirm_proposal",

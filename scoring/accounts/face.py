@@ -8,7 +8,15 @@ holds it.
 """
 
 from . import hooks
-from .services import AccountNeeded, expire_claims
+from .services import AccountNeeded, account_named, expire_claims
 from .tokens import PREFIX, digest_of, user_of
 
-__all__ = ["PREFIX", "AccountNeeded", "digest_of", "expire_claims", "hooks", "user_of"]
+__all__ = [
+    "PREFIX",
+    "AccountNeeded",
+    "account_named",
+    "digest_of",
+    "expire_claims",
+    "hooks",
+    "user_of",
+]

@@ -48,6 +48,17 @@ def verified_owner(address: str) -> AccountEmail | None:
     return rows_of(address).filter(verified_at__isnull=False).select_related("user").first()
 
 
+def account_named(text: str) -> int | None:
+    """The account someone names to give it a right (a federation's admin): by its username,
+    as signing in takes it; never by an address, which would tell anyone whether an address
+    has an account. None if none."""
+    text = text.strip()
+    if not text:
+        return None
+    found = get_user_model().objects.filter(username=text).values_list("pk", flat=True).first()
+    return None if found is None else int(found)
+
+
 def _lapsed(rows: QuerySet[AccountEmail]) -> QuerySet[AccountEmail]:
     """Those of ``rows`` that are claims older than LINK_DAYS days, not lapsed yet."""
     cutoff = timezone.now() - timedelta(days=LINK_DAYS)
@@ -158,12 +169,13 @@ def verify_email(*, user_id: int, address: str) -> AccountEmail | None:
 
 
 class AccountNeeded(Exception):
-    """The account may not go yet: it is the only admin with an account of these clubs,
-    which would be left with nobody to run them."""
+    """The account may not go yet: it is the only admin with an account of these clubs, or
+    the only admin of these federations, which would be left with nobody to run them."""
 
-    def __init__(self, clubs: Sequence[str]) -> None:
+    def __init__(self, clubs: Sequence[str], federations: Sequence[str] = ()) -> None:
         self.clubs = list(clubs)
-        super().__init__(*clubs)
+        self.federations = list(federations)
+        super().__init__(*clubs, *federations)
 
 
 def account_data(user_id: int) -> dict[str, Any]:

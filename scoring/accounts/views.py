@@ -328,15 +328,26 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         try:
             services.delete_account(user_id=user.pk, anonymous=form.anonymous)
         except services.AccountNeeded as needed:
-            message = ngettext(
-                "You are the only admin of %(clubs)s with an account: make another member "
-                "an admin first.",
-                "You are the only admin of these clubs with an account: %(clubs)s. Make "
-                "another member an admin of each first.",
-                len(needed.clubs),
-            )
-            clubs = gettext(", ").join(isolate(club) for club in needed.clubs)
-            form.add_error(None, elide(message % {"clubs": clubs}, [clubs]))
+            if needed.clubs:
+                message = ngettext(
+                    "You are the only admin of %(clubs)s with an account: make another member "
+                    "an admin first.",
+                    "You are the only admin of these clubs with an account: %(clubs)s. Make "
+                    "another member an admin of each first.",
+                    len(needed.clubs),
+                )
+                clubs = gettext(", ").join(isolate(club) for club in needed.clubs)
+                form.add_error(None, elide(message % {"clubs": clubs}, [clubs]))
+            if needed.federations:
+                message = ngettext(
+                    "You are the only admin of the federation %(names)s: add another admin, "
+                    "or delete it, first.",
+                    "You are the only admin of these federations: %(names)s. Add another "
+                    "admin to each, or delete it, first.",
+                    len(needed.federations),
+                )
+                names = gettext(", ").join(isolate(name) for name in needed.federations)
+                form.add_error(None, elide(message % {"names": names}, [names]))
         else:
             logout(request)
             return redirect("account_deleted")

@@ -15,7 +15,7 @@ from itertools import count
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from ..accounts.face import AccountNeeded
 from ..common.rights import NOBODY, Actor
@@ -25,7 +25,7 @@ from ..engine.names import look_alike, name_key
 from ..table.face import Game, Player, Seat, Summary, exported, load_games
 from . import history
 from .league import totals
-from .models import Club, ClubChange, ClubResult, MailChoice, Member
+from .models import Club, ClubChange, ClubResult, Federation, MailChoice, Member
 from .services import only_admin
 
 ANONYMOUS = "Player {number}"
@@ -250,7 +250,8 @@ def remove_member(*, club: Club, member_id: int, by: Actor = NOBODY) -> Member:
 
 def leave_clubs(user_id: int, anonymous: bool) -> None:
     """An account is being deleted (scoring/accounts/services.py): its clubs locked, in
-    order; AccountNeeded, naming them, if it is the only admin with an account of any;
+    order; AccountNeeded, naming them, if it is the only admin with an account of any, or
+    the only admin of a federation;
     else each of its members detached, and renamed anonymously if he asked. Its claims
     end with it (the column empties itself)."""
     if anonymous:
@@ -259,8 +260,14 @@ def leave_clubs(user_id: int, anonymous: bool) -> None:
     clubs = list(Club.objects.select_for_update().filter(pk__in=club_ids).order_by("pk"))
     members = {member.club_id: member for member in Member.objects.filter(user_id=user_id)}
     needed = [club.name for club in clubs if only_admin(club, members[club.pk])]
-    if needed:
-        raise AccountNeeded(needed)
+    alone = list(
+        Federation.objects.annotate(admin_count=Count("admins"))
+        .filter(admin_count=1, admins=user_id)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+    if needed or alone:
+        raise AccountNeeded(needed, alone)
     for club in clubs:
         _detach(club, members[club.pk], anonymous=anonymous)
 
@@ -329,14 +336,24 @@ def _result(row: ClubResult, counted: Iterable[str]) -> dict[str, Any]:
 
 
 def account_part(user_id: int) -> dict[str, Any]:
-    """The account's sections kept by clubs: its memberships, and the players it claims
-    and no admin has confirmed yet."""
+    """The account's sections kept by clubs: its memberships, the players it claims and no
+    admin has confirmed yet, and the federations it is an admin of."""
     members = list(Member.objects.filter(user_id=user_id).select_related("club"))
     claims = Member.objects.filter(claimed_by_id=user_id).select_related("club")
+    run = Federation.objects.filter(admins=user_id).order_by("created_at", "id")
     return {
         "memberships": memberships_data(members),
         "claims": [
             {"club": claim.club.name, "club_address": claim.club.slug, "name": claim.name}
             for claim in claims
+        ],
+        "federations_run": [
+            {
+                "federation": federation.name,
+                "address": federation.slug,
+                "public": federation.public,
+                "created_at": federation.created_at.isoformat(),
+            }
+            for federation in run
         ],
     }

@@ -91,7 +91,9 @@ class Action(StrEnum):
     SEE_FEDERATION = "see a federation"
     """Its page, its ranking and their CSV, PDF and API."""
     RUN_FEDERATION = "run a federation"
-    """Its settings, and the clubs it invites (each club's admin accepts: RUN_CLUB)."""
+    """Its settings, its admins (another added, one removed, never the last), the clubs it
+    invites (each club's admin accepts, and makes it leave: RUN_CLUB), and its deletion
+    once no club is a member."""
     NAME_MEMBER_IN_PUBLIC = "choose how a member is shown to the public"
     """By his full name, or by his first name and initial. A member may choose it for
     himself too (scoring/clubs/views/privacy.py): that is who he is, not a role."""

@@ -10,6 +10,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from scoring.accounts.services import account_data
+from scoring.clubs.federation import services as federation_services
 from scoring.clubs.league.ratings import rebuild
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubResult, Member
@@ -101,6 +102,7 @@ def test_my_data_holds_the_accounts_data_and_nothing_of_anyone_elses(cafe, amina
         "account",
         "changes_made",
         "claims",
+        "federations_run",
         "format",
         "games_owned",
         "memberships",
@@ -125,6 +127,30 @@ def test_my_data_holds_the_accounts_data_and_nothing_of_anyone_elses(cafe, amina
     assert len(membership["games"]) == 2
     text = response.content.decode()
     assert ("bilal@example.com" in text, '"Sami"' in text) == (False, False)
+
+
+def test_my_data_holds_the_federations_the_account_runs_and_no_other(cafe, amina, bilal):
+    sahel = federation_services.create_federation(
+        name="Sahel", slug="sahel", public=True, admin_user_id=amina.pk
+    )
+    federation_services.create_federation(
+        name="Cap Bon", slug="cap-bon", public=False, admin_user_id=bilal.pk
+    )
+    federation_services.add_admin(federation_id=sahel.pk, user_id=bilal.pk)
+
+    data = json.loads(signed_in(amina).get("/accounts/my-data.json").content)
+
+    assert data["federations_run"] == [
+        {
+            "federation": "Sahel",
+            "address": "sahel",
+            "public": True,
+            "created_at": sahel.created_at.isoformat(),
+        }
+    ]
+    # Its other admins are theirs, not his, and so is the federation Bilal alone runs.
+    text = json.dumps(data)
+    assert ('"bilal"' in text, "Cap Bon" in text) == (False, False)
 
 
 def test_my_data_signed_out_asks_to_sign_in(cafe):
@@ -153,7 +179,7 @@ def test_my_data_queries_do_not_grow_with_games_or_clubs(amina, bilal):
         play(other, WON_BY_AMINA, owner=amina)
         own_game(amina, hands=3)
 
-    assert queries() == few == 13
+    assert queries() == few == 14
 
 
 # --- Delete my account -----------------------------------------------------------------------
@@ -267,6 +293,30 @@ def test_delete_account_only_admin_of_a_club_is_refused_and_nothing_changes(cafe
     assert response.status_code == 422
     assert "You are the only admin of Café des Sports with an account" in html
     assert (member(cafe, PLAYERS[0]).user_id, ratings(cafe)) == (amina.pk, before)
+
+
+def test_delete_account_only_admin_of_a_federation_is_refused_and_nothing_changes(
+    cafe, amina, bilal
+):
+    federation_services.create_federation(
+        name="Sahel", slug="sahel", public=True, admin_user_id=amina.pk
+    )
+    shared = federation_services.create_federation(
+        name="Cap Bon", slug="cap-bon", public=True, admin_user_id=amina.pk
+    )
+    federation_services.add_admin(federation_id=shared.pk, user_id=bilal.pk)
+
+    response = delete(signed_in(amina), names="anonymous")
+
+    html = response.content.decode()
+    assert response.status_code == 422
+    # Cap Bon has Bilal too: only Sahel would be left with nobody to run it.
+    assert ("the only admin of the federation" in html, "Sahel" in html, "Cap Bon" in html) == (
+        True,
+        True,
+        False,
+    )
+    assert auth.get_user_model().objects.filter(pk=amina.pk).exists()
 
 
 def test_delete_account_signed_out_asks_to_sign_in(db):

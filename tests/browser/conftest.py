@@ -257,6 +257,7 @@ def long_club(transactional_db):
         "season": season.slug,
         "night": night.pk,
         "federation": federation.slug,
+        "admin_id": amina.pk,
         "member_id": members[1].pk,
         "uidb64": "MQ",
         "token": "set-password",

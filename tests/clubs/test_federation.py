@@ -14,6 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from scoring.accounts.models import AccountEmail
 from scoring.clubs import edits
 from scoring.clubs import services as club_services
 from scoring.clubs.federation import services
@@ -29,7 +30,8 @@ from tests.clubs.factories import account, signed_in
 
 pytestmark = pytest.mark.django_db
 
-TODAY = timezone.now().date()
+NOW = timezone.now()
+TODAY = NOW.date()
 PLAYERS = ("Amina", "Bilal", "Chafik", "Dalila", "Emna", "Farid", "Ghada", "Hedi")
 
 
@@ -406,3 +408,260 @@ def test_federation_page_queries_do_not_grow_with_its_nights(world):
         played_night(rng.choice([world["sfax"], world["tunis"]]), TODAY - timedelta(days=ago), rng)
 
     assert queries() == few
+
+
+# --- A club leaving: asked, then done (issue 42, review 1) -----------------------------------
+
+CONFIRM = '<button class="button danger" type="submit">'
+"""The button that does an action asked first: absent when it is refused."""
+
+
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [
+        ("en", "Leave the federation <bdi>Sahel</bdi>?"),
+        ("fr", "Quitter la fédération <bdi>Sahel</bdi>\u00a0?"),
+        ("ar", "مغادرة الاتحاد <bdi>Sahel</bdi>؟"),
+    ],
+)
+def test_club_leaving_asked_first_changes_nothing_until_confirmed(world, language, heading):
+    joined(world)
+    admin = signed_in(world["sfax_admin"])
+    lines = ClubChange.objects.filter(club=world["sfax"]).count()
+
+    asked = admin.get("/clubs/sfax/federations/sahel/leave", HTTP_ACCEPT_LANGUAGE=language)
+
+    html = asked.content.decode()
+    assert (asked.status_code, heading in html, CONFIRM in html) == (200, True, True)
+    assert ClubChange.objects.filter(club=world["sfax"]).count() == lines
+    row = world["federation"].clubs.get(club=world["sfax"])
+    assert (row.joined_at is not None, row.left_at) == (True, None)
+
+
+def test_club_leaving_confirmed_leads_to_its_federations_with_its_message(world):
+    joined(world)
+    admin = signed_in(world["sfax_admin"])
+
+    done = admin.post("/clubs/sfax/federations/sahel/leave", follow=True)
+
+    assert done.redirect_chain == [("/clubs/sfax/federations/", 302)]
+    assert [str(message) for message in done.context["messages"]] == [
+        "The club left Sahel: its nights no longer count in its ranking."
+    ]
+    line = ClubChange.objects.filter(club=world["sfax"]).order_by("-pk").first()
+    assert (line.action, line.by_user_id, line.before) == (
+        "federation_left",
+        world["sfax_admin"].pk,
+        {"federation": "sahel"},
+    )
+
+
+def test_club_leaving_sent_twice_leaves_once_and_says_so(world):
+    joined(world)
+    admin = signed_in(world["sfax_admin"])
+
+    first = admin.post("/clubs/sfax/federations/sahel/leave")
+    again = admin.post("/clubs/sfax/federations/sahel/leave", follow=True)
+
+    assert (first.status_code, again.redirect_chain) == (302, [("/clubs/sfax/federations/", 302)])
+    assert [str(message) for message in again.context["messages"]] == [
+        "The club left Sahel: its nights no longer count in its ranking.",
+        "The club is no member of this federation.",
+    ]
+    assert ClubChange.objects.filter(club=world["sfax"], action="federation_left").count() == 1
+
+
+def test_club_leaving_page_of_a_club_no_member_says_so_without_a_form(world):
+    response = signed_in(world["sfax_admin"]).get("/clubs/sfax/federations/sahel/leave")
+
+    html = response.content.decode()
+    assert (response.status_code, CONFIRM in html) == (200, False)
+    assert "The club is no member of <bdi>Sahel</bdi>: there is nothing to leave." in html
+
+
+def test_club_leaving_only_by_the_club_s_admin(world):
+    joined(world)
+
+    member = signed_in(world["dalila"]).get("/clubs/sfax/federations/sahel/leave")
+    other = signed_in(world["tunis_admin"]).post("/clubs/sfax/federations/sahel/leave")
+
+    assert (member.status_code, other.status_code) == (403, 403)
+    assert world["federation"].clubs.get(club=world["sfax"]).left_at is None
+
+
+def test_club_federations_page_links_to_the_leave_page(world):
+    joined(world)
+
+    html = signed_in(world["sfax_admin"]).get("/clubs/sfax/federations/").content.decode()
+
+    assert 'href="/clubs/sfax/federations/sahel/leave"' in html
+
+
+# --- Its admins, and its deletion (review 2) -------------------------------------------------
+
+
+def admins_of(federation):
+    return sorted(federation.admins.values_list("username", flat=True))
+
+
+def test_federation_admin_adds_another_by_username(world):
+    response = signed_in(world["fed"]).post("/federations/sahel/admins", {"account": "dalila"})
+
+    assert (response.status_code, response["Location"]) == (302, "/federations/sahel/admins")
+    assert admins_of(world["federation"]) == ["dalila", "fed"]
+    # The new admin runs it: its settings answer him.
+    assert signed_in(world["dalila"]).get("/federations/sahel/settings").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [
+        ("nobody", "No account has this username."),
+        # Not by an address, even a verified one: that would tell whether it has an account.
+        ("dalila@example.org", "No account has this username."),
+        ("fed", "This account is an admin of the federation already."),
+    ],
+)
+def test_federation_admin_added_refused_says_why_where_typed(world, named, said):
+    AccountEmail.objects.create(user=world["dalila"], address="dalila@example.org", verified_at=NOW)
+
+    response = signed_in(world["fed"]).post("/federations/sahel/admins", {"account": named})
+
+    assert (response.status_code, said in response.content.decode()) == (422, True)
+    assert admins_of(world["federation"]) == ["fed"]
+
+
+def test_federation_admin_removed_after_asking(world):
+    world["federation"].admins.add(world["dalila"])
+    fed = signed_in(world["fed"])
+
+    asked = fed.get(f"/federations/sahel/admins/{world['dalila'].pk}/remove")
+    untouched = admins_of(world["federation"])
+    done = fed.post(f"/federations/sahel/admins/{world['dalila'].pk}/remove")
+
+    assert (asked.status_code, CONFIRM in asked.content.decode()) == (200, True)
+    assert untouched == ["dalila", "fed"]
+    assert (done.status_code, done["Location"]) == (302, "/federations/sahel/admins")
+    assert admins_of(world["federation"]) == ["fed"]
+
+
+def test_federation_admin_removing_himself_leads_to_the_federations(world):
+    world["federation"].admins.add(world["dalila"])
+
+    done = signed_in(world["fed"]).post(f"/federations/sahel/admins/{world['fed'].pk}/remove")
+
+    assert (done.status_code, done["Location"]) == (302, "/federations/")
+    assert admins_of(world["federation"]) == ["dalila"]
+
+
+def test_federation_last_admin_never_removed(world):
+    fed = signed_in(world["fed"])
+    url = f"/federations/sahel/admins/{world['fed'].pk}/remove"
+
+    asked = fed.get(url).content.decode()
+    refused = fed.post(url)
+
+    said = "<bdi>fed</bdi> is the federation's only admin: add another admin first."
+    assert (said in asked, CONFIRM in asked) == (True, False)
+    assert (refused.status_code, said in refused.content.decode()) == (409, True)
+    assert admins_of(world["federation"]) == ["fed"]
+
+
+def test_federation_admin_removed_twice_is_not_found_the_second_time(world):
+    world["federation"].admins.add(world["dalila"])
+    fed = signed_in(world["fed"])
+    url = f"/federations/sahel/admins/{world['dalila'].pk}/remove"
+
+    first, again = fed.post(url), fed.post(url)
+
+    assert (first.status_code, again.status_code) == (302, 404)
+    assert admins_of(world["federation"]) == ["fed"]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/federations/sahel/admins",
+        "/federations/sahel/admins/{fed}/remove",
+        "/federations/sahel/delete",
+    ],
+)
+def test_federation_admins_and_deletion_only_for_its_admins(world, url):
+    joined(world)
+    address = url.format(fed=world["fed"].pk)
+    # Dalila sees the federation (a member of Sfax), and runs nothing of it.
+    member = signed_in(world["dalila"])
+
+    seen, posted = member.get(address), member.post(address, {"account": "dalila"})
+
+    assert (seen.status_code, posted.status_code) == (403, 403)
+    assert (admins_of(world["federation"]), Federation.objects.count()) == (["fed"], 1)
+
+
+def test_federation_with_member_clubs_not_deleted_asked_says_which(world):
+    joined(world)
+    fed = signed_in(world["fed"])
+
+    asked = fed.get("/federations/sahel/delete").content.decode()
+    refused = fed.post("/federations/sahel/delete")
+
+    said = "2 clubs are still members (Sfax, Tunis)"
+    assert (said in asked, CONFIRM in asked) == (True, False)
+    assert (refused.status_code, said in refused.content.decode()) == (409, True)
+    assert Federation.objects.filter(slug="sahel").exists() is True
+
+
+def test_federation_deleted_after_asking_once_its_clubs_left(world):
+    joined(world)
+    signed_in(world["sfax_admin"]).post("/clubs/sfax/federations/sahel/leave")
+    signed_in(world["tunis_admin"]).post("/clubs/tunis/federations/sahel/leave")
+    outsider = club_of("gabes", account("gabes"), {})
+    services.invite_club(federation=world["federation"], club=outsider)
+    fed = signed_in(world["fed"])
+
+    asked = fed.get("/federations/sahel/delete").content.decode()
+    done = fed.post("/federations/sahel/delete", follow=True)
+
+    assert "its 1 invitation waiting for a club's answer." in asked
+    assert done.redirect_chain == [("/federations/", 302)]
+    assert [str(message) for message in done.context["messages"]] == [
+        "The federation Sahel is deleted."
+    ]
+    assert Federation.objects.filter(slug="sahel").exists() is False
+    # The clubs' history keeps their lines about it; the invitation went with it.
+    assert ClubChange.objects.filter(club=world["sfax"], action="federation_left").count() == 1
+    assert outsider.federations.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ("Admins", "Add an admin", "Username")),
+        (
+            "fr",
+            ("Administrateurs", "Ajouter un administrateur", "Nom d’utilisateur"),
+        ),
+        ("ar", ("المشرفون", "إضافة مشرف", "اسم المستخدم")),
+    ],
+)
+def test_federation_admins_page_in_each_language(world, language, words):
+    world["federation"].admins.add(world["dalila"])
+    fed = signed_in(world["fed"])
+
+    page = fed.get("/federations/sahel/admins", HTTP_ACCEPT_LANGUAGE=language)
+    remove = fed.get(
+        f"/federations/sahel/admins/{world['dalila'].pk}/remove", HTTP_ACCEPT_LANGUAGE=language
+    )
+    delete = fed.get("/federations/sahel/delete", HTTP_ACCEPT_LANGUAGE=language)
+
+    html = page.content.decode()
+    assert [word in html for word in words] == [True, True, True]
+    assert (remove.status_code, delete.status_code) == (200, 200)
+    link = f'href="/federations/sahel/admins/{world["dalila"].pk}/remove"'
+    assert (link in html, 'href="/federations/sahel/delete"' in html) == (True, True)
+
+
+def test_federation_page_links_its_admin_to_the_admins_page(world):
+    html = signed_in(world["fed"]).get("/federations/sahel/").content.decode()
+
+    assert 'href="/federations/sahel/admins"' in html

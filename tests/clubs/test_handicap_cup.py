@@ -3,6 +3,7 @@ table on the season's page, print page, PDF and API, equal to an independent com
 from the club's games, after random writes too."""
 
 import random
+import re
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
@@ -194,3 +195,92 @@ def test_cup_costs_two_queries(django_assert_num_queries):
 
     with django_assert_num_queries(2):
         season_cup(club, season)
+
+
+# --- Its formula's figures read left to right in Arabic (review 4) ---------------------------
+
+FIGURE = re.compile(r"\d")
+
+
+def explained(html):
+    """The cup's sentence, as the page sends it."""
+    return html.split('<p class="rating-note cup-explained">')[1].split("</p>")[0]
+
+
+def bare_figures(sentence):
+    """The figures of ``sentence`` outside a ``<bdi dir="ltr">``."""
+    outside = re.sub(r'<bdi dir="ltr">[^<]*</bdi>', "", sentence)
+    return FIGURE.findall(outside)
+
+
+@pytest.mark.parametrize(
+    ("language", "isolated"),
+    [
+        ("en", []),
+        ("fr", []),
+        ("ar", ["365", "2,25", "5", "3", "1", "0", "0", "5"]),
+    ],
+)
+def test_cup_formula_figures_isolated_left_to_right_in_arabic(language, isolated):
+    club = make_club(time_zone=ZONE)
+    season_of(club)
+    games(club, random.Random(5), 6)
+    browser = Client(HTTP_ACCEPT_LANGUAGE=language)
+
+    for url in ("/clubs/sfax/seasons/spring/", "/clubs/sfax/seasons/spring/print"):
+        sentence = explained(browser.get(url).content.decode())
+
+        found = re.findall(r'<bdi dir="ltr">([^<]*)</bdi>', sentence)
+        # In Arabic no figure is left outside; in French and English none needs isolating.
+        assert (found, bool(bare_figures(sentence))) == (isolated, language != "ar")
+
+
+def test_cup_formula_says_the_season_s_mean_and_points():
+    club = make_club(time_zone=ZONE)
+    season_of(club)
+    games(club, random.Random(5), 6)
+
+    sentence = explained(Client().get("/clubs/sfax/seasons/spring/").content.decode())
+
+    assert sentence == (
+        "Each game counts its league points less the player&#x27;s handicap for its month: his "
+        "mean league points per game over the 365 days before the month&#x27;s first day, less "
+        "2.25, the mean of the season&#x27;s league points (5,\u00a03,\u00a01,\u00a00), to two "
+        "decimals; 0 "
+        "until he has 5 games in that time. Money is never adjusted."
+    )
+
+
+# --- In the club's frame (review 5) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [("en", "Handicap cup"), ("fr", "Coupe à handicap"), ("ar", "كأس الإعاقة")],
+)
+def test_cup_in_the_season_s_frame_as_the_public_sees_it(language, title):
+    club = make_club(time_zone=ZONE)
+    season = season_of(club)
+    games(club, random.Random(5), 20)
+    lines = season_cup(club, season, public=True)
+
+    frame = Client(HTTP_ACCEPT_LANGUAGE=language).get("/clubs/sfax/seasons/spring/embed")
+
+    html = frame.content.decode()
+    table = html.split('class="league-table cup-table"')[1].split("</table>")[0]
+    assert (frame.status_code, title in html, "<script" in html) == (200, True, False)
+    assert re.findall(r'<th scope="row" class="player">([^<]*)</th>', table) == [
+        line.player for line in lines
+    ]
+    assert "<a " not in table
+    assert 'class="rating-note cup-explained"' in html
+
+
+def test_season_without_a_cup_has_none_in_its_frame():
+    club = make_club(time_zone=ZONE)
+    season_of(club, cup=False)
+    games(club, random.Random(5), 6)
+
+    html = Client().get("/clubs/sfax/seasons/spring/embed").content.decode()
+
+    assert ("cup-table" in html, "cup-explained" in html) == (False, False)

@@ -505,6 +505,9 @@ WRITES = {
 NOT_IN_HISTORY = {
     "new_federation": "a federation, no club's: the account that makes it is its admin",
     "federation_settings": "a federation's name and whether it is public, no club's",
+    "federation_admins": "a federation's admin added, no club's",
+    "federation_admin_remove": "a federation's admin removed, no club's",
+    "federation_delete": "a federation deleted once no club is a member: no club's",
     "night_checkin": "who is present: ticked over and over through a night, kept by the night",
     "new_club_game": "a game: the table's own history names who started it and every hand",
     "club_mail": "a member's own choice of mail, not a change of the club",
@@ -584,6 +587,9 @@ WRITE_SERVICES = (
 NO_ACTOR = {
     "create_federation": "no club's: the account that makes it is its admin, admin_user_id",
     "update_federation": "no club's: a federation's own settings",
+    "add_admin": "no club's: a federation's admins",
+    "remove_admin": "no club's: a federation's admins",
+    "delete_federation": "no club's: a federation with no member club",
     "create_club": "the account that makes it is its first admin, admin_user_id",
     "join_club": "the account that joins, user_id",
     "check_in": "who is present (NOT_IN_HISTORY)",

@@ -139,6 +139,7 @@ def build_site():
         "season": season.slug,
         "night": night.pk,
         "federation": federation.slug,
+        "admin_id": admin.pk,
         "member_id": members[0],
         "uidb64": "MQ",
         "token": "set-password",

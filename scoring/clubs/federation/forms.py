@@ -1,4 +1,5 @@
-"""A federation's forms: made, set, a club invited, an invitation answered."""
+"""A federation's forms: made, set, an admin added, a club invited, an invitation
+answered."""
 
 from typing import Any
 
@@ -6,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from ...accounts.face import account_named
 from ...common.forms import TextField
 from ...common.once import OnceFields
 from ..forms import slug_of
@@ -55,6 +57,23 @@ class InviteClubForm(forms.Form):
         found = Club.objects.filter(slug=slug).first()
         if found is None:
             raise forms.ValidationError(gettext("No club has this address."))
+        return found
+
+
+class AddAdminForm(forms.Form):
+    """Another admin: an account named by its username (not by an address: that would tell
+    anyone whether an address has an account)."""
+
+    account = forms.CharField(
+        label=_("Username"),
+        help_text=_("An account of the site: the username its owner signs in with."),
+        max_length=254,
+    )
+
+    def clean_account(self) -> int:
+        found = account_named(self.cleaned_data["account"])
+        if found is None:
+            raise forms.ValidationError(gettext("No account has this username."))
         return found
 
 

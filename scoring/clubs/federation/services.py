@@ -1,7 +1,10 @@
-"""A federation's writes, each one transaction: a federation made or set, a club invited,
-the invitation accepted or declined by the club's admin, a club leaving. Each change of a
-club's place in a federation is a line of that club's history, naming who made it."""
+"""A federation's writes, each one transaction: a federation made, set or deleted, an admin
+added or removed, a club invited, the invitation accepted or declined by the club's admin,
+a club leaving. Each change of a club's place in a federation is a line of that club's
+history, naming who made it; a federation's own changes (its settings, its admins, its
+deletion) are no club's."""
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,6 +36,46 @@ def update_federation(*, federation_id: int, name: str, public: bool) -> Federat
     federation.public = public
     federation.save(update_fields=["name", "public"])
     return federation
+
+
+@transaction.atomic
+def add_admin(*, federation_id: int, user_id: int) -> Federation:
+    """Another account made an admin of the federation; refused if it is one already."""
+    federation = Federation.objects.select_for_update().get(pk=federation_id)
+    get_user_model().objects.get(pk=user_id)  # deleted meanwhile: DoesNotExist
+    if federation.admins.filter(pk=user_id).exists():
+        raise FederationRefused("already an admin")
+    federation.admins.add(user_id)
+    return federation
+
+
+@transaction.atomic
+def remove_admin(*, federation_id: int, user_id: int) -> Federation:
+    """An account no longer an admin of the federation; refused if it is none (removed
+    already: sent twice, nothing more changes) or the last one (a federation always has an
+    admin)."""
+    federation = Federation.objects.select_for_update().get(pk=federation_id)
+    admins = set(federation.admins.values_list("pk", flat=True))
+    if user_id not in admins:
+        raise FederationRefused("not an admin")
+    if admins == {user_id}:
+        raise FederationRefused("last admin")
+    federation.admins.remove(user_id)
+    return federation
+
+
+@transaction.atomic
+def delete_federation(*, federation_id: int) -> str:
+    """The federation deleted, with its invitations waiting and the rows of the clubs that
+    left it; refused while a club is a member (it leaves first, by its admin). Its name is
+    returned; the member clubs' history keeps their lines."""
+    federation = Federation.objects.select_for_update().get(pk=federation_id)
+    rows = list(FederationClub.objects.select_for_update().filter(federation=federation))
+    if any(row.joined_at is not None and row.left_at is None for row in rows):
+        raise FederationRefused("has clubs")
+    name = federation.name
+    federation.delete()
+    return name
 
 
 def _row(federation: Federation, club: Club) -> FederationClub | None:

@@ -1,4 +1,5 @@
-"""A federation's addresses, and a club's side of them (included in clubs/urls.py)."""
+"""A federation's addresses, and a club's side of them (included in clubs/urls.py; a club
+leaving is an admin action, scoring/clubs/views/actions.py)."""
 
 from django.urls import path
 
@@ -16,15 +17,17 @@ urlpatterns = [
         name="federation_settings",
     ),
     path("federations/<slug:federation>/invite", views.federation_invite, name="federation_invite"),
+    path("federations/<slug:federation>/admins", views.federation_admins, name="federation_admins"),
+    path(
+        "federations/<slug:federation>/admins/<int:admin_id>/remove",
+        views.federation_admin_remove,
+        name="federation_admin_remove",
+    ),
+    path("federations/<slug:federation>/delete", views.federation_delete, name="federation_delete"),
     path("clubs/<slug:club>/federations/", views.club_federations, name="club_federations"),
     path(
         "clubs/<slug:club>/federations/<slug:federation>/answer",
         views.club_federation_answer,
         name="club_federation_answer",
-    ),
-    path(
-        "clubs/<slug:club>/federations/<slug:federation>/leave",
-        views.club_federation_leave,
-        name="club_federation_leave",
     ),
 ]

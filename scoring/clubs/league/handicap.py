@@ -7,9 +7,15 @@ would give."""
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
+from fractions import Fraction
 from zoneinfo import ZoneInfo
 
-from ...engine.handicap import WINDOW_DAYS, Played, cup, month_start
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from ...common.words import number
+from ...engine.handicap import MIN_GAMES, WINDOW_DAYS, Played, cup, half_even, month_start
 from ..models import Club, ClubResult, Member, Season
 from ..names import NAMED_COLUMNS, Named, shown_names
 from .standings import day_start, season_range
@@ -75,3 +81,31 @@ def cup_values(row: CupRow) -> dict[str, object]:
         "cup": str(row.cup),
         "current_handicap": str(row.current),
     }
+
+
+def cup_explained(season: Season) -> SafeString:
+    """The one sentence under the cup that says its formula, with the season's own mean of
+    its league points and those points: each figure read left to right in Arabic too
+    (``number``: a ``<bdi dir="ltr">`` on a right-to-left page), apart from the words
+    beside it. The points are listed as the season's line above the standings lists them,
+    in the page's direction (the first rank's at the right in Arabic), on one line (no-break
+    spaces after their commas)."""
+    mean = half_even(Fraction(sum(season.points), len(season.points)))
+    figures = {
+        "days": number(WINDOW_DAYS),
+        "mean": number(mean, 2),
+        "points": mark_safe(
+            ",\u00a0".join(conditional_escape(number(point)) for point in season.points)
+        ),
+        "zero": number(0),
+        "games": number(MIN_GAMES),
+    }
+    sentence = gettext(
+        "Each game counts its league points less the player's handicap for its month: his "
+        "mean league points per game over the %(days)s days before the month's first day, "
+        "less %(mean)s, the mean of the season's league points (%(points)s), to two "
+        "decimals; %(zero)s until he has %(games)s games in that time. Money is never "
+        "adjusted."
+    )
+    escaped = {key: conditional_escape(value) for key, value in figures.items()}
+    return mark_safe(conditional_escape(sentence) % escaped)

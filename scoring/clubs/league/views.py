@@ -27,7 +27,7 @@ from ..models import Club, Member, Season
 from ..names import sees_full_names
 from ..pages.pdf import standings_pdf as pdf_of_standings
 from ..pages.share import season_shared, share_context
-from .handicap import season_cup
+from .handicap import cup_explained, season_cup
 from .pages import (
     counted_games,
     headings,
@@ -127,6 +127,7 @@ def _standings_page(
         "cup": season_cup(club, found, public=not sees_full_names(member))
         if found.handicap_cup
         else [],
+        "cup_explained": cup_explained(found) if found.handicap_cup else "",
         "with_money": bool(club.stake),
         "rating_explained": rating_explained(),
         "provisional_note": provisional_note(club.rating_rules),
@@ -228,6 +229,8 @@ def season_embed(request: HtmxHttpRequest, club: str, season: str) -> HttpRespon
             "club": found,
             "season": shown,
             "rows": rows,
+            "cup": season_cup(found, shown, public=True) if shown.handicap_cup else [],
+            "cup_explained": cup_explained(shown) if shown.handicap_cup else "",
             "headings": headings(),
             "games": counted_games(rows),
             "with_money": bool(found.stake),

@@ -30,6 +30,7 @@ from ...table.face import Summary
 from .. import edits, privacy
 from ..access import with_club
 from ..events import services as events
+from ..federation import services as federations
 from ..history import CLUB_ACTIONS, label, lines
 from ..league.standings import season_games
 from ..members import care
@@ -41,6 +42,8 @@ from ..models import (
     ClubGame,
     ClubResult,
     Event,
+    Federation,
+    FederationClub,
     Member,
     Night,
     Round,
@@ -698,6 +701,61 @@ def _undo_asked(club: Club, change: ClubChange) -> Asked:
     )
 
 
+# A federation left (scoring/clubs/federation/services.py).
+
+
+def _federation(club: Club, federation: str) -> Federation:
+    return get_object_or_404(Federation, slug=federation)
+
+
+def _federations(club: Club, thing: Any = None) -> str:
+    return reverse("club_federations", args=[club.slug])
+
+
+def _leave_asked(club: Club, federation: Federation) -> Asked:
+    member = FederationClub.objects.filter(
+        federation=federation, club=club, joined_at__isnull=False, left_at__isnull=True
+    ).exists()
+    refusal = ""
+    if not member:
+        refusal = said(
+            gettext(
+                "The club is no member of <bdi>%(federation)s</bdi>: there is nothing to leave."
+            ),
+            federation=federation.name,
+        )
+    return Asked(
+        title=said(gettext("%(name)s: leave a federation"), name=isolate(club.name)),
+        heading=said(gettext("Leave the federation <bdi>%(name)s</bdi>?"), name=federation.name),
+        crumb=(_federations(club), gettext("Federations")),
+        says=[
+            paragraph(
+                gettext(
+                    "The club's nights, past and to come, no longer count in the federation's "
+                    "ranking: its players leave it, unless they play in another of its clubs."
+                ),
+                gettext(
+                    "The club's own standings and ratings do not change. The federation's "
+                    "admin may invite the club again."
+                ),
+            )
+        ],
+        button=gettext("Leave the federation"),
+        named=federation.name,
+        cancel=_federations(club),
+        refusal=refusal,
+    )
+
+
+def left_already(
+    request: HtmxHttpRequest, action: AdminAction, club: Club, thing: Any, error: Exception
+) -> HttpResponse:
+    """The club is no member (it left already: the form sent twice): nothing changes, and
+    the club's Federations page says so."""
+    messages.info(request, gettext("The club is no member of this federation."))
+    return redirect(_federations(club))
+
+
 DECLARED: Sequence[AdminAction] = (
     AdminAction(
         name="member_retire",
@@ -837,6 +895,22 @@ DECLARED: Sequence[AdminAction] = (
         leads=_history,
         ask=_undo_asked,
         refused={care.NotUndoable: asked_again, care.LastAdmin: last_admin},
+    ),
+    AdminAction(
+        name="club_federation_leave",
+        route="federations/<slug:federation>/leave",
+        kind="federation_left",
+        find=_federation,
+        do=lambda club, federation, by: federations.leave_federation(
+            club=club, federation=federation, by=by
+        ),
+        done=lambda federation, row: (
+            gettext("The club left %(federation)s: its nights no longer count in its ranking.")
+            % {"federation": isolate(federation.name)}
+        ),
+        leads=_federations,
+        ask=_leave_asked,
+        refused={federations.FederationRefused: left_already},
     ),
 )
 """Every admin action that asks, then does."""
