@@ -525,6 +525,58 @@ def test_event_jsonl_gives_a_settled_table_as_it_stood_with_the_contracts_keys_o
     ] == [(0, True, False)]
 
 
+EIGHT = (*FIVE, "Farid", "Ghada", "Hedi")
+RECORD_KEYS = (
+    *("format", "players", "first_dealer", "rules", "hands"),
+    *("id", "club", "started_at", "finished_at", "place"),
+    *("event", "round"),
+)
+"""A won event game's keys in event.jsonl: the record's, league.md's descriptive keys where
+known (this club has no season), the event and the round; nothing else."""
+
+
+def finals_played(club, by, **settings):
+    """An event of one round for eight (its two tables settled), its final and consolation
+    drawn: the finals."""
+    event = make_event(
+        club, by, nights=((date(2026, 3, 6), 1),), players=EIGHT, final="consolation", **settings
+    )
+    next_round(event, by)
+    settle_all(event, 1, by)
+    services.draw_final(event_id=event.pk, owner_id=None, by=by)
+    return event, {final.kind: final for final in EventFinal.objects.filter(event=event)}
+
+
+def test_event_jsonl_has_the_finals_games_in_the_order_they_finished(club, by, organiser):
+    event, finals = finals_played(club, by)
+    win(finals["consolation"].game)
+    win(finals["final"].game, seat=2)
+
+    lines = organiser.get(url(event, "event.jsonl")).getvalue().decode().splitlines()
+
+    records = [json.loads(line) for line in lines]
+    assert [(record["round"], record["players"], record.get("abandoned")) for record in records] == [
+        (1, names_of(club, table), True) for table in EventRound.objects.get(event=event).tables
+    ] + [
+        ("consolation", names_of(club, finals["consolation"].players), None),
+        ("final", names_of(club, finals["final"].players), None),
+    ]
+    assert sorted(records[-1]) == sorted(RECORD_KEYS)
+
+
+def test_event_jsonl_has_a_settled_final_not_one_playing_nor_one_hidden(club, by, organiser):
+    event, finals = finals_played(club, by)
+    services.settle_final(
+        event_id=event.pk, kind="consolation", totals=[1, 2, 3, 4], reason="time", by=by
+    )
+    shown = organiser.get(url(event, "event.jsonl")).getvalue().decode().splitlines()
+    Event.objects.filter(pk=event.pk).update(hide_last_rounds=1)
+    hidden = organiser.get(url(event, "event.jsonl")).getvalue().decode().splitlines()
+
+    assert [json.loads(line)["round"] for line in shown] == [1, 1, "consolation"]
+    assert hidden == []
+
+
 def test_final_seats_the_four_best_ranked_best_first(club, by, organiser):
     event = make_event(club, by, nights=((date(2026, 3, 6), 1),), players=FIVE, final="final")
     next_round(event, by)
