@@ -15,6 +15,7 @@ from django.utils import translation
 from scoring.clubs.events import services
 from scoring.clubs.members import care as member_care
 from scoring.clubs.models import (
+    Attendance,
     Club,
     ClubChange,
     ClubGame,
@@ -117,6 +118,26 @@ def test_everybody_withdrawn_draw_refused_and_nothing_drawn(club, by, organiser)
     assert response.status_code == 409
     assert "0 entrants are checked in: a table needs four." in response.content.decode()
     assert EventRound.objects.filter(event=event).count() == 0
+
+
+def test_check_in_on_the_event_page_leaves_those_not_entered_as_they_were(club, by, organiser):
+    event = make_event(club, by, players=FIVE)
+    night = event.nights.get()
+    # Mounir (not entered) is checked in at the night; Farid (not entered) had left.
+    check_in(night, club, (*FIVE, "Mounir", "Farid"))
+    check_in(night, club, (*FIVE, "Mounir"))
+    services.withdraw(event_id=event.pk, member_id=ids(club, "Emna")[0], by=by)
+
+    response = organiser.post(
+        url(event, "checkin"), {"night": night.pk, "present": ids(club, "Amina", "Bilal")}
+    )
+
+    present = Attendance.objects.filter(night=night, present=True).values_list("member_id")
+    assert (response.status_code, sorted(one for (one,) in present)) == (
+        302,
+        sorted(ids(club, "Amina", "Bilal", "Emna", "Mounir")),
+    )
+    assert Attendance.objects.filter(night=night).count() == 7
 
 
 def test_withdrawn_player_keeps_his_points_and_is_never_seated_again(club, by):
