@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from scoring.clubs.events import services
+from scoring.clubs.nights.forms import NightForm
 from scoring.clubs.members import care as member_care
 from scoring.clubs.models import (
     Attendance,
@@ -714,6 +715,27 @@ def test_event_page_is_said_in_each_language(club, by, organiser, language, said
         page = organiser.get(url(event), HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
     assert said in page
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "count"),
+    [("en", "Rounds", "Rounds"), ("fr", "Tours", "Nombre de tours"), ("ar", "الأدوار", "عدد الأدوار")],
+)
+def test_event_page_s_rounds_heading_and_column_are_not_the_count_of_rounds(
+    club, by, organiser, language, heading, count
+):
+    event = make_event(club, by, players=FOUR)
+    next_round(event, by)
+
+    with translation.override(language):
+        page = organiser.get(url(event), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+        # The count: a night's rounds, as its form asks them (scoring/clubs/nights/forms.py).
+        asked = str(NightForm().fields["rounds"].label)
+
+    title = page.split('<h2 id="rounds-title">')[1].split("</h2>")[0]
+    column = page.split('<th scope="col" class="num extra">')[3].split("</th>")[0]
+    assert (title, column, asked) == (heading, heading, count)
 
 
 def test_event_page_costs_the_same_queries_for_4_players_and_13(club, by, organiser):
