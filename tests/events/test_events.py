@@ -13,7 +13,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from scoring.clubs.events import services
-from scoring.clubs.nights.forms import NightForm
 from scoring.clubs.members import care as member_care
 from scoring.clubs.models import (
     Attendance,
@@ -29,6 +28,7 @@ from scoring.clubs.models import (
     Night,
     TableSettled,
 )
+from scoring.clubs.nights.forms import NightForm
 from scoring.table import services as table_services
 from scoring.table.models import Summary
 from tests.clubs.factories import account, signed_in
@@ -577,7 +577,8 @@ def test_event_jsonl_has_the_finals_games_in_the_order_they_finished(club, by, o
     lines = organiser.get(url(event, "event.jsonl")).getvalue().decode().splitlines()
 
     records = [json.loads(line) for line in lines]
-    assert [(record["round"], record["players"], record.get("abandoned")) for record in records] == [
+    said = [(record["round"], record["players"], record.get("abandoned")) for record in records]
+    assert said == [
         (1, names_of(club, table), True) for table in EventRound.objects.get(event=event).tables
     ] + [
         ("consolation", names_of(club, finals["consolation"].players), None),
@@ -587,7 +588,7 @@ def test_event_jsonl_has_the_finals_games_in_the_order_they_finished(club, by, o
 
 
 def test_event_jsonl_has_a_settled_final_not_one_playing_nor_one_hidden(club, by, organiser):
-    event, finals = finals_played(club, by)
+    event, _ = finals_played(club, by)
     services.settle_final(
         event_id=event.pk, kind="consolation", totals=[1, 2, 3, 4], reason="time", by=by
     )
@@ -719,7 +720,11 @@ def test_event_page_is_said_in_each_language(club, by, organiser, language, said
 
 @pytest.mark.parametrize(
     ("language", "heading", "count"),
-    [("en", "Rounds", "Rounds"), ("fr", "Tours", "Nombre de tours"), ("ar", "الأدوار", "عدد الأدوار")],
+    [
+        ("en", "Rounds", "Rounds"),
+        ("fr", "Tours", "Nombre de tours"),
+        ("ar", "الأدوار", "عدد الأدوار"),
+    ],
 )
 def test_event_page_s_rounds_heading_and_column_are_not_the_count_of_rounds(
     club, by, organiser, language, heading, count
