@@ -25,6 +25,7 @@ from scoring.clubs.models import (
     EventFinal,
     EventRound,
     ForbiddenPair,
+    Member,
     Night,
     TableSettled,
 )
@@ -139,6 +140,28 @@ def test_check_in_on_the_event_page_leaves_those_not_entered_as_they_were(club, 
         sorted(ids(club, "Amina", "Bilal", "Emna", "Mounir")),
     )
     assert Attendance.objects.filter(night=night).count() == 7
+
+
+def test_check_in_on_the_event_page_past_a_draw_s_most_refused_and_nothing_changed(
+    club, by, organiser
+):
+    event = make_event(club, by, players=FOUR)
+    night = event.nights.get()
+    others = Member.objects.bulk_create(
+        Member(club=club, name=f"Guest {number}", key=f"guest {number}", role=Member.Role.GUEST)
+        for number in range(197)
+    )
+    Attendance.objects.bulk_create(Attendance(night=night, member=one) for one in others)
+
+    response = organiser.post(
+        url(event, "checkin"), {"night": night.pk, "present": ids(club, *FOUR)}
+    )
+
+    assert (response.status_code, "201 would be present" in response.content.decode()) == (
+        422,
+        True,
+    )
+    assert Attendance.objects.filter(night=night, present=True).count() == 201
 
 
 def test_withdrawn_player_keeps_his_points_and_is_never_seated_again(club, by):
