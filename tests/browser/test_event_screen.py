@@ -1,12 +1,17 @@
 """The room's screen of an event (issue 41, item 6) in Chromium at 1920 x 1080: each of its
-panels (the tables, the ranking's top 16 beside a window over the rest, the seats) fits
-the screen without scrolling with no text under 32 px, in English and in Arabic (right to
-left, dark); it turns by itself, and shows a round published meanwhile within 3 s."""
+panels (the tables, the ranking's top 16 beside a window over the rest, the seats; the
+finals' tables once drawn) fits the screen without scrolling with no text under 32 px, in
+English and in Arabic (right to left, dark); it turns by itself, and shows a round
+published meanwhile, or the finals drawn and their hands, within 3 s."""
 
 import pytest
 from playwright.sync_api import expect
 
+from scoring.clubs.events import services
+from scoring.clubs.models import EventFinal
 from scoring.common.rights import Actor
+from scoring.engine import Contract, Hand, Trump
+from scoring.table import services as table_services
 from tests.clubs.factories import account, make_club
 from tests.events.factories import PLAYERS, make_event, next_round, settle_all
 
@@ -42,7 +47,9 @@ def championship(transactional_db):
     amina = account("amina")
     club = make_club(amina, target=21, players=(*PLAYERS, *MORE))
     by = Actor(user_id=amina.pk)
-    event = make_event(club, by, players=("Amina", *PLAYERS, *MORE), public=True)
+    event = make_event(
+        club, by, players=("Amina", *PLAYERS, *MORE), public=True, final="consolation"
+    )
     next_round(event, by)
     return event, by
 
@@ -104,3 +111,41 @@ def test_screen_turns_and_follows_a_round_published(browser, live_server, champi
         expect(shown.locator("h2")).to_contain_text("Round 2")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(("language", "direction"), [("en", "ltr"), ("ar", "rtl")])
+def test_screen_shows_the_finals_drawn_and_follows_their_hands(
+    browser, live_server, championship, language, direction
+):
+    event, by = championship
+    for number in (1, 2, 3):
+        if number > 1:
+            next_round(event, by, method="swiss")
+        settle_all(event, number, by)
+    theme = "dark" if direction == "rtl" else "light"
+    context, page = open_screen(browser, live_server, event, f"lang={language}&theme={theme}")
+    try:
+        services.draw_final(event_id=event.pk, owner_id=None, by=by)
+        expect(page.locator(".panel-finals:not([hidden]) .screen-table")).to_have_count(
+            2, timeout=WITHIN
+        )
+        final = EventFinal.objects.get(event=event, kind="final").game
+        table_services.record_hand(
+            public_id=final.public_id,
+            number=1,
+            hand=Hand(Contract(0, 6, Trump.HEARTS), tricks=(6, 0, 0, 0)),
+            token=None,
+        )
+        expect(page.locator(".panel-finals .final-final .table-state")).to_have_text(
+            "hand 2" if language == "en" else "الجولة 2", timeout=WITHIN
+        )
+        seen = each_panel(page)
+    finally:
+        context.close()
+
+    assert [
+        (kind, overflow[0] <= 0, overflow[1] <= 0, legible) for kind, overflow, legible in seen
+    ] == [
+        ("finals", True, True, True),
+        ("standings", True, True, True),
+    ]

@@ -155,6 +155,8 @@ def counted_games(body):
         data = json.loads(line)
         number = data.pop("round")
         data.pop("event")
+        if number in ("final", "consolation"):  # a final's game: no round's, not ranked
+            continue
         totals = SETTLED if data.get("abandoned") else score(loads(json.dumps(data)))["totals"]
         games.append((number, tuple(data["players"]), tuple(totals)))
     return games
@@ -518,18 +520,28 @@ def test_organiser_runs_an_event_of_two_nights_to_its_final(phone, browser, live
                     say(lang, "Entries are closed: half the rounds planned are drawn.")
                 )
             check_ranking(admin, event, lang, screen)
+
+        # The final: the four best-ranked eligible, best first, its table on the room's
+        # screen as it plays; its standing by carried + final.
+        ranking = computed(admin, event)
+        press(admin, lang, "Draw the final", within="#final")
+        final = EventFinal.objects.get(event=event)
+        names = dict(Member.objects.filter(club=club).values_list("pk", "name"))
+        best = [line[0] for line in ranking if line[7]][:4]
+        assert [names[one] for one in final.players] == best
+        finals = screen.locator(".panel-finals .final-final .name")
+        expect(finals).to_have_text(best, timeout=WITHIN)
+        play(final.game, 5)
+        expect(screen.locator(".panel-finals .final-final")).to_have_class(
+            "screen-table table-won final-final", timeout=WITHIN
+        )
     finally:
         context.close()
-
-    # The final: the four best-ranked eligible, best first; its standing by carried + final.
-    ranking = computed(admin, event)
-    press(admin, lang, "Draw the final", within="#final")
-    final = EventFinal.objects.get(event=event)
-    names = dict(Member.objects.filter(club=club).values_list("pk", "name"))
-    best = [line[0] for line in ranking if line[7]][:4]
-    assert [names[one] for one in final.players] == best
-    play(final.game, 5)
     admin.reload()
+    # event.jsonl ends with the final's game, which the ranking above left out.
+    body = admin.request.get(f"/clubs/sfax/events/{event.pk}/event.jsonl").text()
+    last = json.loads(body.splitlines()[-1])
+    assert (last["round"], last["players"]) == ("final", best)
     totals = Summary.objects.get(game=final.game).totals
     league = {line[0]: line[1] for line in ranking}
     ranks = table_ranks(totals)

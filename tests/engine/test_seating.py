@@ -324,6 +324,48 @@ def test_seat_round_names_the_pair_that_cannot_be_kept_apart():
     )
 
 
+def two_camps(size):
+    """Players 1..2 x ``size``, in two camps of ``size`` (1..size and the rest), each player
+    forbidden with every player of the other camp, in order: (1, size + 1), (1, size + 2)..."""
+    first, second = range(1, size + 1), range(size + 1, 2 * size + 1)
+    return list(range(1, 2 * size + 1)), [(a, b) for a in first for b in second]
+
+
+def test_seat_round_names_the_pair_of_two_camps_that_cannot_both_fill_tables():
+    # 14 + 14 players: each camp must fill tables of its own, and 14 is no multiple of 4.
+    # The plain depth-first search tried every way to spread a camp over the 7 tables (it
+    # ran for minutes); the search that does not look again at a state it found to lead
+    # nowhere proves it at once, and halving the 196 pairs finds the first that cannot be
+    # honoured with those before it.
+    ranking, forbidden = two_camps(14)
+
+    with pytest.raises(SeatingError) as error:
+        seat_round("swiss", ranking, [], forbidden, round_number=2)
+    before = forbidden[: forbidden.index((13, 27))]
+    seating = seat_round("swiss", ranking, [], before)
+
+    assert (str(error.value), error.value.pair, error.value.round) == (
+        "round 2: 13 and 27 cannot be kept apart",
+        (13, 27),
+        2,
+    )
+    assert broken(ranking, [], before, seating) == []
+
+
+def test_seat_round_gives_up_a_placement_past_its_steps_and_names_a_pair():
+    # 22 + 22 players: more states than the placement's steps (PACK_STEPS); it gives up,
+    # counting, not timing, so that every machine names the same pair of the same round.
+    ranking, forbidden = two_camps(22)
+
+    refusals = []
+    for _ in range(2):
+        with pytest.raises(SeatingError) as error:
+            seat_round("interval", ranking, [], forbidden, round_number=4)
+        refusals.append((str(error.value), error.value.pair))
+
+    assert refusals == [("round 4: 21 and 43 cannot be kept apart", (21, 43))] * 2
+
+
 def test_seat_round_one_table_cannot_hold_a_forbidden_pair():
     with pytest.raises(SeatingError) as error:
         seat_round("random", [1, 2, 3, 4, 5], [Seating(((1, 2, 3, 4),), (5,))], [(4, 2), (5, 2)])

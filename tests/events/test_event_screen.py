@@ -13,7 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring.clubs.events import services
 from scoring.clubs.events.screen import screen_key
-from scoring.clubs.models import Event
+from scoring.clubs.models import Event, EventFinal
+from scoring.engine import Contract, Hand, Trump
+from scoring.table import services as table_services
 from tests.clubs.factories import account, signed_in
 from tests.events.factories import PLAYERS, games_of, make_event, next_round, settle_all, win
 
@@ -220,3 +222,59 @@ def test_screen_lists_prizes_beside_the_ranking(club, by):
     page = Client().get(screen_url(event)).content.decode()
 
     assert ("€20.00" in page, "€12.00" in page, "€8.00" in page) == (True, True, True)
+
+
+def play_hand(game, number=1):
+    """Hand ``number`` of ``game``: its first seat bids 6 and takes the six tricks."""
+    table_services.record_hand(
+        public_id=game.public_id,
+        number=number,
+        hand=Hand(Contract(0, 6, Trump.HEARTS), tricks=(6, 0, 0, 0)),
+        token=None,
+    )
+
+
+def finals_drawn(club, by):
+    """A public event of one round for eight, its final and consolation drawn."""
+    event = make_event(
+        club, by, nights=((date(2026, 3, 6), 1),), players=EIGHT, public=True, final="consolation"
+    )
+    next_round(event, by)
+    settle_all(event, 1, by)
+    services.draw_final(event_id=event.pk, owner_id=None, by=by)
+    return event, {final.kind: final for final in EventFinal.objects.filter(event=event)}
+
+
+def test_screen_shows_the_finals_tables_with_their_progress_once_drawn(club, by):
+    event, finals = finals_drawn(club, by)
+    play_hand(finals["final"].game)
+    win(finals["consolation"].game)
+
+    page = Client().get(screen_url(event)).content.decode()
+
+    tables = page.split('data-kind="finals"')[1].split("</section>")[0]
+    final, consolation = tables.split('<li class="screen-table ')[1:]
+    assert (
+        final.startswith('table-playing final-final"'),
+        "Final table" in final,
+        "hand 2" in final,
+        consolation.startswith('table-won final-consolation"'),
+        "Consolation table" in consolation,
+        "finished" in consolation,
+    ) == (True, True, True, True, True, True)
+    # The round is over: its seats no longer show, the finals first.
+    assert ("Round 1: your seat" in page, page.index("finals") < page.index("standings")) == (
+        False,
+        True,
+    )
+
+
+def test_screen_live_follows_a_hand_of_the_final(club, by):
+    event, finals = finals_drawn(club, by)
+    browser = Client()
+    first = browser.get(screen_url(event, "/live"))
+
+    play_hand(finals["final"].game)
+    changed = browser.get(screen_url(event, "/live"), HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert (changed.status_code, "hand 2" in changed.content.decode()) == (200, True)

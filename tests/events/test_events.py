@@ -15,6 +15,7 @@ from django.utils import translation
 from scoring.clubs.events import services
 from scoring.clubs.members import care as member_care
 from scoring.clubs.models import (
+    Attendance,
     Club,
     ClubChange,
     ClubGame,
@@ -24,9 +25,11 @@ from scoring.clubs.models import (
     EventFinal,
     EventRound,
     ForbiddenPair,
+    Member,
     Night,
     TableSettled,
 )
+from scoring.clubs.nights.forms import NightForm
 from scoring.table import services as table_services
 from scoring.table.models import Summary
 from tests.clubs.factories import account, signed_in
@@ -117,6 +120,48 @@ def test_everybody_withdrawn_draw_refused_and_nothing_drawn(club, by, organiser)
     assert response.status_code == 409
     assert "0 entrants are checked in: a table needs four." in response.content.decode()
     assert EventRound.objects.filter(event=event).count() == 0
+
+
+def test_check_in_on_the_event_page_leaves_those_not_entered_as_they_were(club, by, organiser):
+    event = make_event(club, by, players=FIVE)
+    night = event.nights.get()
+    # Mounir (not entered) is checked in at the night; Farid (not entered) had left.
+    check_in(night, club, (*FIVE, "Mounir", "Farid"))
+    check_in(night, club, (*FIVE, "Mounir"))
+    services.withdraw(event_id=event.pk, member_id=ids(club, "Emna")[0], by=by)
+
+    response = organiser.post(
+        url(event, "checkin"), {"night": night.pk, "present": ids(club, "Amina", "Bilal")}
+    )
+
+    present = Attendance.objects.filter(night=night, present=True).values_list("member_id")
+    assert (response.status_code, sorted(one for (one,) in present)) == (
+        302,
+        sorted(ids(club, "Amina", "Bilal", "Emna", "Mounir")),
+    )
+    assert Attendance.objects.filter(night=night).count() == 7
+
+
+def test_check_in_on_the_event_page_past_a_draw_s_most_refused_and_nothing_changed(
+    club, by, organiser
+):
+    event = make_event(club, by, players=FOUR)
+    night = event.nights.get()
+    others = Member.objects.bulk_create(
+        Member(club=club, name=f"Guest {number}", key=f"guest {number}", role=Member.Role.GUEST)
+        for number in range(197)
+    )
+    Attendance.objects.bulk_create(Attendance(night=night, member=one) for one in others)
+
+    response = organiser.post(
+        url(event, "checkin"), {"night": night.pk, "present": ids(club, *FOUR)}
+    )
+
+    assert (response.status_code, "201 would be present" in response.content.decode()) == (
+        422,
+        True,
+    )
+    assert Attendance.objects.filter(night=night, present=True).count() == 201
 
 
 def test_withdrawn_player_keeps_his_points_and_is_never_seated_again(club, by):
@@ -525,6 +570,59 @@ def test_event_jsonl_gives_a_settled_table_as_it_stood_with_the_contracts_keys_o
     ] == [(0, True, False)]
 
 
+EIGHT = (*FIVE, "Farid", "Ghada", "Hedi")
+RECORD_KEYS = (
+    *("format", "players", "first_dealer", "rules", "hands"),
+    *("id", "club", "started_at", "finished_at", "place"),
+    *("event", "round"),
+)
+"""A won event game's keys in event.jsonl: the record's, league.md's descriptive keys where
+known (this club has no season), the event and the round; nothing else."""
+
+
+def finals_played(club, by, **settings):
+    """An event of one round for eight (its two tables settled), its final and consolation
+    drawn: the finals."""
+    event = make_event(
+        club, by, nights=((date(2026, 3, 6), 1),), players=EIGHT, final="consolation", **settings
+    )
+    next_round(event, by)
+    settle_all(event, 1, by)
+    services.draw_final(event_id=event.pk, owner_id=None, by=by)
+    return event, {final.kind: final for final in EventFinal.objects.filter(event=event)}
+
+
+def test_event_jsonl_has_the_finals_games_in_the_order_they_finished(club, by, organiser):
+    event, finals = finals_played(club, by)
+    win(finals["consolation"].game)
+    win(finals["final"].game, seat=2)
+
+    lines = organiser.get(url(event, "event.jsonl")).getvalue().decode().splitlines()
+
+    records = [json.loads(line) for line in lines]
+    said = [(record["round"], record["players"], record.get("abandoned")) for record in records]
+    assert said == [
+        (1, names_of(club, table), True) for table in EventRound.objects.get(event=event).tables
+    ] + [
+        ("consolation", names_of(club, finals["consolation"].players), None),
+        ("final", names_of(club, finals["final"].players), None),
+    ]
+    assert sorted(records[-1]) == sorted(RECORD_KEYS)
+
+
+def test_event_jsonl_has_a_settled_final_not_one_playing_nor_one_hidden(club, by, organiser):
+    event, _ = finals_played(club, by)
+    services.settle_final(
+        event_id=event.pk, kind="consolation", totals=[1, 2, 3, 4], reason="time", by=by
+    )
+    shown = organiser.get(url(event, "event.jsonl")).getvalue().decode().splitlines()
+    Event.objects.filter(pk=event.pk).update(hide_last_rounds=1)
+    hidden = organiser.get(url(event, "event.jsonl")).getvalue().decode().splitlines()
+
+    assert [json.loads(line)["round"] for line in shown] == [1, 1, "consolation"]
+    assert hidden == []
+
+
 def test_final_seats_the_four_best_ranked_best_first(club, by, organiser):
     event = make_event(club, by, nights=((date(2026, 3, 6), 1),), players=FIVE, final="final")
     next_round(event, by)
@@ -641,6 +739,31 @@ def test_event_page_is_said_in_each_language(club, by, organiser, language, said
         page = organiser.get(url(event), HTTP_ACCEPT_LANGUAGE=language).content.decode()
 
     assert said in page
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "count"),
+    [
+        ("en", "Rounds", "Rounds"),
+        ("fr", "Tours", "Nombre de tours"),
+        ("ar", "الأدوار", "عدد الأدوار"),
+    ],
+)
+def test_event_page_s_rounds_heading_and_column_are_not_the_count_of_rounds(
+    club, by, organiser, language, heading, count
+):
+    event = make_event(club, by, players=FOUR)
+    next_round(event, by)
+
+    with translation.override(language):
+        page = organiser.get(url(event), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+        # The count: a night's rounds, as its form asks them (scoring/clubs/nights/forms.py).
+        asked = str(NightForm().fields["rounds"].label)
+
+    title = page.split('<h2 id="rounds-title">')[1].split("</h2>")[0]
+    column = page.split('<th scope="col" class="num extra">')[3].split("</th>")[0]
+    assert (title, column, asked) == (heading, heading, count)
 
 
 def test_event_page_costs_the_same_queries_for_4_players_and_13(club, by, organiser):

@@ -139,6 +139,14 @@ class EventFacts:
             totals=totals,
         )
 
+    def final_finished_at(self, final: EventFinal) -> datetime | None:
+        """When a final's game came to count: settled, when it was settled; else when its
+        game was won (None: neither)."""
+        if final.settled_at is not None:
+            return final.settled_at
+        game = final.game
+        return game.finished_at if game is not None else None
+
     def ranking(self, *, up_to_round: int | None = None) -> tuple[RankingLine, ...]:
         """The event's ranking by the contract (the engine's ``rank_event``), over its rounds
         up to ``up_to_round`` (None: all)."""

@@ -298,6 +298,9 @@ def _round_shown(
     )
 
 
+FINAL_ORDER = (EventFinal.Kind.FINAL, EventFinal.Kind.CONSOLATION)
+"""The finals in the order event.jsonl lists two that finished at once."""
+
 FINAL_TIES = {"table": gettext_lazy("rank at the final table"), "ranking": gettext_lazy("ranking")}
 """What broke a tie in a final's standing, as the page says it."""
 
@@ -469,26 +472,41 @@ def ranking_csv(event: Event, *, public: bool) -> str:
 
 
 def event_lines(event: Event, *, public: bool) -> Iterator[str]:
-    """``event.jsonl``: each counted event game's ``boulmous/1`` record (won, or settled by
-    an organiser), in the order they finished, with the descriptive keys of league.md
-    (``id``, ``club``, ``season``, ``started_at``, ``finished_at``, ``place``) and ``event``
-    and ``round``, and no other key (the record contract's readers refuse keys they do not
-    know): a settled table's record is its game as it stood, abandoned. The rounds anyone
-    but an organiser sees."""
+    """``event.jsonl``: every counted event game's ``boulmous/1`` record (won, or settled by
+    an organiser), the rounds' tables' and the finals' alike, in the order they finished,
+    with the descriptive keys of league.md (``id``, ``club``, ``season``, ``started_at``,
+    ``finished_at``, ``place``) and ``event`` and ``round``, and no other key (the record
+    contract's readers refuse keys they do not know): a settled table's record is its game
+    as it stood, abandoned. A round's game has its round's number as ``round``; a final's,
+    which is no round (the contract numbers the rounds, and its ranking counts theirs
+    only), has its kind, ``"final"`` or ``"consolation"``. The rounds anyone but an
+    organiser sees; the finals once nothing is hidden from him."""
     facts = event_facts(event)
     up_to = facts.shown_up_to(False)
-    counted = [
-        table
-        for table in sorted(
-            (table for table in facts.tables if table.counted and table.public_id),
-            key=lambda table: (
-                table.finished_at.isoformat() if table.finished_at else "~",
-                table.round,
-                table.table,
-            ),
+    # (when it finished, its order among games finished at once, its game, its round)
+    counted: list[tuple[str, tuple[int, int], str, int | str]] = [
+        (
+            table.finished_at.isoformat() if table.finished_at else "~",
+            (table.round, table.table),
+            table.public_id,
+            table.round,
         )
-        if up_to is None or table.round <= up_to
+        for table in facts.tables
+        if table.counted and table.public_id and (up_to is None or table.round <= up_to)
     ]
+    if up_to is None:
+        for final in facts.finals:
+            finished = facts.final_finished_at(final)
+            if final.game is not None and facts.final_played(final) is not None:
+                counted.append(
+                    (
+                        finished.isoformat() if finished else "~",
+                        (len(facts.rounds) + 1, FINAL_ORDER.index(final.kind)),
+                        final.game.public_id,
+                        str(final.kind),
+                    )
+                )
+    counted.sort(key=lambda one: (one[0], one[1]))
     if not counted:
         return
     club = event.club
@@ -497,10 +515,10 @@ def event_lines(event: Event, *, public: bool) -> Iterator[str]:
     shown = shown_names(rows, public=public)
     states = {
         state.game.public_id: state
-        for state in load_games(Game.objects.filter(public_id__in=[t.public_id for t in counted]))
+        for state in load_games(Game.objects.filter(public_id__in=[one[2] for one in counted]))
     }
-    for table in counted:
-        state = states.get(table.public_id or "")
+    for _, _, public_id, number in counted:
+        state = states.get(public_id)
         if state is None:
             continue
         record = exported(state)
@@ -515,5 +533,5 @@ def event_lines(event: Event, *, public: bool) -> Iterator[str]:
         )
         data = record_to_dict(record)
         data["event"] = event.name
-        data["round"] = table.round
+        data["round"] = number
         yield json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -1,7 +1,8 @@
 """The room's screen of an event (issue 41, item 6): a page for a projector or a TV, which
 turns by itself between the current round's tables with each one's progress, the
 standings (the top 16 beside a window that moves over the rest) and the seats of the
-round last published (never a draft). It follows the event through its version (one
+round last published (never a draft); once the finals are drawn, their tables with their
+progress, then the standings. It follows the event through its version (one
 query, :func:`screen_version`), as a game's live view follows a game: static/js/screen.js
 sends it as ``If-None-Match`` and gets a 304 until something the screen shows changed.
 
@@ -55,6 +56,7 @@ def key_reads(event: Event, key: str) -> bool:
 @dataclass(frozen=True)
 class ScreenTable:
     number: int
+    """A round's table's number (0: a final's table)."""
     players: Sequence[str]
     status: str
     """``playing``, ``won``, ``abandoned``, ``gone`` or ``settled``."""
@@ -62,6 +64,8 @@ class ScreenTable:
     """The hand being played (for a table playing)."""
     totals: Sequence[int] | None
     """The totals the table counts with, once it counts."""
+    final: str = ""
+    """A final's table: its kind, ``final`` or ``consolation``."""
 
     @property
     def scored(self) -> list[tuple[str, int | None]]:
@@ -89,7 +93,7 @@ class SeatRow:
 @dataclass(frozen=True)
 class Panel:
     kind: str
-    """``tables``, ``standings``, ``seats`` or ``waiting``."""
+    """``finals``, ``tables``, ``standings``, ``seats`` or ``waiting``."""
     key: str
     """Stays the same while the panel shows the same part, so that the screen stays on it
     when fresh panels come."""
@@ -108,6 +112,9 @@ class Screen:
     """The round last published (None: none yet)."""
     planned: int
     playing: int
+    """Tables playing: the finals' once they are drawn, else the round's."""
+    finals: Sequence[ScreenTable]
+    """The final's table and the consolation's, once drawn."""
     sitting_out: Sequence[str]
     panels: Sequence[Panel]
     hidden_from: int | None
@@ -156,7 +163,10 @@ def screen(event: Event, *, public: bool) -> Screen:
     panels: list[Panel] = []
     tables: list[ScreenTable] = []
     sitting_out: list[str] = []
-    if current is not None:
+    finals = _finals(facts, names)
+    if finals:  # the rounds are over: the finals play, their tables shown first
+        panels.append(Panel("finals", "finals", tables=finals))
+    elif current is not None:
         tables = [
             ScreenTable(
                 table.table,
@@ -194,7 +204,7 @@ def screen(event: Event, *, public: bool) -> Screen:
             )
             for index, window in enumerate(windows, start=1)
         ]
-    if current is not None:
+    if current is not None and not finals:
         seated = [SeatRow(name, table.number) for table in tables for name in table.players] + [
             SeatRow(name, None) for name in sitting_out
         ]
@@ -216,7 +226,10 @@ def screen(event: Event, *, public: bool) -> Screen:
         event=event,
         round=current.number if current is not None else None,
         planned=facts.planned,
-        playing=sum(table.status == Summary.Status.PLAYING for table in tables),
+        playing=sum(
+            table.status == Summary.Status.PLAYING for table in (finals if finals else tables)
+        ),
+        finals=finals,
         sitting_out=sitting_out,
         panels=panels,
         hidden_from=hidden_from,
@@ -224,11 +237,34 @@ def screen(event: Event, *, public: bool) -> Screen:
     )
 
 
+def _finals(facts: EventFacts, names: dict[int, str]) -> list[ScreenTable]:
+    """The finals' tables, once drawn, as a round's: each one's hand being played, or its
+    state, and the totals it counts with once won or settled."""
+    shown = []
+    for final in sorted(facts.finals, key=lambda final: final.kind != EventFinal.Kind.FINAL):
+        game = final.game
+        summary: Summary | None = game.summary if game is not None else None
+        played = facts.final_played(final)
+        status = summary.status if summary is not None else "gone"
+        shown.append(
+            ScreenTable(
+                0,
+                [names.get(one, "?") for one in final.players],
+                "settled" if final.settled_at is not None else status,
+                (summary.hands if summary is not None else 0) + 1,
+                played.totals if played is not None else None,
+                final=str(final.kind),
+            )
+        )
+    return shown
+
+
 def screen_version(event: Event) -> str:
     """What the screen shows, in one query of counts that scores nothing: the event's own
     settings, its entries and withdrawals, its published rounds, its games' progress (their
     summaries' last change, which every change of a game writes), the tables settled and
-    the finals. A draft drawn or swapped changes nothing here: the screen never shows one."""
+    the finals and their games' progress. A draft drawn or swapped changes nothing here:
+    the screen never shows one."""
 
     def one(queryset: QuerySet[Any], value: Any) -> Subquery:
         return Subquery(queryset.annotate(value=value).values("value")[:1])
@@ -240,6 +276,7 @@ def screen_version(event: Event) -> str:
     entries = EventEntry.objects.filter(event=OuterRef("pk")).order_by()
     settled = TableSettled.objects.filter(event_round__event=OuterRef("pk")).order_by()
     finals = EventFinal.objects.filter(event=OuterRef("pk")).order_by()
+    played = Summary.objects.filter(game__event_final__event=OuterRef("pk")).order_by()
     nights = Night.objects.filter(event=OuterRef("pk")).order_by()
     facts = list(
         Event.objects.filter(pk=event.pk).values_list(
@@ -266,6 +303,9 @@ def screen_version(event: Event) -> str:
             one(settled.values("event_round__event"), Count("pk")),
             one(settled.values("event_round__event"), Max("at")),
             one(finals.values("event"), Count("pk")),
+            one(finals.values("event"), Max("settled_at")),
+            one(played.values("game__event_final__event"), Sum("hands")),
+            one(played.values("game__event_final__event"), Max("changed_at")),
             one(nights.values("event"), Count("pk")),
             one(nights.values("event"), Sum("rounds")),
         )

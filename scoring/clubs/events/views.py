@@ -425,21 +425,38 @@ def withdraw(
     return _to(event, "#entries")
 
 
+def _too_many(error: nights.TooManyPlayers) -> str:
+    return gettext(
+        "A draw seats at most %(most)s players: %(count)s would be present. Check fewer in."
+    ) % {"most": error.most, "count": error.present}
+
+
 @require_POST
 @with_event(Action.ORGANISE_EVENT)
 def check_in(
     request: HtmxHttpRequest, club: Club, member: Member | None, event: Event
 ) -> HttpResponse:
     """Who of the entrants is present at the night of the next round."""
-    entrants = EventEntry.objects.filter(event=event, withdrawn_round__isnull=True)
-    form = EventCheckInForm(
-        request.POST, players=list(entrants.values_list("member_id", "member__name"))
+    entrants = list(
+        EventEntry.objects.filter(event=event, withdrawn_round__isnull=True).values_list(
+            "member_id", "member__name"
+        )
     )
+    form = EventCheckInForm(request.POST, players=entrants)
     if not form.is_valid():
         return _page(request, club, member, event, bound={"check_in": form}, status=422)
     night = get_object_or_404(event.nights, pk=form.cleaned_data["night"])
     try:
-        nights.check_in(night_id=night.pk, member_ids=form.cleaned_data["present"], guests=[])
+        # The entrants listed: the others (not entered, withdrawn) stay as they were.
+        nights.check_in(
+            night_id=night.pk,
+            member_ids=form.cleaned_data["present"],
+            guests=[],
+            among=[member_id for member_id, _ in entrants],
+        )
+    except nights.TooManyPlayers as many:
+        form.add_error("present", _too_many(many))
+        return _page(request, club, member, event, bound={"check_in": form}, status=422)
     except nights.NightOver:
         notice = gettext("The night is over.")
         return _page(request, club, member, event, notice=notice, status=409)

@@ -1,7 +1,7 @@
 """Club nights (issue 12), each write one transaction: a night made, its players checked in,
 its rounds drawn to tables and closed, the night ended and reopened."""
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date
 from functools import partial
 
@@ -81,10 +81,20 @@ def create_night(
 
 
 @transaction.atomic
-def check_in(*, night_id: int, member_ids: Sequence[int], guests: Sequence[str]) -> Night:
+def check_in(
+    *,
+    night_id: int,
+    member_ids: Sequence[int],
+    guests: Sequence[str],
+    among: Collection[int] | None = None,
+) -> Night:
     """Who is present now: the members tapped and the guests named; the others checked in
     before have left. Between rounds, so that arrivals and departures count at the next
-    draw. No more than a draw seats (TooManyPlayers, and nothing changes)."""
+    draw. No more than a draw seats (TooManyPlayers, and nothing changes).
+
+    ``among``: the members this check-in speaks of (an event's entrants, its page's list):
+    those of them not tapped have left, everyone else stays as he was. None: the whole
+    club's."""
     night = Night.objects.select_for_update().select_related("club").get(pk=night_id)
     if night.ended_at is not None:
         raise NightOver(night)
@@ -99,10 +109,16 @@ def check_in(*, night_id: int, member_ids: Sequence[int], guests: Sequence[str])
             "pk", flat=True
         )
     )
-    if len(known) > MAX_PLAYERS:  # the guests just added go with the transaction
-        raise TooManyPlayers(len(known))
+    attendances = list(Attendance.objects.filter(night=night))
+    staying = 0
+    if among is not None:  # those it does not speak of stay as they were
+        spoken = set(among) | known
+        staying = sum(one.present for one in attendances if one.member_id not in spoken)
+        attendances = [one for one in attendances if one.member_id in spoken]
+    if len(known) + staying > MAX_PLAYERS:  # the guests just added go with the transaction
+        raise TooManyPlayers(len(known) + staying)
     seen = set()
-    for attendance in Attendance.objects.filter(night=night):
+    for attendance in attendances:
         seen.add(attendance.member_id)
         present = attendance.member_id in known
         if attendance.present != present:
