@@ -211,6 +211,13 @@ def site_password_hashing(settings):
 
 
 @pytest.fixture
+def immediate_jobs(settings):
+    """Jobs run as they are queued (django-tasks' immediate backend), for the tests of what
+    a request mails (an account's links): the database's queue is tests/jobs.py's."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture
 def game(db):
     """A new game at 21 with no money; Amina deals first."""
     return services.create_game(names=NAMES, rules=Rules(), first_dealer=0).game
