@@ -36,6 +36,7 @@ SQLITE_TESTS = (
     "tests/site/test_bulk.py",
     "tests/site/test_compiled.py",
     "tests/site/test_backup.py",
+    "tests/site/test_backup_schedule.py",
     "tests/table/test_backups.py",
     "tests/table/test_seed_games.py",
     "tests/clubs/test_demo_club.py",

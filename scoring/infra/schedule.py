@@ -8,8 +8,8 @@ from datetime import UTC, datetime, time, timedelta
 DAILY = 7
 """The newest file of each of the last 7 days that have one."""
 WEEKLY = 4
-"""And the newest file of each of the last 4 weeks (ISO weeks, Monday to Sunday) that
-have one: about a month back, in 11 files at most."""
+"""And, older than those, the newest file of each of the 4 weeks before (ISO weeks, Monday
+to Sunday) that have one: about a month back, in 11 files."""
 
 
 def parse_time(text: str) -> time:
@@ -28,11 +28,17 @@ def next_run(now: datetime, at: time) -> datetime:
 
 def kept(taken: Iterable[datetime], daily: int = DAILY, weekly: int = WEEKLY) -> set[datetime]:
     """Of the files taken at these moments, those to keep: the newest of each of the last
-    ``daily`` days, and the newest of each of the last ``weekly`` weeks."""
+    ``daily`` days, then, of those older, the newest of each of the last ``weekly``
+    weeks."""
     newest_first = sorted(set(taken), reverse=True)
     days: dict[object, datetime] = {}
-    weeks: dict[object, datetime] = {}
     for moment in newest_first:
         days.setdefault(moment.date(), moment)
+    dailies = list(days.values())[:daily]
+    oldest = dailies[-1] if dailies else None
+    weeks: dict[object, datetime] = {}
+    for moment in newest_first:
+        if oldest is not None and moment >= oldest:
+            continue
         weeks.setdefault(moment.isocalendar()[:2], moment)
-    return set(list(days.values())[:daily]) | set(list(weeks.values())[:weekly])
+    return set(dailies) | set(list(weeks.values())[:weekly])

@@ -156,9 +156,7 @@ def test_club_mail_page_lists_the_failures_to_admins_alone(
     verified(member, "youssef@example.org")
 
     seen = [
-        signed_in(user)
-        .get("/clubs/sfax/mail", HTTP_ACCEPT_LANGUAGE=language)
-        .content.decode()
+        signed_in(user).get("/clubs/sfax/mail", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         for user in (amina, member)
     ]
 

@@ -48,7 +48,7 @@ from scoring.clubs.events import services as event_services
 from scoring.clubs.federation import services as federation_services
 from scoring.clubs.imports import services as import_services
 from scoring.clubs.members import services as member_services
-from scoring.clubs.models import Club, MailSent, Member, Night
+from scoring.clubs.models import Club, MailSent, MailTry, Member, Night
 from scoring.clubs.nights import services as night_services
 from scoring.common import once
 from scoring.common.rights import Actor
@@ -64,6 +64,7 @@ from scoring.engine import (
     hand_from_dict,
 )
 from scoring.engine import loads as load_record
+from scoring.infra.models import BackupRun
 from scoring.management.backup import carried_models
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink
@@ -316,6 +317,19 @@ def populate() -> dict[str, Any]:
         origin="https://boulmous.example",
     )
     MailSent.objects.create(member=members["Bilal"], night=night, night_ended_at=timezone.now())
+    # Chafik's was refused by the mail server: tried again in a minute, by a job waiting
+    # in the queue (issue 43.4).
+    retry = timezone.now() + timedelta(minutes=1)
+    MailTry.objects.create(
+        member=members["Chafik"], night=night, reason="451 4.3.0 Try again later", retry_at=retry
+    )
+    club_mail.send_one.using(run_after=retry).enqueue(
+        members["Chafik"].pk, club_mail.NIGHTS, night.pk, 2
+    )
+    # A backup the daily job took (issue 43.5).
+    BackupRun.objects.create(
+        finished_at=timezone.now(), ok=True, file="boulmous-20261205-030000.zip", rows=1
+    )
     ScorerLink.objects.filter(game=one).update(revoked_at=timezone.now())
     # The club's own history: a line by an admin, with what it changed.
     club_history.log(
