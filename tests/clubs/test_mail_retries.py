@@ -9,6 +9,7 @@ import pytest
 from django.core import mail as django_mail
 from django.core.mail.backends.base import BaseEmailBackend
 
+from scoring.accounts import verification
 from scoring.clubs import mail
 from scoring.clubs.models import MailSent, MailTry, Member
 from scoring.infra.retries import BACKOFF, retry_at
@@ -173,3 +174,26 @@ def test_club_mail_page_says_a_mail_given_up(night_ended, settings, amina):
     page = signed_in(amina).get("/clubs/sfax/mail").content.decode()
 
     assert ("Given up." in page, "Failed 1 time, last on" in page) == (True, True)
+
+
+def test_account_mail_refused_is_tried_again_then_given_up(db, settings):
+    settings.EMAIL_BACKEND = REFUSING
+    verification.send_account_mail.enqueue("Verify", "The link", "amina@example.org")
+    tries = []
+    while (job := next(iter(queued()), None)) is not None:
+        tries.append(job.args_kwargs["args"][4:])
+        run_next(later=True)
+
+    # Each next try queued with its number, the fifth the last.
+    assert tries == [[], [2], [3], [4], [5]]
+    assert django_mail.outbox == []
+
+
+def test_account_mail_sent_once_the_server_takes_it(db, settings):
+    settings.EMAIL_BACKEND = REFUSING
+    verification.send_account_mail.enqueue("Verify", "The link", "amina@example.org")
+    first = run_jobs()
+    settings.EMAIL_BACKEND = LOCMEM
+
+    assert (first, run_jobs(later=True)) == ([verification.RETRY], [verification.SENT])
+    assert [message.subject for message in django_mail.outbox] == ["Verify"]
