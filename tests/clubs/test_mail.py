@@ -14,7 +14,6 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone, translation
 
-from scoring.accounts import services as account_services
 from scoring.clubs import mail, privacy
 from scoring.clubs import services as club_services
 from scoring.clubs.models import ClubResult, MailChoice, MailSent, Member, Night
@@ -22,6 +21,7 @@ from scoring.clubs.nights import services as night_services
 from scoring.clubs.nights.pages import night_money
 from scoring.common.words import say_day
 from tests.clubs.factories import account, signed_in, with_role
+from tests.clubs.mail_choice import opt_in, verified
 from tests.clubs.night_money import (
     BOULMOUS_MADE,
     new_night,
@@ -35,28 +35,12 @@ from tests.jobs import queued, run_jobs
 pytestmark = pytest.mark.django_db
 
 
-def verified(user, address):
-    account_services.change_email(user=user, address=address)
-    account_services.verify_email(user_id=user.pk, address=address)
-
-
 def player_account(club, name):
     """The club's player ``name`` with an account and a verified address."""
     user = account(name.lower())
     Member.objects.filter(club=club, name=name).update(user=user)
     verified(user, f"{name.lower()}@example.org")
     return user
-
-
-def opt_in(user, club, language="en", **choice):
-    browser = signed_in(user)
-    response = browser.post(
-        f"/clubs/{club.slug}/mail",
-        {key: "on" for key, wanted in choice.items() if wanted},
-        HTTP_ACCEPT_LANGUAGE=language,
-    )
-    assert response.status_code == 302
-    return browser
 
 
 @pytest.fixture

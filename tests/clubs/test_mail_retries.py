@@ -14,8 +14,8 @@ from scoring.clubs import mail
 from scoring.clubs.models import MailSent, MailTry, Member
 from scoring.infra.retries import BACKOFF, retry_at
 from tests.clubs.factories import signed_in, with_role
+from tests.clubs.mail_choice import opt_in, verified
 from tests.clubs.night_money import new_night, play_two_rounds
-from tests.clubs.test_mail import opt_in, verified
 from tests.jobs import queued, run_jobs, run_next
 
 pytestmark = pytest.mark.django_db

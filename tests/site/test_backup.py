@@ -66,6 +66,7 @@ from scoring.engine import (
 from scoring.engine import loads as load_record
 from scoring.infra.models import BackupRun
 from scoring.management.backup import carried_models
+from scoring.management.backups import take_backup
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink
 from tests.factories import NAMES
@@ -509,6 +510,28 @@ def test_restore_into_a_new_database_gives_every_table_back_equal(db, restored, 
     # Every table carried was tried with rows: a table added later wants its rows in populate().
     empty = [model._meta.db_table for model in carried_models() if not source[model._meta.db_table]]
     assert empty == []
+
+
+def test_daily_backup_restored_into_an_empty_database_is_equal_table_by_table(
+    db, restored, tmp_path
+):
+    populate()
+    directory = tmp_path / "backups"
+
+    taken = take_backup(directory)
+    (latest,) = directory.iterdir()
+    source = stored("default")
+    run("restore", latest, database=restored)
+    back = stored(restored)
+
+    rows = sum(len(source[model._meta.db_table]) for model in carried_models())
+    assert (taken.ok, taken.file, taken.rows, taken.reason) == (True, latest.name, rows, "")
+    # The run's own row was written in the file before it ended: running, then.
+    runs = BackupRun._meta.db_table
+    assert {table: back[table] for table in back if table != runs} == {
+        table: source[table] for table in source if table != runs
+    }
+    assert BackupRun.objects.using(restored).get(pk=taken.pk).finished_at is None
 
 
 def test_restore_then_new_rows_get_fresh_ids(db, restored, tmp_path):
