@@ -25,6 +25,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(PY)
 run: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py migrate --no-input
 	DEBUG=1 $(PY) manage.py collectstatic --no-input
+	DEBUG=1 $(PY) manage.py schedule_jobs
 	DEBUG=1 $(PY) manage.py db_worker --no-startup-delay & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	DEBUG=1 $(PY) manage.py runserver $(HOST)
 

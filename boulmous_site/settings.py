@@ -19,6 +19,10 @@
 - ``REDIS_URL``: the cache the throttles count in (``redis://127.0.0.1:6379/0``), which
   every worker and server shares; this process's memory unless given, which only DEBUG
   accepts (the check boulmous.E003).
+- ``BACKUP_DIR``: where the daily backup is written (docs/deploy.md, "Backups"):
+  ``backups/`` beside the SQLite file unless given; none on PostgreSQL unless given (then
+  ``/healthz/backup`` answers 503). ``BACKUP_AT``: its time of day, ``HH:MM`` in UTC
+  (03:00 unless given).
 - ``FORWARDED_ALLOW_IPS``: the proxies whose ``X-Forwarded-For`` tells the phone's
   address, as gunicorn reads it (``127.0.0.1`` unless given; ``*`` for any).
 """
@@ -260,6 +264,21 @@ CACHES = {
 # production (docs/deploy.md, "The worker"): no other server is needed.
 TASKS = {"default": {"BACKEND": "django_tasks_db.backend.DatabaseBackend"}}
 
+# The daily backup (scoring/management/backups.py; docs/deploy.md, "Backups"): at BACKUP_AT
+# (UTC) into BACKUP_DIR, which is backups/ beside the SQLite file unless given.
+_sqlite_file = (
+    Path(DATABASES["default"]["NAME"])
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    and str(DATABASES["default"]["NAME"]) not in ("", ":memory:")
+    else None
+)
+BACKUP_DIR = os.environ.get("BACKUP_DIR", "").strip() or (
+    str(_sqlite_file.parent / "backups") if _sqlite_file is not None else ""
+)
+BACKUP_AT = os.environ.get("BACKUP_AT", "").strip() or "03:00"
+if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d", BACKUP_AT):
+    raise ImproperlyConfigured(f"BACKUP_AT={BACKUP_AT!r}: use HH:MM, e.g. 03:00")
+
 # The phone's address behind nginx (throttles.client_address), from the proxies gunicorn
 # believes too.
 TRUSTED_PROXIES = trusted_proxies("FORWARDED_ALLOW_IPS")
@@ -320,7 +339,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # DEBUG (`make run`) serves plain http, and so do the tests (SECURE_SSL_REDIRECT=0).
 SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", default=not DEBUG)
 # A monitor may ask gunicorn itself, over plain http on the loopback.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^healthz/backup$"]
 SECURE_PROXY_SSL_HEADER = proxy_ssl_header("SECURE_PROXY_SSL_HEADER")
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 60 * 60)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS")

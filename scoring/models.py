@@ -15,6 +15,7 @@ from .clubs.models import (
     ForbiddenPair,
     MailChoice,
     MailSent,
+    MailTry,
     Member,
     Night,
     PlayerTotals,
@@ -25,6 +26,7 @@ from .clubs.models import (
     new_seed,
 )
 from .common.models import FormSent
+from .infra.models import BackupRun
 from .table.models import (
     Change,
     Game,
@@ -43,6 +45,7 @@ __all__ = [
     "AccountEmail",
     "ApiToken",
     "Attendance",
+    "BackupRun",
     "Change",
     "Club",
     "ClubChange",
@@ -58,6 +61,7 @@ __all__ = [
     "Hand",
     "MailChoice",
     "MailSent",
+    "MailTry",
     "Member",
     "Night",
     "Player",

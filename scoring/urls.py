@@ -4,7 +4,11 @@ page without importing it."""
 
 from django.urls import include, path
 
+from .management.backups import healthz_backup
+
 urlpatterns = [
+    # When the last good backup was taken (issue 43.5; docs/deploy.md, "Backups").
+    path("healthz/backup", healthz_backup, name="healthz_backup"),
     path("", include("scoring.table.urls")),
     path("", include("scoring.referee.urls")),
     path("", include("scoring.clubs.urls")),

@@ -36,6 +36,7 @@ SQLITE_TESTS = (
     "tests/site/test_bulk.py",
     "tests/site/test_compiled.py",
     "tests/site/test_backup.py",
+    "tests/site/test_backup_schedule.py",
     "tests/table/test_backups.py",
     "tests/table/test_seed_games.py",
     "tests/clubs/test_demo_club.py",
@@ -208,6 +209,13 @@ def site_password_hashing(settings):
     from boulmous_site import settings as site
 
     settings.PASSWORD_HASHERS = getattr(site, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+
+
+@pytest.fixture
+def immediate_jobs(settings):
+    """Jobs run as they are queued (django-tasks' immediate backend), for the tests of what
+    a request mails (an account's links): the database's queue is tests/jobs.py's."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
 
 
 @pytest.fixture

@@ -11,11 +11,13 @@ from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.db.models import Value
 from django.db.models.functions import Lower
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
 from ..common.forms import TextField
 from ..common.once import OnceFields
 from .models import AccountEmail
+from .verification import send_account_mail
 
 
 def same_address(one: str, other: str) -> bool:
@@ -88,6 +90,25 @@ class VerifiedPasswordResetForm(PasswordResetForm):
                 and same_address(email, row.address)
             ):
                 yield row.user
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        """Rendered here, in the request's language, as Django's form does; sent by a job
+        that tries again while the mail server refuses it (verification.py
+        ``send_account_mail``)."""
+        subject = "".join(render_to_string(subject_template_name, context).splitlines())
+        body = render_to_string(email_template_name, context)
+        html = (
+            render_to_string(html_email_template_name, context) if html_email_template_name else ""
+        )
+        send_account_mail.enqueue(subject, body, to_email, html)
 
 
 class DeleteAccountForm(forms.Form):

@@ -7,11 +7,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.core import signing
-from django.core.mail import EmailMessage
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
+from django_tasks import task
 
+from ..infra.retries import retry_at, worth_retrying
 from ..infra.throttles import VERIFY_MAIL_COOL_DOWN, VERIFY_MAIL_RECIPIENT, refused_for
 from .models import LINK_DAYS
 from .services import verified_owner
@@ -74,8 +77,8 @@ def send_link(request: HttpRequest, *, username: str, user_id: int, address: str
     """Mail the link to ``address``, in the request's language; or, when another account
     verified the address, say so to it instead, with how to log in there (the address is
     that account's: no link would verify it). The page that sent it says the same either
-    way. A mail server that fails is logged, as Django does for a password reset: the
-    account page offers the link again."""
+    way. The mail is a job (``send_account_mail``), sent by the worker and tried again
+    while the mail server refuses it; the account page offers the link again."""
     owner = verified_owner(address)
     context: dict[str, object]
     if owner is not None and owner.user_id != user_id:
@@ -93,7 +96,34 @@ def send_link(request: HttpRequest, *, username: str, user_id: int, address: str
         template = "registration/verify_email"
     subject = "".join(render_to_string(f"{template}_subject.txt").splitlines())
     body = render_to_string(f"{template}.txt", context)
+    send_account_mail.enqueue(subject, body, address)
+
+
+SENT = "sent"
+RETRY = "retry"
+FAILED = "failed"
+
+
+@task()
+def send_account_mail(
+    subject: str, body: str, address: str, html: str = "", attempt: int = 1
+) -> str:
+    """A mail of the account's (a verification link, a password reset), rendered by the
+    request that asked for it: sent, or tried again 1, 5 and 30 minutes then 6 hours
+    later while the mail server refuses it or cannot be reached (scoring/infra/retries.py),
+    then given up and logged. Each try is one job, queued only once the one before
+    failed: a mail the server took is not sent again."""
+    message = EmailMultiAlternatives(subject, body, to=[address]) if html else None
+    if message is not None:
+        message.attach_alternative(html, "text/html")
     try:
-        EmailMessage(subject, body, to=[address]).send()
-    except Exception:  # any backend's failure, as Django's PasswordResetForm.send_mail
-        logger.exception("Failed to send the verification email of account %s", user_id)
+        (message or EmailMessage(subject, body, to=[address])).send()
+    except Exception as error:  # any backend's failure: tried again, or given up
+        later = retry_at(attempt, timezone.now()) if worth_retrying(error) else None
+        if later is None:
+            logger.error("Gave up an account's mail after %s tries", attempt, exc_info=error)
+            return FAILED
+        logger.warning("An account's mail failed (try %s): %s", attempt, error)
+        send_account_mail.using(run_after=later).enqueue(subject, body, address, html, attempt + 1)
+        return RETRY
+    return SENT

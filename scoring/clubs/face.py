@@ -24,7 +24,7 @@ from .league.handicap import cup_values, season_cup
 from .league.pages import player_stats, standing_rows
 from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, ratings_on, season_standings
-from .mail import send_due
+from .mail import queue_due
 from .members.services import add_member
 from .models import Club, ClubResult, Event, EventRound, Federation, Member, Night, Season
 from .names import NAMED_COLUMNS, Named, sees_full_names, shown_names
@@ -72,6 +72,7 @@ __all__ = [
     "player_stats",
     "points_text",
     "provisional_games",
+    "queue_due",
     "ranking_csv",
     "ranking_rows",
     "ranking_values",
@@ -82,7 +83,6 @@ __all__ = [
     "season_standings",
     "sees_federation_names",
     "sees_full_names",
-    "send_due",
     "shown_names",
     "standing_rows",
 ]

@@ -1,44 +1,51 @@
 """The mail members ask for (issue 22.6): after each night its ranking and money, at a
 season's end its standings. A member with an account chooses it per club (``choose``); each
 mail goes out once per member and end of a night or season (a ``MailSent`` row, written in
-the same transaction as the sending, so a mail that fails is tried again), in the language he chose
-it in, with a signed link that stops it without logging in.
+the same transaction as the sending), in the language he chose it in, with a signed link
+that stops it without logging in.
 
-A night's mail goes out once the transaction that ends the night commits, and once more,
-marked as a correction, when a night an admin reopened ends again
-(services.end_night) and, in a request, once its answer has been sent (``request_finished``:
-the organiser's phone never waits for the mail server); ``manage.py send_club_mail`` sends
-whatever is still due: nights ended and seasons over, since the member chose it, and not
-yet mailed (a worker killed before it sent them, a mail server that failed).
+Each mail is a job (issue 43.4; docs/deploy.md, "The worker"): the transaction that ends a
+night queues, once it commits, the night's job (``mail_night``), which queues one job per
+member due (``send_one``); a night an admin reopened is mailed again, marked as a
+correction, when it ends again (services.end_night). A job run twice sends once: the
+``MailSent`` row and the sending share a transaction, and a job that finds the row sends
+nothing. A mail server that refuses the mail or cannot be reached has it tried again 1, 5
+and 30 minutes, then 6 hours later (scoring/infra/retries.py), then it is given up: each
+such mail is a ``MailTry`` row, with the server's reason and when it is tried again, which
+the club's admins see on the club's mail page.
 
 An admin may ask for a mail when a hand of one of the club's games is disputed (issue
-40.3), to decide it: sent the same way, once the dispute's transaction commits and, in a
-request, once its answer is sent (``send_dispute_soon``), never inside the request;
-``send_club_mail`` sends those still due (a dispute not decided yet)."""
+40.3), to decide it: queued the same way once the dispute's transaction commits
+(``mail_dispute``). A season's standings go once its last day is over: ``queue_due``, run
+by the daily job (scoring/management/daily.py) and by ``manage.py send_club_mail``, queues
+every mail still due (seasons over, and nights and disputes whose jobs were lost), never
+sending one itself."""
 
 import logging
-import threading
-from collections.abc import Callable, Iterable
+import smtplib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.core.signals import request_finished, request_started
 from django.db import transaction
-from django.db.models import Exists, Min, OuterRef, Q
+from django.db.models import Exists, Min, OuterRef, Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
+from django_tasks import task
 
 from ..common.words import elide, isolate
+from ..infra.retries import retry_at, worth_retrying
 from ..table.face import Dispute
 from .league.pages import counted_games, standing_rows
 from .league.standings import night_standings, season_standings
-from .models import Club, ClubResult, MailChoice, MailSent, Member, Night, Season
+from .models import Club, ClubResult, MailChoice, MailSent, MailTry, Member, Night, Season
 from .nights.pages import night_money
 
 logger = logging.getLogger(__name__)
@@ -47,58 +54,6 @@ NIGHTS = "nights"
 SEASONS = "seasons"
 DISPUTES = "disputes"
 WHAT = (NIGHTS, SEASONS, DISPUTES)
-
-
-class _Answering(threading.local):
-    """Whether this thread is answering a request, and the nights to mail once it has."""
-
-    def __init__(self) -> None:
-        self.now = False
-        self.nights: list[int] = []
-        self.disputes: list[int] = []
-
-
-_answering = _Answering()
-
-
-def _started(**kwargs: object) -> None:
-    _answering.now, _answering.nights, _answering.disputes = True, [], []
-
-
-def _finished(**kwargs: object) -> None:
-    nights, _answering.now, _answering.nights = _answering.nights, False, []
-    disputes, _answering.disputes = _answering.disputes, []
-    for night_id in nights:
-        try:
-            send_night(night_id)
-        except Exception:  # the answer is sent: logged, and send_club_mail sends it later
-            logger.exception("Failed to send the mail of night %s", night_id)
-    for dispute_id in disputes:
-        try:
-            send_dispute(dispute_id)
-        except Exception:  # logged, and send_club_mail sends it later
-            logger.exception("Failed to send the mail of dispute %s", dispute_id)
-
-
-request_started.connect(_started, dispatch_uid="boulmous-club-mail-started")
-request_finished.connect(_finished, dispatch_uid="boulmous-club-mail-finished")
-
-
-def send_night_soon(night_id: int) -> None:
-    """The night's mail, after the request's answer if this is a request, else now."""
-    if _answering.now:
-        _answering.nights.append(night_id)
-    else:
-        send_night(night_id)
-
-
-def send_dispute_soon(dispute_id: int) -> None:
-    """The dispute's mail to the admins who asked, after the request's answer if this is a
-    request, else now."""
-    if _answering.now:
-        _answering.disputes.append(dispute_id)
-    else:
-        send_dispute(dispute_id)
 
 
 def _salt(what: str) -> str:
@@ -281,34 +236,6 @@ def dispute_mail(choice: MailChoice, dispute: Dispute, club: Club) -> Mail:
         )
 
 
-def send_dispute(dispute_id: int) -> int:
-    """The dispute's mail to each admin of its game's club who asked for it before it was
-    raised, and has not had it, while the referee has not decided it; how many went out."""
-    dispute = (
-        Dispute.objects.select_related("game__summary", "game__club_game__club")
-        .filter(pk=dispute_id, decision__isnull=True)
-        .first()
-    )
-    club_game = getattr(dispute.game, "club_game", None) if dispute is not None else None
-    if dispute is None or club_game is None:
-        return 0
-    club = club_game.club
-    choices = (
-        MailChoice.objects.filter(
-            member__club=club,
-            member__role=Member.Role.ADMIN,
-            disputes=True,
-            chosen_at__lte=dispute.at,
-        )
-        .select_related("member__user__account_email")
-        .order_by("member_id")
-    )
-    sent = 0
-    for choice in choices:
-        sent += _deliver(choice, partial(dispute_mail, choice, dispute, club), dispute=dispute)
-    return sent
-
-
 def _send(mail: Mail, address: str) -> None:
     message = EmailMultiAlternatives(
         mail.subject,
@@ -324,46 +251,12 @@ def _send(mail: Mail, address: str) -> None:
     message.send()
 
 
-def _choices(club_id: int, what: str, since: Q) -> Iterable[MailChoice]:
+def _choices(club_id: int, what: str, since: Q) -> QuerySet[MailChoice]:
     return (
         MailChoice.objects.filter(since, member__club=club_id, **{what: True})
         .select_related("member__user__account_email")
         .order_by("member_id")
     )
-
-
-def _deliver(
-    choice: MailChoice,
-    make: Callable[[], Mail],
-    *,
-    night: Night | None = None,
-    season: Season | None = None,
-    dispute: Dispute | None = None,
-) -> bool:
-    """One mail to one member, once: its row and its sending in one transaction, so a mail
-    server that fails leaves it due. False if it was sent before, or cannot be."""
-    address = address_of(choice.member)
-    if address is None:
-        return False
-    try:
-        with transaction.atomic():
-            _, created = MailSent.objects.get_or_create(
-                member_id=choice.member_id,
-                night=night,
-                night_ended_at=night.ended_at if night else None,
-                season=season,
-                dispute=dispute,
-            )
-            if created:
-                _send(make(), address)
-    except Exception:  # any backend's failure: logged, and due again
-        logger.exception(
-            "Failed to send club mail (%s) to member %s",
-            night or season or dispute,
-            choice.member_id,
-        )
-        return False
-    return created
 
 
 def _counted_games(night: OuterRef | int) -> Exists:
@@ -377,36 +270,235 @@ def mailed(night: Night) -> bool:
     return Night.objects.filter(_counted_games(night.pk), pk=night.pk).exists()
 
 
-def send_night(night_id: int) -> int:
-    """The night's mail to each member of its club who asked for it since before the night
-    ended, and has not had it, if one of its games counted; how many went out."""
-    night = Night.objects.select_related("club").get(pk=night_id)
-    if night.ended_at is None or not mailed(night):
-        return 0
-    since = Q(chosen_at__lte=night.ended_at)
-    sent = 0
-    for choice in _choices(night.club_id, NIGHTS, since):
-        sent += _deliver(choice, partial(night_mail, choice, night), night=night)
-    return sent
-
-
 def season_over(season: Season, club: Club) -> bool:
     """The season's last day is over in the club's zone."""
     return season.last_day < timezone.now().astimezone(ZoneInfo(club.time_zone)).date()
 
 
-def send_season(season_id: int) -> int:
-    """The season's standings to each member who asked for them by its last day, once
-    that day is over; how many went out."""
-    season = Season.objects.select_related("club").get(pk=season_id)
-    if not season_over(season, season.club):
-        return 0
+# What is due: the mail of a night, a season or a dispute, to each member who asked.
+
+
+@dataclass(frozen=True)
+class _Due:
+    """One mail's subject and the members who may have it: ``choices`` (their choice, for
+    this mail), ``key`` (its ``MailSent`` and ``MailTry`` columns) and how it is made."""
+
+    choices: QuerySet[MailChoice]
+    sent: dict[str, Any]
+    tried: dict[str, Any]
+    make: Callable[[MailChoice], Mail]
+
+
+def _night_due(night_id: int) -> _Due | None:
+    night = Night.objects.select_related("club").filter(pk=night_id).first()
+    if night is None or night.ended_at is None or not mailed(night):
+        return None
+    return _Due(
+        _choices(night.club_id, NIGHTS, Q(chosen_at__lte=night.ended_at)),
+        {"night": night, "night_ended_at": night.ended_at},
+        {"night": night},
+        partial(_night_mail_of, night=night),
+    )
+
+
+def _night_mail_of(choice: MailChoice, *, night: Night) -> Mail:
+    return night_mail(choice, night)
+
+
+def _season_due(season_id: int) -> _Due | None:
+    season = Season.objects.select_related("club").filter(pk=season_id).first()
+    if season is None or not season_over(season, season.club):
+        return None
     # Chosen by its last day (that day in UTC: an hour either way is of no matter).
-    since = Q(chosen_at__date__lte=season.last_day)
-    sent = 0
-    for choice in _choices(season.club_id, SEASONS, since):
-        sent += _deliver(choice, partial(season_mail, choice, season), season=season)
-    return sent
+    return _Due(
+        _choices(season.club_id, SEASONS, Q(chosen_at__date__lte=season.last_day)),
+        {"season": season},
+        {"season": season},
+        partial(_season_mail_of, season=season),
+    )
+
+
+def _season_mail_of(choice: MailChoice, *, season: Season) -> Mail:
+    return season_mail(choice, season)
+
+
+def _dispute_due(dispute_id: int) -> _Due | None:
+    """A dispute not decided yet, of a club game: to the club's admins who asked before it
+    was raised."""
+    dispute = (
+        Dispute.objects.select_related("game__summary", "game__club_game__club")
+        .filter(pk=dispute_id, decision__isnull=True)
+        .first()
+    )
+    club_game = getattr(dispute.game, "club_game", None) if dispute is not None else None
+    if dispute is None or club_game is None:
+        return None
+    club = club_game.club
+    choices = (
+        MailChoice.objects.filter(
+            member__club=club,
+            member__role=Member.Role.ADMIN,
+            disputes=True,
+            chosen_at__lte=dispute.at,
+        )
+        .select_related("member__user__account_email")
+        .order_by("member_id")
+    )
+    return _Due(
+        choices,
+        {"dispute": dispute},
+        {"dispute": dispute},
+        partial(_dispute_mail_of, dispute, club),
+    )
+
+
+def _dispute_mail_of(dispute: Dispute, club: Club, choice: MailChoice) -> Mail:
+    return dispute_mail(choice, dispute, club)
+
+
+_DUE: dict[str, Callable[[int], _Due | None]] = {
+    NIGHTS: _night_due,
+    SEASONS: _season_due,
+    DISPUTES: _dispute_due,
+}
+
+
+# The jobs: one to find who is due, then one per mail.
+
+
+def _queue(what: str, target_id: int) -> int:
+    """One job per member due the mail of ``what`` ``target_id``, who has not had it and
+    whose earlier tries (since this end of the night) are not waiting or given up; how many
+    were queued."""
+    due = _DUE[what](target_id)
+    if due is None:
+        return 0
+    had = set(MailSent.objects.filter(**due.sent).values_list("member_id", flat=True))
+    tries = MailTry.objects.filter(**due.tried)
+    night = due.sent.get("night")
+    if isinstance(night, Night) and night.ended_at is not None:
+        tries = tries.filter(failed_at__gte=night.ended_at)
+    had |= set(tries.values_list("member_id", flat=True))
+    queued = 0
+    for choice in due.choices:
+        if choice.member_id not in had and address_of(choice.member) is not None:
+            send_one.enqueue(choice.member_id, what, target_id)
+            queued += 1
+    return queued
+
+
+@task()
+def mail_night(night_id: int) -> int:
+    """The night's mail, queued once the transaction that ended it commits: one job per
+    member who asked for it before it ended, if one of its games counted."""
+    return _queue(NIGHTS, night_id)
+
+
+@task()
+def mail_season(season_id: int) -> int:
+    """The season's standings, once its last day is over: one job per member who asked."""
+    return _queue(SEASONS, season_id)
+
+
+@task()
+def mail_dispute(dispute_id: int) -> int:
+    """A dispute's mail, queued once its transaction commits: one job per admin who asked."""
+    return _queue(DISPUTES, dispute_id)
+
+
+SENT = "sent"
+HAD = "had"
+NOT_DUE = "not due"
+RETRY = "retry"
+FAILED = "failed"
+
+
+@task()
+def send_one(member_id: int, what: str, target_id: int, attempt: int = 1) -> str:
+    """One mail to one member, once: its ``MailSent`` row and its sending in one
+    transaction, so that a job run twice sends once, and a mail server that fails leaves
+    no row. Refused or unreachable, it is tried again later (``_failed``). What happened:
+    SENT, HAD (sent before), NOT_DUE (no longer asked for, or no address), RETRY or FAILED."""
+    due = _DUE[what](target_id) if what in _DUE else None
+    choice = due.choices.filter(member_id=member_id).first() if due is not None else None
+    address = address_of(choice.member) if choice is not None else None
+    if due is None or choice is None or address is None:
+        return NOT_DUE
+    try:
+        with transaction.atomic():
+            _, created = MailSent.objects.get_or_create(member_id=member_id, **due.sent)
+            if created:
+                _send(due.make(choice), address)
+    except Exception as error:  # any backend's failure: tried again, or given up
+        return _failed(error, member_id, what, target_id, attempt, due.tried)
+    MailTry.objects.filter(member_id=member_id, **due.tried).delete()
+    return SENT if created else HAD
+
+
+def reason_of(error: BaseException) -> str:
+    """What the mail server said, or why it could not be reached, in its own words."""
+    if isinstance(error, smtplib.SMTPResponseException):
+        said = error.smtp_error
+        text = said.decode(errors="replace") if isinstance(said, bytes) else str(said)
+        return f"{error.smtp_code} {text}"[:500]
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return "; ".join(
+            f"{address}: {code} {said.decode(errors='replace')}"
+            for address, (code, said) in error.recipients.items()
+        )[:500]
+    return (f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)[:500]
+
+
+@transaction.atomic
+def _failed(
+    error: BaseException,
+    member_id: int,
+    what: str,
+    target_id: int,
+    attempt: int,
+    tried: dict[str, Any],
+) -> str:
+    """The try's failure written, and the next try queued in the same transaction: a
+    mail server's refusal is tried again after the back-off, any other failure (the job's
+    own) is given up at once, and logged."""
+    now = timezone.now()
+    later = retry_at(attempt, now) if worth_retrying(error) else None
+    if later is None:
+        logger.error(
+            "Gave up club mail (%s %s) to member %s after %s tries",
+            what,
+            target_id,
+            member_id,
+            attempt,
+            exc_info=error,
+        )
+    MailTry.objects.update_or_create(
+        member_id=member_id,
+        **tried,
+        defaults={
+            "attempts": attempt,
+            "reason": reason_of(error),
+            "failed_at": now,
+            "retry_at": later,
+        },
+    )
+    if later is None:
+        return FAILED
+    send_one.using(run_after=later).enqueue(member_id, what, target_id, attempt + 1)
+    return RETRY
+
+
+def failures(club: Club) -> list[MailTry]:
+    """The club's mail that did not go out: waiting for its next try, or given up; the
+    latest first."""
+    return list(
+        MailTry.objects.filter(member__club=club)
+        .select_related("member", "night", "season", "dispute__game")
+        .order_by("-failed_at", "-pk")
+    )
+
+
+# What is still due: the catch-up, which only queues.
 
 
 def _waiting(what: str, since: Q, **sent: OuterRef) -> Exists:
@@ -423,11 +515,11 @@ def _waiting(what: str, since: Q, **sent: OuterRef) -> Exists:
     )
 
 
-def send_due() -> int:
-    """Every mail still due: nights ended, disputes open and seasons over, for the members
-    who asked for them since, and not mailed yet. Run again, it sends nothing more (and
-    looks only at the nights, disputes and seasons some member still waits for)."""
-    sent = 0
+def queue_due() -> int:
+    """A job for every mail still due: nights ended, disputes open and seasons over, for the
+    members who asked for them since, not mailed yet, and not waiting for a try or given up;
+    how many were queued. It sends nothing itself; a mail queued twice goes out once."""
+    queued = 0
     nights = Night.objects.filter(
         _waiting(
             NIGHTS,
@@ -439,27 +531,27 @@ def send_due() -> int:
         ended_at__isnull=False,
     )
     for night_id in nights.values_list("pk", flat=True).order_by("pk"):
-        sent += send_night(night_id)
-    sent += _send_disputes_due()
+        queued += _queue(NIGHTS, night_id)
+    queued += _queue_disputes_due()
     first = MailChoice.objects.filter(seasons=True).aggregate(first=Min("chosen_at"))["first"]
     if first is None:
-        return sent
+        return queued
     seasons = Season.objects.filter(
         _waiting(
             SEASONS,
             Q(chosen_at__date__lte=OuterRef("last_day")),
             season=OuterRef(OuterRef("pk")),
         ),
-        # Over in every zone by tomorrow (send_season asks the club's), chosen before.
+        # Over in every zone by tomorrow (_season_due asks the club's), chosen before.
         last_day__lt=timezone.now().date() + timedelta(days=1),
         last_day__gte=first.date() - timedelta(days=1),
     )
     for season_id in seasons.values_list("pk", flat=True).order_by("pk"):
-        sent += send_season(season_id)
-    return sent
+        queued += _queue(SEASONS, season_id)
+    return queued
 
 
-def _send_disputes_due() -> int:
+def _queue_disputes_due() -> int:
     """The mails of the disputes still open (not decided) of club games, for the admins who
     asked before each was raised and have not had it: one query, and one per dispute due."""
     had = MailSent.objects.filter(member=OuterRef("member"), dispute=OuterRef(OuterRef("pk")))
@@ -471,7 +563,7 @@ def _send_disputes_due() -> int:
         disputes=True,
     ).filter(~Exists(had))
     due = Dispute.objects.filter(Exists(asked), decision__isnull=True)
-    sent = 0
+    queued = 0
     for dispute_id in due.values_list("pk", flat=True).order_by("pk"):
-        sent += send_dispute(dispute_id)
-    return sent
+        queued += _queue(DISPUTES, dispute_id)
+    return queued

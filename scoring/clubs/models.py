@@ -433,6 +433,32 @@ class MailSent(models.Model):
         ]
 
 
+class MailTry(models.Model):
+    """A club mail the mail server refused or could not be reached for (issue 43.4): tried
+    again later (``retry_at``), or given up after the last try (``retry_at`` empty); listed
+    to the club's admins on the club's mail page. Deleted once the mail goes out (its
+    ``MailSent`` row is the proof)."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="mail_tries")
+    night = models.ForeignKey(Night, null=True, blank=True, on_delete=models.CASCADE)
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE)
+    dispute = models.ForeignKey(
+        Dispute, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    attempts = models.PositiveSmallIntegerField(default=1)
+    reason = models.TextField()
+    """What the mail server said, or why it could not be reached (its own words)."""
+    failed_at = models.DateTimeField(default=timezone.now)
+    retry_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["member", "night"], name="mail_try_night_once"),
+            models.UniqueConstraint(fields=["member", "season"], name="mail_try_season_once"),
+            models.UniqueConstraint(fields=["member", "dispute"], name="mail_try_dispute_once"),
+        ]
+
+
 def new_event_seed() -> str:
     return secrets.token_hex(8)
 

@@ -40,13 +40,13 @@ def follow_game(sender: type[Game], *, state: GameState, action: str, **kwargs: 
 
 
 def mail_admins(state: GameState) -> None:
-    """A hand of a club game disputed: the club's admins who asked are mailed, once the
-    dispute is written (its transaction committed) and the request answered, never inside
-    it (scoring/clubs/mail.py ``send_dispute_soon``). One query: the dispute just written."""
+    """A hand of a club game disputed: the club's admins who asked are mailed by a job
+    queued once the dispute is written (its transaction committed), never inside the
+    request (scoring/clubs/mail.py ``mail_dispute``). One query: the dispute just written."""
     disputes = Dispute.objects.filter(game=state.game).order_by("-at", "-id")
     dispute_id = disputes.values_list("pk", flat=True).first()
     if dispute_id is not None:
-        transaction.on_commit(partial(mail.send_dispute_soon, dispute_id))
+        transaction.on_commit(partial(mail.mail_dispute.enqueue, dispute_id))
 
 
 AGREEMENT_LINES: dict[str, str] = {

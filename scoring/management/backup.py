@@ -402,6 +402,29 @@ def _verify(path: Path, archive: zipfile.ZipFile, entries: Sequence[dict[str, An
             )
 
 
+def verify_file(path: Path) -> dict[str, int]:
+    """Each table's rows in the backup at ``path``, once every table's rows and checksum
+    are read back as its manifest says; BackupError if the file is not whole."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            manifest = json.loads(archive.read(MANIFEST))
+            if manifest.get("format") != FORMAT:
+                raise ValueError(manifest.get("format"))
+            entries: list[dict[str, Any]] = manifest["tables"]
+            _verify(path, archive, entries)
+    except (zipfile.BadZipFile, KeyError, TypeError, ValueError, AttributeError):
+        raise BackupError(f"{path}: not a whole backup") from None
+    return {entry["table"]: int(entry["rows"]) for entry in entries}
+
+
+def table_rows(using: str) -> dict[str, int]:
+    """Each carried table's rows in the database ``using``, as a backup counts them."""
+    return {
+        table.name: table.model._base_manager.using(using).count()
+        for table in map(Table, carried_models())
+    }
+
+
 def _load(archive: zipfile.ZipFile, entry: dict[str, Any], table: Table, using: str) -> int:
     connection = connections[using]
     fields = table.fields

@@ -20,7 +20,7 @@ from scoring.clubs import services as club_services
 from scoring.clubs.events import services as event_services
 from scoring.clubs.federation import services as federation_services
 from scoring.clubs.members import services as member_services
-from scoring.clubs.models import ForbiddenPair, Member
+from scoring.clubs.models import ForbiddenPair, MailTry, Member
 from scoring.clubs.nights import services as night_services
 from scoring.common.rights import COOKIE, Actor
 from scoring.engine import Confirmation, Contract, Hand, Rules, Trump
@@ -248,6 +248,19 @@ def long_club(transactional_db):
     )
     federation_services.invite_club(federation=federation, club=club)
     federation_services.answer_invitation(club=club, federation=federation, accept=True)
+    # The club's mail that did not go out, on its mail page (issue 43.4): one waiting for
+    # its next try, one given up, with the mail server's long words.
+    MailTry.objects.create(
+        member=members[0],
+        night=last_week,
+        attempts=2,
+        reason="451 4.7.1 <" + LONG_MEMBERS[0].lower().replace(" ", ".") + "@example.org>: "
+        "Recipient address rejected: greylisted, see https://postmaster.example.org/greylisting",
+        retry_at=timezone.now() + timedelta(minutes=5),
+    )
+    MailTry.objects.create(
+        member=members[1], season=season, attempts=5, reason="ConnectionRefusedError: [Errno 111]"
+    )
     arguments = {
         "gid": finished.public_id,
         "number": 1,

@@ -19,6 +19,7 @@ from scoring.clubs.models import Club, Member
 from scoring.common.words import say_day
 from tests.clubs.factories import signed_in
 from tests.clubs.night_money import PLAYERS, new_night, play_two_rounds
+from tests.jobs import run_jobs
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +82,8 @@ def test_night_mail_subject_isolates_the_club_in_arabic_only(amina, named, organ
     night = new_night(named, names=(PLAYER, *PLAYERS))
     play_two_rounds(named, organiser, night)
 
-    mail.send_night(night.pk)
+    mail.mail_night.call(night.pk)
+    run_jobs()
 
     (message,) = django_mail.outbox
     with translation.override(language):

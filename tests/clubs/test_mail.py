@@ -11,12 +11,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core import mail as django_mail
 from django.core.management import call_command
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from django.test import Client
 from django.utils import timezone, translation
 
-from scoring.accounts import services as account_services
 from scoring.clubs import mail, privacy
 from scoring.clubs import services as club_services
 from scoring.clubs.models import ClubResult, MailChoice, MailSent, Member, Night
@@ -24,6 +21,7 @@ from scoring.clubs.nights import services as night_services
 from scoring.clubs.nights.pages import night_money
 from scoring.common.words import say_day
 from tests.clubs.factories import account, signed_in, with_role
+from tests.clubs.mail_choice import opt_in, verified
 from tests.clubs.night_money import (
     BOULMOUS_MADE,
     new_night,
@@ -32,13 +30,9 @@ from tests.clubs.night_money import (
     round_games,
     url,
 )
+from tests.jobs import queued, run_jobs
 
 pytestmark = pytest.mark.django_db
-
-
-def verified(user, address):
-    account_services.change_email(user=user, address=address)
-    account_services.verify_email(user_id=user.pk, address=address)
 
 
 def player_account(club, name):
@@ -47,17 +41,6 @@ def player_account(club, name):
     Member.objects.filter(club=club, name=name).update(user=user)
     verified(user, f"{name.lower()}@example.org")
     return user
-
-
-def opt_in(user, club, language="en", **choice):
-    browser = signed_in(user)
-    response = browser.post(
-        f"/clubs/{club.slug}/mail",
-        {key: "on" for key, wanted in choice.items() if wanted},
-        HTTP_ACCEPT_LANGUAGE=language,
-    )
-    assert response.status_code == 302
-    return browser
 
 
 @pytest.fixture
@@ -85,17 +68,32 @@ def unsubscribe_link(message):
     return message.extra_headers["List-Unsubscribe"].strip("<>")
 
 
-def test_night_mail_sent_after_the_ending_request_commits(
+def send_night(night_id):
+    """The night's job run, then the mails it queued: how many went out."""
+    mail.mail_night.call(night_id)
+    return run_jobs().count(mail.SENT)
+
+
+def send_due():
+    """The catch-up's jobs queued, then run: how many mails went out."""
+    mail.queue_due()
+    return run_jobs().count(mail.SENT)
+
+
+def test_night_mail_queued_once_the_ending_request_commits(
     readers, organiser, django_capture_on_commit_callbacks
 ):
     night = new_night(readers)
     play_a_round(organiser, night)
     with django_capture_on_commit_callbacks() as callbacks:
         response = organiser.post(url(night, "end"))
-    assert response.status_code == 302
-    assert django_mail.outbox == []
+    before = (len(queued()), len(django_mail.outbox))
     for callback in callbacks:
         callback()
+    jobs = [job.task_path for job in queued()]
+    run_jobs()
+
+    assert (response.status_code, before, jobs) == (302, (0, 0), [mail.mail_night.module_path])
     assert sorted(message.to[0] for message in django_mail.outbox) == [
         "amina@example.org",
         "bilal@example.org",
@@ -103,40 +101,25 @@ def test_night_mail_sent_after_the_ending_request_commits(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_night_mail_sent_once_the_ending_request_is_answered(readers, organiser):
+def test_night_mail_job_queued_by_the_ending_request(readers, organiser):
     night = new_night(readers)
     play_a_round(organiser, night)
-    # Committed for real: the night's end is mailed when the request ends (request_finished).
+    # Committed for real: the request queues the night's job, and sends nothing itself.
     response = organiser.post(url(night, "end"))
+    during = len(django_mail.outbox)
+    run_jobs()
 
-    assert (response.status_code, sorted(m.to[0] for m in django_mail.outbox)) == (
-        302,
-        ["amina@example.org", "bilal@example.org"],
-    )
-
-
-def test_night_mail_in_a_request_waits_for_its_end(readers, organiser):
-    night = new_night(readers)
-    play_a_round(organiser, night)
-    organiser.post(url(night, "end"))  # in the test's transaction: nothing commits, nothing sent
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        request_started.send(sender=None)
-        mail.send_night_soon(night.pk)
-        during = len(django_mail.outbox)
-        request_finished.send(sender=None)
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
-
-    assert (during, len(django_mail.outbox)) == (0, 2)
+    assert (response.status_code, during) == (302, 0)
+    assert sorted(m.to[0] for m in django_mail.outbox) == [
+        "amina@example.org",
+        "bilal@example.org",
+    ]
 
 
 def test_night_mail_content_ranking_and_money(readers, organiser):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
-    assert mail.send_night(night.pk) == 2
+    assert send_night(night.pk) == 2
     (message,) = sent_to("amina@example.org")
     text = message.body
     html = message.alternatives[0][0]
@@ -185,7 +168,7 @@ def test_night_mail_in_the_members_language(
     assert MailChoice.objects.get(member__user=amina).language == language
     night = new_night(club)
     play_two_rounds(club, organiser, night)
-    mail.send_night(night.pk)
+    send_night(night.pk)
     (message,) = django_mail.outbox
     with translation.override(language):
         day = say_day(night.date)
@@ -201,9 +184,9 @@ def test_night_mail_in_the_members_language(
 def test_night_mail_not_sent_twice(readers, organiser):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
-    assert mail.send_night(night.pk) == 2
-    assert mail.send_night(night.pk) == 0
-    assert mail.send_due() == 0
+    assert send_night(night.pk) == 2
+    assert send_night(night.pk) == 0
+    assert send_due() == 0
     call_command("send_club_mail", stdout=io.StringIO())
     assert len(django_mail.outbox) == 2
     assert MailSent.objects.filter(night=night).count() == 2
@@ -212,16 +195,16 @@ def test_night_mail_not_sent_twice(readers, organiser):
 def test_night_reopened_then_ended_again_is_mailed_again_as_a_correction(readers, organiser):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
-    first = mail.send_night(night.pk)
+    first = send_night(night.pk)
     organiser.post(url(night, "reopen"))
-    while_open = mail.send_night(night.pk)
+    while_open = send_night(night.pk)
     night_services.end_night(night_id=night.pk)
-    again = mail.send_night(night.pk)
+    again = send_night(night.pk)
 
     english, french = sent_to("amina@example.org"), sent_to("bilal@example.org")
     with translation.override("en"):
         day = say_day(night.date)
-    assert (first, while_open, again, mail.send_due()) == (2, 0, 2, 0)
+    assert (first, while_open, again, send_due()) == (2, 0, 2, 0)
     # Nothing is lost: the first mails' rows are kept beside the correction's.
     ends = MailSent.objects.filter(night=night).values_list("night_ended_at", flat=True)
     assert sorted(Counter(ends).values()) == [2, 2]
@@ -238,27 +221,27 @@ def test_night_reopened_then_ended_again_is_mailed_again_as_a_correction(readers
     assert correction in english[1].alternatives[0][0]
 
 
-def test_send_due_looks_no_more_at_nights_mailed(readers, organiser, django_assert_num_queries):
+def test_queue_due_looks_no_more_at_nights_mailed(readers, organiser, django_assert_num_queries):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
-    mail.send_night(night.pk)
+    send_night(night.pk)
     # The nights waited for, the disputes waited for, the first seasons' choice.
     with django_assert_num_queries(3):
-        assert mail.send_due() == 0
+        assert mail.queue_due() == 0
 
 
 def test_night_mail_not_sent_to_those_who_did_not_ask(readers, organiser):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
-    mail.send_night(night.pk)
+    send_night(night.pk)
     assert sent_to("chafik@example.org") == []
 
 
 def test_night_mail_not_sent_for_a_night_still_playing(readers, organiser):
     night = new_night(readers)
     play_a_round(organiser, night)
-    assert mail.send_night(night.pk) == 0
-    assert mail.send_due() == 0
+    assert send_night(night.pk) == 0
+    assert send_due() == 0
     assert django_mail.outbox == []
 
 
@@ -267,16 +250,18 @@ def test_night_mail_not_sent_for_a_night_ended_before_the_choice(club, amina, or
     play_two_rounds(club, organiser, night)
     verified(amina, "amina@example.org")
     opt_in(amina, club, nights=True)
-    assert mail.send_due() == 0
+    assert send_due() == 0
 
 
-def test_send_club_mail_sends_the_nights_due(readers, organiser):
+def test_send_club_mail_queues_the_nights_due(readers, organiser):
     night = new_night(readers)
-    play_two_rounds(readers, organiser, night)  # ended in the test's transaction: not mailed
-    assert django_mail.outbox == []
-    call_command("send_club_mail", stdout=io.StringIO())
-    assert len(django_mail.outbox) == 2
-    assert mail.send_due() == 0
+    play_two_rounds(readers, organiser, night)  # ended in the test's transaction: not queued
+    said = io.StringIO()
+    call_command("send_club_mail", stdout=said)
+    before = len(django_mail.outbox)
+    run_jobs()
+    assert (said.getvalue(), before, len(django_mail.outbox)) == ("2 mail(s) queued.\n", 0, 2)
+    assert send_due() == 0
 
 
 def test_season_mail_sent_once_when_its_last_day_is_over(club, amina, organiser):
@@ -304,8 +289,8 @@ def test_season_mail_sent_once_when_its_last_day_is_over(club, amina, organiser)
     play_two_rounds(club, organiser, night)
     # The night's games finished on its day, in the season.
     ClubResult.objects.update(finished_at=datetime(2025, 3, 7, 20, tzinfo=UTC))
-    assert mail.send_due() == 1
-    assert mail.send_due() == 0
+    assert send_due() == 1
+    assert send_due() == 0
     (message,) = django_mail.outbox
     assert message.subject == "Sfax\u00a0: le classement final de Printemps 2025"
     first = re.search(
@@ -320,7 +305,7 @@ def test_season_mail_sent_once_when_its_last_day_is_over(club, amina, organiser)
 def test_unsubscribe_asks_then_stops_without_logging_in(readers, organiser):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
-    mail.send_night(night.pk)
+    send_night(night.pk)
     (message,) = sent_to("amina@example.org")
     link = unsubscribe_link(message).removeprefix("http://testserver")
     stranger = Client(enforce_csrf_checks=True)
@@ -336,7 +321,7 @@ def test_unsubscribe_asks_then_stops_without_logging_in(readers, organiser):
 def test_unsubscribe_one_click_post(readers, organiser):
     night = new_night(readers)
     play_two_rounds(readers, organiser, night)
-    mail.send_night(night.pk)
+    send_night(night.pk)
     (message,) = sent_to("bilal@example.org")
     link = unsubscribe_link(message).removeprefix("http://testserver")
     response = Client(enforce_csrf_checks=True).post(link, {"List-Unsubscribe": "One-Click"})
@@ -345,7 +330,7 @@ def test_unsubscribe_one_click_post(readers, organiser):
     night_two = new_night(readers)
     play_a_round(organiser, night_two)
     night_services.end_night(night_id=night_two.pk)
-    mail.send_night(night_two.pk)
+    send_night(night_two.pk)
     assert len(sent_to("bilal@example.org")) == 1
 
 
@@ -399,7 +384,7 @@ def test_mail_choice_goes_with_the_account_detached(readers, organiser):
     night = new_night(readers, ("Amina", "Chafik", "Dalila", "Emna"))
     play_a_round(organiser, night)
     night_services.end_night(night_id=night.pk)
-    mail.send_night(night.pk)
+    send_night(night.pk)
     assert [message.to for message in django_mail.outbox] == [["amina@example.org"]]
     assert MailChoice.objects.filter(member=bilal).count() == 0
 
@@ -422,7 +407,7 @@ def test_nights_ended_with_no_game_counted_mail_nobody(readers, django_capture_o
             for night in Night.objects.order_by("pk")
         ]
 
-    assert (answers, django_mail.outbox, mail.send_due()) == ([302] * 4, [], 0)
+    assert (answers, django_mail.outbox, send_due()) == ([302] * 4, [], 0)
     assert MailSent.objects.count() == 0
 
 

@@ -48,7 +48,7 @@ from scoring.clubs.events import services as event_services
 from scoring.clubs.federation import services as federation_services
 from scoring.clubs.imports import services as import_services
 from scoring.clubs.members import services as member_services
-from scoring.clubs.models import Club, MailSent, Member, Night
+from scoring.clubs.models import Club, MailSent, MailTry, Member, Night
 from scoring.clubs.nights import services as night_services
 from scoring.common import once
 from scoring.common.rights import Actor
@@ -64,7 +64,9 @@ from scoring.engine import (
     hand_from_dict,
 )
 from scoring.engine import loads as load_record
+from scoring.infra.models import BackupRun
 from scoring.management.backup import carried_models
+from scoring.management.backups import take_backup
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink
 from tests.factories import NAMES
@@ -316,6 +318,19 @@ def populate() -> dict[str, Any]:
         origin="https://boulmous.example",
     )
     MailSent.objects.create(member=members["Bilal"], night=night, night_ended_at=timezone.now())
+    # Chafik's was refused by the mail server: tried again in a minute, by a job waiting
+    # in the queue (issue 43.4).
+    retry = timezone.now() + timedelta(minutes=1)
+    MailTry.objects.create(
+        member=members["Chafik"], night=night, reason="451 4.3.0 Try again later", retry_at=retry
+    )
+    club_mail.send_one.using(run_after=retry).enqueue(
+        members["Chafik"].pk, club_mail.NIGHTS, night.pk, 2
+    )
+    # A backup the daily job took (issue 43.5).
+    BackupRun.objects.create(
+        finished_at=timezone.now(), ok=True, file="boulmous-20261205-030000.zip", rows=1
+    )
     ScorerLink.objects.filter(game=one).update(revoked_at=timezone.now())
     # The club's own history: a line by an admin, with what it changed.
     club_history.log(
@@ -495,6 +510,28 @@ def test_restore_into_a_new_database_gives_every_table_back_equal(db, restored, 
     # Every table carried was tried with rows: a table added later wants its rows in populate().
     empty = [model._meta.db_table for model in carried_models() if not source[model._meta.db_table]]
     assert empty == []
+
+
+def test_daily_backup_restored_into_an_empty_database_is_equal_table_by_table(
+    db, restored, tmp_path
+):
+    populate()
+    directory = tmp_path / "backups"
+
+    taken = take_backup(directory)
+    (latest,) = directory.iterdir()
+    source = stored("default")
+    run("restore", latest, database=restored)
+    back = stored(restored)
+
+    rows = sum(len(source[model._meta.db_table]) for model in carried_models())
+    assert (taken.ok, taken.file, taken.rows, taken.reason) == (True, latest.name, rows, "")
+    # The run's own row was written in the file before it ended: running, then.
+    runs = BackupRun._meta.db_table
+    assert {table: back[table] for table in back if table != runs} == {
+        table: source[table] for table in source if table != runs
+    }
+    assert BackupRun.objects.using(restored).get(pk=taken.pk).finished_at is None
 
 
 def test_restore_then_new_rows_get_fresh_ids(db, restored, tmp_path):

@@ -724,7 +724,7 @@ def test_verify_link_never_fails(two_accounts, token, method, data):
 @given(data=form_data({"email": field(*ADDRESSES)}))
 @example(data={"email": "bilal@example.com"})
 @apart
-def test_password_reset_form_never_fails(two_accounts, data):
+def test_password_reset_form_never_fails(two_accounts, immediate_jobs, data):
     before = account_rows()
 
     response = Client().post("/accounts/password_reset/", data)

@@ -243,9 +243,9 @@ def end_night(*, night_id: int, by: Actor = NOBODY) -> Night:
             confirm_waiting(public_id=public_id, by=by)
         ended = {"abandoned": abandoned or 0}
         history.log(night.club, by, "night_ended", night.date.isoformat(), after=ended)
-        # The members who asked have its ranking mailed once it is for good, after the
-        # request's answer (scoring/clubs/mail.py; manage.py send_club_mail sends what failed).
-        transaction.on_commit(partial(mail.send_night_soon, night.pk))
+        # The members who asked have its ranking mailed once it is for good: its job is
+        # queued once this commits, and the worker sends it (scoring/clubs/mail.py).
+        transaction.on_commit(partial(mail.mail_night.enqueue, night.pk))
     return night
 
 
@@ -273,6 +273,6 @@ def reopen_night(*, night_id: int, by: Actor = NOBODY) -> Night:
     if last is not None:
         last.closed_at = None
         last.save(update_fields=["closed_at"])
-    # Due again at its next end, to every member who asked (mail.send_night): a mail is
+    # Due again at its next end, to every member who asked (mail.mail_night): a mail is
     # kept by the end it was sent for (MailSent.night_ended_at).
     return night

@@ -21,7 +21,8 @@ from ..models import Club, MailChoice, Member
 @with_club(Action.SEE_CLUB)
 def club_mail(request: HtmxHttpRequest, club: Club, member: Member | None) -> HttpResponse:
     """A member with an account chooses what the club mails him: his own choice, so he must
-    be the club's member himself (an admin cannot choose it for him)."""
+    be the club's member himself (an admin cannot choose it for him). An admin sees there
+    the club's mail that the mail server refused: waiting for its next try, or given up."""
     if member is None or member.user_id is None:
         raise PermissionDenied
     address = mail.address_of(member)
@@ -53,6 +54,8 @@ def club_mail(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         "form": form,
         "address": address,
         "choice": choice,
+        # The club's mail that did not go out, to its admins (issue 43.4).
+        "failures": mail.failures(club) if admin else [],
         "saved": request.GET.get("saved") == "1" and request.method != "POST",
     }
     return render(request, "clubs/club_mail.html", context, status=status)
