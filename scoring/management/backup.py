@@ -53,7 +53,6 @@ LEFT_OUT = {
     "auth.permission": "made by migrate; a row that refers to one names it (natural key)",
     "admin": "the admin site's log of its own changes",
     "axes": "failed sign-ins and lockouts: transient",
-    "django_tasks_database": "the jobs' queue: work under way, whose results are in the tables",
 }
 """What the backup leaves out, by app label or model label, and why."""
 
