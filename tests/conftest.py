@@ -3,9 +3,10 @@
 import fcntl
 import os
 import re
+import sqlite3
 import tempfile
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from pathlib import Path
 from unittest.mock import patch
 
@@ -15,6 +16,7 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.db.backends.postgresql.creation import DatabaseCreation as PostgresCreation
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
+from django.db.backends.sqlite3.creation import DatabaseCreation as SqliteCreation
 from django.db.models.signals import post_save
 from django.test import Client, override_settings
 from django.utils import translation
@@ -75,15 +77,14 @@ def django_db_modify_db_settings(request, django_db_modify_db_settings_parallel_
             options = connection.settings_dict.setdefault("OPTIONS", {})
             commands = options.get("init_command", "")
             options["init_command"] = f"{commands} PRAGMA read_uncommitted=1;".strip()
-    if not any(connection.vendor == "postgresql" for connection in connections.all()):
-        yield
-        return
+    workers = getattr(request.config, "workerinput", None)
     with ExitStack() as patches:
         patches.enter_context(patch.object(PostgresOperations, "sql_flush", _deleted))
-        workers = getattr(request.config, "workerinput", None)
         if workers is not None:
             creation = _migrated_once(workers["testrunuid"])
             patches.enter_context(patch.object(PostgresCreation, "create_test_db", creation))
+            copied = _copied_in_memory(Path(tempfile.gettempdir()) / workers["testrunuid"])
+            patches.enter_context(patch.object(SqliteCreation, "create_test_db", copied))
         yield
 
 
@@ -153,6 +154,41 @@ def _migrated_once(run):
         if serialize:
             self.connection._test_serialized_contents = self.serialize_db_to_string()
         self.connection.ensure_connection()
+        return name
+
+    return create_test_db
+
+
+def _copied_in_memory(run):
+    """Django's creation of a test database on SQLite, in memory, for pytest-xdist's workers
+    (the browser part's three): the first worker migrates its database and writes it to
+    ``run``.sqlite3, which the others read into theirs (SQLite's backup), for the migrations'
+    Python once for the run rather than once per worker."""
+    create = SqliteCreation.create_test_db
+    template = run.with_suffix(".sqlite3")
+
+    def create_test_db(self, verbosity=1, autoclobber=False, serialize=True, keepdb=False):
+        name = self._get_test_db_name()
+        if keepdb or not self.is_in_memory_db(name):
+            return create(self, verbosity, autoclobber, serialize, keepdb)
+        with run.with_suffix(".lock").open("w") as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            if not template.exists():
+                create(self, verbosity, autoclobber, serialize, keepdb)
+                written = run.with_suffix(".partial")
+                with closing(sqlite3.connect(written)) as file:
+                    self.connection.ensure_connection()
+                    self.connection.connection.backup(file)
+                written.rename(template)
+                return name
+        self.connection.close()
+        settings.DATABASES[self.connection.alias]["NAME"] = name
+        self.connection.settings_dict["NAME"] = name
+        self.connection.ensure_connection()
+        with closing(sqlite3.connect(template)) as file:
+            file.backup(self.connection.connection)
+        if serialize:
+            self.connection._test_serialized_contents = self.serialize_db_to_string()
         return name
 
     return create_test_db
@@ -258,13 +294,19 @@ STATIC_COLLECTED = "STATIC_COLLECTED"
 
 def pytest_sessionfinish(session):
     """pytest-xdist's controller drops the template its workers' databases were copied from
-    (``_migrated_once``), once they have all ended."""
+    (``_migrated_once``, ``_copied_in_memory``), once they have all ended."""
     if hasattr(session.config, "workerinput") or not session.config.pluginmanager.hasplugin(
         "dsession"
     ):
         return
     from django.db import connection
 
+    nodes = session.config.pluginmanager.getplugin("dsession").nodemanager
+    if nodes is None:  # no worker was started
+        return
+    run = nodes.testrunuid
+    for made in Path(tempfile.gettempdir()).glob(f"{run}.*"):
+        made.unlink()
     if connection.vendor == "postgresql":
         import psycopg
 
