@@ -287,11 +287,11 @@ def expected_player(club, key, rows):
     return sums, by_bid, by_trump, sorted(meetings.values()), recent, money, ratings
 
 
-def stored_player(club, member):
+def stored_player(club, member, game_ids):
+    """His page's figures, ``game_ids`` the club's games' ids by their public ones."""
     from scoring.clubs.league.pages import player_stats
 
     stats = player_stats(club, member)
-    game_ids = dict(Game.objects.filter(club_game__club=club).values_list("public_id", "pk"))
     symbols = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "NT": "NT"}
     return (
         (
@@ -309,11 +309,12 @@ def stored_player(club, member):
 
 def check_players(club, rows):
     """Each member's player page (added up in the database) equals his rows added up here."""
+    game_ids = dict(Game.objects.filter(club_game__club=club).values_list("public_id", "pk"))
     for member in Member.objects.filter(club=club):
         sums, by_bid, by_trump, meetings, recent, money, ratings = expected_player(
             club, member.key, rows
         )
-        stored, rating, chart = stored_player(club, member)
+        stored, rating, chart = stored_player(club, member, game_ids)
         shown = pages_money(money, club)
         assert stored == (sums, by_bid, by_trump, meetings, recent, shown)
         assert rating == (ratings[-1] if ratings else (25.0, 25 / 3))
