@@ -4,20 +4,32 @@ their night's end as it stands, and a second end's mail can then be kept beside 
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 BEFORE = [("scoring", "0033_confirmation")]
 AFTER = [("scoring", "0034_mail_sent_night_end")]
 ENDED = datetime(2026, 11, 20, 23, 10, tzinfo=UTC)
 
 
-@pytest.fixture
-def migrated():
+@pytest.fixture(scope="module")
+def migrated(django_db_setup, django_db_blocker):
     """A night mailed to two members and a season mailed to one, made at 0033 and migrated
-    to 0034; the models at 0034. The database is left at the head, even when a step fails."""
+    to 0034; the models at 0034. The database is left at the head, even when a step fails,
+    and emptied after the module's tests, each of which runs in a transaction rolled back:
+    the migrations back and forth run once for them all (as tests/site/test_legacy_migration.py
+    does), not once per test."""
+    with django_db_blocker.unblock():
+        apps = _migrated()
+    yield apps
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
+
+
+def _migrated():
     executor = MigrationExecutor(connection)
     try:
         executor.migrate(BEFORE)
