@@ -25,6 +25,7 @@ from .clubs.models import (
     new_seed,
 )
 from .common.models import FormSent
+from .infra.jobs import Job
 from .table.models import (
     Change,
     Game,
@@ -56,6 +57,7 @@ __all__ = [
     "FormSent",
     "Game",
     "Hand",
+    "Job",
     "MailChoice",
     "MailSent",
     "Member",

@@ -165,6 +165,19 @@ def _language_back_to_english():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _jobs_folder_of_the_test(tmp_path_factory):
+    """A job's input and progress (scoring/infra/jobs.py) in a folder of the test's own,
+    never the checkout's jobs/."""
+    from django.conf import settings
+
+    folder = tmp_path_factory.mktemp("jobs", numbered=True)
+    before = settings.JOBS_DIR
+    settings.JOBS_DIR = folder
+    yield
+    settings.JOBS_DIR = before
+
+
 STATIC_COLLECTED = "STATIC_COLLECTED"
 """Set to 1 by whoever collected the static files already, for the pytest runs it starts."""
 

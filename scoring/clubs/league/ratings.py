@@ -8,7 +8,7 @@ the games. Nothing here scores a game per request."""
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -332,18 +332,19 @@ def rerate_from(club: Club, start: int) -> int:
         return len(moved)
 
 
-def rebuild(club: Club, *, chunk: int = 500) -> int:
+def rebuild(club: Club, *, chunk: int = 500, step: Callable[[int, int], None] | None = None) -> int:
     """The club's results and ratings recomputed from every game's facts: what they must
     always equal. Returns the number of counted games.
 
     Fast for ten thousand games: the games are read ``chunk`` at a time, three queries a
     chunk (games with their last hand's time, the names at their seats, their hands), each
-    scored by the engine; the rows are then rated in order and written in batches."""
+    scored by the engine; the rows are then rated in order and written in batches.
+    ``step(read, total)`` is told after each chunk how many games are read of the total."""
     with collector_paused():
-        return _rebuild(club, chunk)
+        return _rebuild(club, chunk, step)
 
 
-def _rebuild(club: Club, chunk: int) -> int:
+def _rebuild(club: Club, chunk: int, step: Callable[[int, int], None] | None) -> int:
     kept_out = Game.objects.filter(KEPT_OUT_OF_SEASON).values("pk")
     ids = list(
         Summary.objects.filter(game__club_game__club=club, status=Summary.Status.WON)
@@ -385,6 +386,8 @@ def _rebuild(club: Club, chunk: int) -> int:
                 for seat in values:
                     seat["game_id"] = game.pk
                 games.append((finished, game.record_id, values))
+        if step is not None:
+            step(min(first + chunk, len(ids)), len(ids))
     games.sort(key=lambda game: (game[0], game[1]))
     rated = [
         [
