@@ -58,6 +58,7 @@ def url_names(patterns=None, namespace=""):
 
 
 POST_ONLY = {
+    "club_rebuild_league",
     "abandon",
     "add_hand",
     "agree_settlement",

@@ -69,6 +69,7 @@ def queue_rebuild(*, club: Club, by: Actor, language: str) -> jobs.Job:
 def _keep(source: "UploadedFile[bytes] | bytes", path: Path) -> None:
     """The records written to ``path``: an upload Django streamed to a temporary file is
     moved there (copied if it is on another disk), a small one written by chunks."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(source, bytes):
         path.write_bytes(source)
         return
@@ -130,12 +131,7 @@ def _again(job_id: int) -> None:
 
 def of_club(club: Club) -> "list[jobs.Job]":
     """The club's jobs not ended (the dead ones swept first), oldest first."""
-    jobs.sweep(key_of(club))
-    return list(
-        jobs.Job.objects.filter(
-            key=key_of(club), state__in=[jobs.Job.State.QUEUED, jobs.Job.State.RUNNING]
-        ).order_by("pk")
-    )
+    return jobs.unended(key_of(club))
 
 
 def job_of(club: Club, public: uuid.UUID) -> jobs.Job | None:

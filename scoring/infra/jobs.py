@@ -197,7 +197,6 @@ def cancel_asked(job: Job) -> bool:
 def new_job(*, kind: str, key: str, total: int = 0, arguments: dict[str, Any]) -> Job:
     """A job's row, queued; its input (if any) goes to :meth:`Job.input_path` before
     :func:`enqueue` hands it to the worker."""
-    Path(settings.JOBS_DIR).mkdir(parents=True, exist_ok=True)
     return Job.objects.create(kind=kind, key=key, total=total, arguments=arguments)
 
 
@@ -215,6 +214,20 @@ def sweep(key: str | None = None) -> list[Job]:
     running = Job.objects.filter(state=Job.State.RUNNING)
     if key is not None:
         running = running.filter(key=key)
+    return _swept(list(running))
+
+
+def unended(key: str) -> list[Job]:
+    """The jobs of ``key`` waiting or running, oldest first, those whose worker died swept
+    on the way (one query, and one more for each swept)."""
+    found = list(
+        Job.objects.filter(key=key, state__in=[Job.State.QUEUED, Job.State.RUNNING]).order_by("pk")
+    )
+    swept = {job.pk for job in _swept([job for job in found if job.state == Job.State.RUNNING])}
+    return [job for job in found if job.pk not in swept]
+
+
+def _swept(running: list[Job]) -> list[Job]:
     swept = []
     now = time.time()
     for job in running:
