@@ -38,7 +38,8 @@ from django.utils import timezone
 BEAT = 2.0
 """Seconds between two heartbeats of a running job."""
 STALE = 30.0
-"""Seconds without a heartbeat after which a running job's worker is taken for dead."""
+"""Seconds without a heartbeat after which a running job's worker is taken for dead, unless
+settings.JOBS_STALE_SECONDS says otherwise."""
 WAIT = 2.0
 """Seconds a job whose elder of the same key has not ended waits before it looks again."""
 
@@ -230,9 +231,10 @@ def unended(key: str) -> list[Job]:
 def _swept(running: list[Job]) -> list[Job]:
     swept = []
     now = time.time()
+    stale = float(getattr(settings, "JOBS_STALE_SECONDS", STALE))
     for job in running:
         beat = progress(job).beat or (job.started_at.timestamp() if job.started_at else 0.0)
-        if now - beat < STALE:
+        if now - beat < stale:
             continue
         done = Job.objects.filter(pk=job.pk, state=Job.State.RUNNING).update(
             state=Job.State.FAILED,
