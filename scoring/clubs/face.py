@@ -22,6 +22,7 @@ from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
 from .league.handicap import cup_values, season_cup
 from .league.pages import player_stats, standing_rows
+from .league.checked import rebuild_checked
 from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, season_standings
 from .mail import send_due
@@ -76,6 +77,7 @@ __all__ = [
     "ranking_rows",
     "ranking_values",
     "reading",
+    "rebuild_checked",
     "rebuild_league",
     "season_cup",
     "season_standings",
