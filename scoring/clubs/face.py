@@ -20,9 +20,9 @@ from .federation.ranking import federation_ranking
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
+from .league.checked import rebuild_checked
 from .league.handicap import cup_values, season_cup
 from .league.pages import player_stats, standing_rows
-from .league.checked import rebuild_checked
 from .league.ratings import rebuild as rebuild_league
 from .league.standings import provisional_games, season_standings
 from .mail import send_due
