@@ -420,11 +420,7 @@ def test_rebuild_league_command_says_and_repairs_what_differed_and_writes_the_hi
 
     assert "  repaired: 5 league rows" in printed
     assert results(club) == right
-    assert (
-        list(
-            ClubChange.objects.filter(club=club, action="league_rebuilt").values_list(
-                "after", flat=True
-            )
-        )[0]["differing"]
-        == 5
+    (line,) = ClubChange.objects.filter(club=club, action="league_rebuilt").values_list(
+        "after", flat=True
     )
+    assert line["differing"] == 5
