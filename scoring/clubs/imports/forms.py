@@ -97,19 +97,22 @@ class LineProblems:
     said: list[str] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     shown: set[int] = field(default_factory=set)
-    ids: dict[str, int] = field(default_factory=dict)
+    ids: dict[Any, int] = field(default_factory=dict)
+    """Each record's line by ``id:<id>``: the import's own ``Known.seen`` (services), so
+    that a large file keeps each id once."""
 
     def read(self, number: int, line: str) -> tuple[Record, GameResult] | None:
         """The record on line ``number`` and its result; None if it is refused (said)."""
         found = read_line(line)
-        if isinstance(found, tuple) and found[0].about.id and found[0].about.id in self.ids:
+        key = f"id:{found[0].about.id}" if isinstance(found, tuple) else ""
+        if isinstance(found, tuple) and found[0].about.id and key in self.ids:
             found = [
                 gettext("the id %(id)s is on line %(other)s too")
-                % {"id": found[0].about.id, "other": self.ids[found[0].about.id]}
+                % {"id": found[0].about.id, "other": self.ids[key]}
             ]
         if isinstance(found, tuple):
             if found[0].about.id:
-                self.ids[found[0].about.id] = number
+                self.ids[key] = number
             return found
         self.lines.append(number)
         for problem in found:

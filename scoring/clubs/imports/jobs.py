@@ -71,7 +71,7 @@ def import_file(
     Club.objects.select_for_update().get(pk=club.pk)
     known = Known.of(club)
     members_before = Member.objects.filter(club=club).count()
-    problems = LineProblems(most=ClubImportForm.MAX_PROBLEMS)
+    problems = LineProblems(most=ClubImportForm.MAX_PROBLEMS, ids=known.seen)
     refusals: list[str] = []
     refused_games = 0
     records: list[Record] = []
