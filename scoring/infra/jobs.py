@@ -335,6 +335,7 @@ def run(job_id: int, work: Work, requeue: Callable[[int], None]) -> str:
             requeue(job_id)
             return str(Job.State.QUEUED)
         return str(Job.objects.filter(pk=job_id).values_list("state", flat=True).first())
+    job.folder().mkdir(parents=True, exist_ok=True)
     now = time.time()
     progress = Progress(
         total=job.total,

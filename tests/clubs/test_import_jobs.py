@@ -433,3 +433,13 @@ def test_rebuild_league_by_a_scorer_is_forbidden(amina, club):
     response = signed_in(scorer).post("/clubs/sfax/rebuild")
 
     assert (response.status_code, Job.objects.count()) == (403, 0)
+
+
+def test_rebuild_league_runs_where_no_job_folder_was_made_yet(amina, club, settings, tmp_path):
+    settings.JOBS_DIR = tmp_path / "not-yet"
+    job = club_jobs.queue_rebuild(club=club, by=Actor(user_id=amina.pk), language="en")
+
+    run_jobs()
+
+    job.refresh_from_db()
+    assert (job.state, job.result["games"]) == ("done", 0)
