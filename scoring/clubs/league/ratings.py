@@ -260,7 +260,25 @@ def day_number(moment: datetime | str, zone: ZoneInfo) -> int:
 
 def ratings_before(club: Club, position: int, keys: Iterable[str]) -> Before:
     """Each player's rating after his last counted game before ``position``, and that
-    game's day: two queries."""
+    game's day: two queries (one on PostgreSQL, each player's row found by the index on
+    his rows' places, however many games the club has: a large import asks it for every
+    batch)."""
+    zone = ZoneInfo(club.time_zone)
+    if connection.vendor == "postgresql":
+        table = ClubResult._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT wanted.key, last.mu, last.sigma, last.finished_at "
+                f"FROM unnest(%s::text[]) AS wanted(key) CROSS JOIN LATERAL ("
+                f"SELECT mu, sigma, finished_at FROM {table} WHERE club_id = %s "
+                f"AND key = wanted.key AND position < %s ORDER BY position DESC LIMIT 1"
+                f") AS last",
+                [sorted(set(keys)), club.pk, position],
+            )
+            return {
+                key: (Rating(mu, sigma), day_number(finished, zone))
+                for key, mu, sigma, finished in cursor.fetchall()
+            }
     last = dict(
         ClubResult.objects.filter(club=club, position__lt=position, key__in=set(keys))
         .values_list("key")
@@ -270,7 +288,6 @@ def ratings_before(club: Club, position: int, keys: Iterable[str]) -> Before:
     rows = ClubResult.objects.filter(club=club, position__in=set(last.values())).values_list(
         "key", "position", "mu", "sigma", "finished_at"
     )
-    zone = ZoneInfo(club.time_zone)
     return {
         key: (Rating(mu, sigma), day_number(finished, zone))
         for key, at, mu, sigma, finished in rows
