@@ -32,8 +32,9 @@ from .services import AlreadyInClub, Known, write_batch
 
 BATCH = 2000
 """Records written at once: the worker holds one batch of records and results."""
-STEP = 100
-"""Lines read between two writes of the progress."""
+STEP = 500
+"""Lines read between two writes of the progress (and two looks for a cancel): a few tenths
+of a second."""
 
 
 class Refused(Exception):
