@@ -147,9 +147,7 @@ def bar(page):
     return int(page.locator("progress.job-bar").get_attribute("value") or 0)
 
 
-def test_import_job_bar_moves_a_cancel_keeps_nothing_and_a_second_import_completes(
-    browser, site
-):
+def test_import_job_bar_moves_a_cancel_keeps_nothing_and_a_second_import_completes(browser, site):
     url, files, env = site
     context = browser.new_context(viewport=PHONE, base_url=url, locale="en")
     try:
