@@ -197,6 +197,13 @@ def peak_megabytes(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU seconds so far (user and system): less moved by the machine's other
+    work than the wall time."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def job_ended(location: str, timeout: float) -> tuple[str, dict]:
     """The state and result of the job at ``location`` (its page's address), once ended."""
     from scoring.infra.jobs import Job
@@ -323,6 +330,7 @@ def main() -> int:
                     state, result = job_ended(location, timeout=3600)
                     seconds = time.perf_counter() - started
                     memory = peak_megabytes(worker.pid)
+                    cpu = cpu_seconds(worker.pid)
                 finally:
                     worker.terminate()
                     worker.wait(timeout=60)
@@ -343,6 +351,7 @@ def main() -> int:
                     f"(load average {load:.2f}); job {state}, {imported:,} games stored"
                 )
                 print(f"  the worker's peak memory: {memory:.0f} MB (aim < {MEMORY_AIM_MB} MB)")
+                print(f"  the worker's CPU: {cpu:.1f} s, {cpu / games * 1000:.2f} ms a game")
                 if state != "done" or imported != games or result.get("imported") != games:
                     print(f"  not imported: {status} {location} {state} {result}")
                     missed = True
