@@ -217,10 +217,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The seconds a club's import may take in all: one that would take longer, at the pace it
-# goes, is refused with a message and nothing stored (scoring/infra/deadline.py). Below
-# gunicorn's 30 s worker timeout, with room for a projection that falls short.
-IMPORT_SECONDS = env_int("IMPORT_SECONDS", 25)
+# Where a job's input (an uploaded records.jsonl) and its progress wait for the worker
+# (scoring/infra/jobs.py): on the disk the web server and the worker share.
+JOBS_DIR = Path(os.environ.get("JOBS_DIR") or BASE_DIR / "jobs")
+# A running job whose worker has not beaten for this long is taken for dead (killed, its
+# machine restarted): marked failed, retryable (docs/deploy.md, "The worker").
+JOBS_STALE_SECONDS = env_int("JOBS_STALE_SECONDS", 30)
 
 # Accounts are optional: nobody needs one to score a game at a table.
 LOGIN_URL = "login"

@@ -27,6 +27,7 @@ from .clubs.models import (
 )
 from .common.models import FormSent
 from .infra.models import BackupRun
+from .infra.jobs import Job
 from .table.models import (
     Change,
     Game,
@@ -59,6 +60,7 @@ __all__ = [
     "FormSent",
     "Game",
     "Hand",
+    "Job",
     "MailChoice",
     "MailSent",
     "MailTry",

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from scoring.clubs import history as club_history
+from scoring.clubs import jobs as club_jobs
 from scoring.clubs import services as club_services
 from scoring.clubs.federation import services as federation_services
 from scoring.clubs.mail import unsubscribe_token
@@ -169,6 +170,8 @@ def club_pages():
         federation_services.invite_club(federation=federation, club=club)
         if joins:
             federation_services.answer_invitation(club=club, federation=federation, accept=True)
+    # The league's rebuild asked for, waiting for the worker (issue 43): its page.
+    job = club_jobs.queue_rebuild(club=club, by=Actor(user_id=admin.pk), language="en")
     base = "/clubs/port"
     nights = f"{base}/nights/{night.pk}"
     return admin, [
@@ -189,6 +192,7 @@ def club_pages():
         ("new season", f"{base}/seasons/new"),
         ("new club game", f"{base}/games/new"),
         ("club import", f"{base}/import"),
+        ("club job", f"{base}/jobs/{job.public}"),
         ("join", f"{base}/join/{club.invite_secret}"),
         ("season", f"{base}/seasons/autumn/"),
         ("season edit", f"{base}/seasons/autumn/edit"),

@@ -51,6 +51,10 @@ SQLITE_TESTS = (
     "tests/clubs/test_imports.py",
     "tests/clubs/test_members.py",
     "tests/clubs/test_league.py",
+    # The import as a job: one transaction holding SQLite's only writer (issue 43); the
+    # kill test makes its own file-based SQLite database, as `make run` has.
+    "tests/clubs/test_import_jobs.py",
+    "tests/clubs/test_import_kill.py",
 )
 """The test files marked ``sqlite``: CI runs the database tests on PostgreSQL, and again on
 SQLite only these and the ``smoke`` set (every context's main flows). A file whose code
@@ -287,6 +291,19 @@ def _language_back_to_english():
     LocaleMiddleware activates, nothing deactivates): the next test starts in English."""
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _jobs_folder_of_the_test(tmp_path_factory):
+    """A job's input and progress (scoring/infra/jobs.py) in a folder of the test's own,
+    never the checkout's jobs/."""
+    from django.conf import settings
+
+    folder = tmp_path_factory.mktemp("jobs", numbered=True)
+    before = settings.JOBS_DIR
+    settings.JOBS_DIR = folder
+    yield
+    settings.JOBS_DIR = before
 
 
 STATIC_COLLECTED = "STATIC_COLLECTED"

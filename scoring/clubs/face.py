@@ -20,6 +20,7 @@ from .federation.ranking import federation_ranking
 from .history import CLUB_ACTIONS, lines, reading
 from .history import PER_PAGE as HISTORY_PER_PAGE
 from .imports.services import import_club_records
+from .league.checked import rebuild_checked
 from .league.handicap import cup_values, season_cup
 from .league.pages import player_stats, standing_rows
 from .league.ratings import rebuild as rebuild_league
@@ -78,6 +79,7 @@ __all__ = [
     "ranking_values",
     "ratings_on",
     "reading",
+    "rebuild_checked",
     "rebuild_league",
     "season_cup",
     "season_standings",

@@ -75,6 +75,7 @@ CLUB_ACTIONS: dict[str, ClubAction] = _declared(
     ClubAction("season_edited", _("season changed"), Action.RUN_CLUB),
     ClubAction("season_deleted", _("season deleted"), Action.RUN_CLUB),
     ClubAction("records_imported", _("records imported"), Action.RUN_CLUB),
+    ClubAction("league_rebuilt", _("league rebuilt and checked"), Action.RUN_CLUB),
     ClubAction("night_created", _("night made"), Action.SCORE_CLUB),
     ClubAction("round_drawn", _("round drawn"), Action.SCORE_CLUB),
     ClubAction("round_closed", _("round closed"), Action.SCORE_CLUB),
@@ -241,6 +242,9 @@ FIELD_WORDS: dict[str, Promise] = {
     "device": _("phone’s name"),
     "outcome": _("decision"),
     "reason": _("reason"),
+    "counted": _("games counted"),
+    "differing": _("league rows that differed, repaired"),
+    "repaired": _("players whose totals differed, repaired"),
 }
 """How a history line names what a change is about (``before`` and ``after``'s keys);
 others (an ``id`` kept to find a thing again) are not said."""

@@ -8,7 +8,7 @@ from .league import views as league
 from .members import views as members
 from .nights import calendar_views as calendar
 from .nights import views as nights
-from .views import actions, club, edits, games, history, mail, privacy
+from .views import actions, club, edits, games, history, jobs, mail, privacy
 
 urlpatterns = [
     # The admin actions that ask, then do: retired and back, deleted, anonymised, a season, a
@@ -61,6 +61,9 @@ urlpatterns = [
     path("clubs/<slug:club>/seasons/<slug:season>/edit", edits.edit_season, name="season_edit"),
     path("clubs/<slug:club>/nights/<int:night>/edit", edits.edit_night, name="night_edit"),
     path("clubs/<slug:club>/import", imports.import_records, name="club_import"),
+    # A club's jobs (issue 43): an import's or the league's rebuild's page, in views/jobs.py.
+    path("clubs/<slug:club>/jobs/<uuid:job>", jobs.club_job, name="club_job"),
+    path("clubs/<slug:club>/rebuild", jobs.rebuild_league, name="club_rebuild_league"),
     # Club nights (issue 12): check-in, rounds, table sheets and cards, in nights/views.py.
     path("clubs/<slug:club>/nights/new", nights.new_night, name="new_night"),
     path("clubs/<slug:club>/nights/<int:night>/", nights.night, name="night"),

@@ -53,6 +53,7 @@ LEFT_OUT = {
     "auth.permission": "made by migrate; a row that refers to one names it (natural key)",
     "admin": "the admin site's log of its own changes",
     "axes": "failed sign-ins and lockouts: transient",
+    "scoring.job": "long work queued or done (issue 43): its input files are not carried",
 }
 """What the backup leaves out, by app label or model label, and why."""
 

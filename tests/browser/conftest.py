@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from scoring.accounts.tokens import create_token
+from scoring.clubs import jobs as club_jobs
 from scoring.clubs import services as club_services
 from scoring.clubs.events import services as event_services
 from scoring.clubs.federation import services as federation_services
@@ -261,7 +262,17 @@ def long_club(transactional_db):
     MailTry.objects.create(
         member=members[1], season=season, attempts=5, reason="ConnectionRefusedError: [Errno 111]"
     )
+    # An import waiting for the worker (issue 43): its page.
+    job = club_jobs.queue_import(
+        club=club,
+        source=b'{"format": "boulmous/1"}\n',
+        lines=1,
+        owner_id=amina.pk,
+        by=Actor(user_id=amina.pk),
+        language="en",
+    )
     arguments = {
+        "job": job.public,
         "gid": finished.public_id,
         "number": 1,
         "link_id": link.pk,

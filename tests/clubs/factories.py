@@ -13,6 +13,7 @@ from scoring.clubs import services as club_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import ClubResult, Member
 from scoring.engine import About, Contract, Hand, Record, Rules, Trump
+from tests.factories import run_jobs
 
 
 def account(username):
@@ -210,3 +211,14 @@ def settings_form(**changes):
         "invite_admits": "on",
     }
     return values | changes
+
+
+def import_through(browser, slug, data):
+    """A club's records posted to its import page, as its admin sends them; once the page
+    sends him to its job, the job run (:func:`tests.factories.run_jobs`) and its page
+    read. Returns the last answer: the form refused, or the job's page."""
+    response = browser.post(f"/clubs/{slug}/import", data)
+    if response.status_code != 302 or "/jobs/" not in response.headers["Location"]:
+        return response
+    run_jobs()
+    return browser.get(response.headers["Location"])

@@ -19,7 +19,7 @@ from scoring.clubs.imports import services as import_services
 from scoring.clubs.league.ratings import rebuild
 from scoring.clubs.league.standings import season_standings
 from scoring.clubs.members import services as member_services
-from scoring.clubs.models import Club, ClubResult, Member, Season
+from scoring.clubs.models import Club, ClubChange, ClubResult, Member, Season
 from scoring.engine import GameOver, Hand, Record, loads
 from scoring.table import services
 from scoring.table.models import Change, Game, Summary
@@ -386,7 +386,9 @@ def test_rebuild_league_one_club_prints_its_counts(club):
     printed = rebuild_league("--club", "cercle")
 
     assert printed == (
-        "cercle: 5 counted games, 20 results\nrebuilt the league of 1 club, 5 counted games\n"
+        "cercle: 5 counted games, 20 results\n"
+        "  repaired: 20 league rows, the totals of no player\n"
+        "rebuilt the league of 1 club, 5 counted games\n"
     )
     assert results(club) == before
 
@@ -407,3 +409,18 @@ def test_rebuild_league_every_club_prints_each(club):
 def test_rebuild_league_unknown_club_is_refused(db):
     with pytest.raises(CommandError, match="--club nowhere: no club has this address"):
         rebuild_league("--club", "nowhere")
+
+
+def test_rebuild_league_command_says_and_repairs_what_differed_and_writes_the_history(club):
+    import_services.import_club_records(club=club, records=some_records(), owner_id=None)
+    right = results(club)
+    ClubResult.objects.filter(club=club, seat=0).update(mu=1.0)
+
+    printed = rebuild_league("--club", club.slug)
+
+    assert "  repaired: 5 league rows" in printed
+    assert results(club) == right
+    (line,) = ClubChange.objects.filter(club=club, action="league_rebuilt").values_list(
+        "after", flat=True
+    )
+    assert line["differing"] == 5

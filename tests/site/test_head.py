@@ -11,12 +11,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import get_resolver
 
+from scoring.clubs import jobs as club_jobs
 from scoring.clubs import services as club_services
 from scoring.clubs.events import services as event_services
 from scoring.clubs.federation import services as federation_services
 from scoring.clubs.members import services as member_services
 from scoring.clubs.models import Member
 from scoring.clubs.nights import services as night_services
+from scoring.common.rights import NOBODY
 from scoring.engine import Contract, Hand, Rules, Trump
 from scoring.table import services
 from scoring.table.models import Game
@@ -130,7 +132,9 @@ def build_site():
     pair = event_services.forbid_pair(
         club=club, event_id=event.pk, first_id=members[0], second_id=members[1]
     )
+    job = club_jobs.queue_rebuild(club=club, by=NOBODY, language="en")
     arguments = {
+        "job": job.public,
         "gid": game.public_id,
         "number": 1,
         "link_id": link.pk,

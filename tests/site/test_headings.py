@@ -43,4 +43,4 @@ def test_every_club_page_has_one_h1(db):
     }
 
     assert found == dict.fromkeys(found, 1)
-    assert len(found) == 3 * 47
+    assert len(found) == 3 * 48

@@ -16,6 +16,7 @@ from scoring.accounts.models import ApiToken
 from scoring.clubs.models import Club, Member, Night, Season
 from scoring.common import once
 from scoring.common.models import FormSent
+from scoring.infra.jobs import Job
 from scoring.table.models import Game
 from tests.clubs.factories import club_data, club_game_data, make_club, record_line, season_data
 from tests.clubs.races import ROUNDS, at_once, new_club, racing
@@ -87,8 +88,8 @@ CREATE_FORMS = {
         "/clubs/sfax/import",
         "/clubs/sfax/import",
         {"text": record_line("g1")},
-        Game,
-        lambda _: "/clubs/sfax/import?imported=1",
+        Job,
+        lambda job: f"/clubs/sfax/jobs/{job.public}",
     ),
     "game import": (
         "/games/import",

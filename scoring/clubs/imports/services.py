@@ -2,15 +2,15 @@
 bulk, or one game from a record; refused when the club has them already."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from django.db import connection, transaction
+from django.db import transaction
+from django.db.models import Max
 
 from ...common.names import name_key
 from ...common.rights import NOBODY, Actor
 from ...engine import GameResult, Record, fingerprints
 from ...infra.bulk import collector_paused, insert_rows, keys_checked_meanwhile, values_found
-from ...infra.deadline import NO_DEADLINE, Deadline
 from ...table.face import Game, GameState, import_many, import_record, record_ids, score
 from .. import history
 from ..league.import_rating import league_before, rated_import, write_import
@@ -42,6 +42,23 @@ class AlreadyInClub(Exception):
         super().__init__(self.duplicates)
 
 
+@dataclass
+class Known:
+    """What an import already knows, from one batch of its records to the next: the
+    club's last game before it (a game after it is one the import wrote), and each record
+    read so far, by ``id:<id>`` and by fingerprint, with its line."""
+
+    last_before: int = 0
+    seen: dict[str | bytes, int] = field(default_factory=dict)
+    """By ``id:<id>``, and by the first 16 bytes of the fingerprint (a few dozen bytes a
+    game: 200,000 games' keep under 40 MB)."""
+
+    @classmethod
+    def of(cls, club: Club) -> "Known":
+        last = ClubGame.objects.filter(club=club).aggregate(last=Max("game_id"))["last"]
+        return cls(last_before=last or 0)
+
+
 @transaction.atomic
 def import_club_records(
     *,
@@ -51,7 +68,6 @@ def import_club_records(
     by: Actor = NOBODY,
     results: Sequence[GameResult] | None = None,
     lines: Sequence[int] | None = None,
-    deadline: Deadline = NO_DEADLINE,
 ) -> int:
     """Games from a club's ``records.jsonl``, all or none; their players become members.
 
@@ -62,24 +78,31 @@ def import_club_records(
     :func:`import_record` writes it, and the league follows once, from those results
     (:func:`league_before` and the steps it names). ``lines`` are the records' line
     numbers in their file, for the refusals (1, 2, 3… unless given). Returns the number of
-    games imported. Past ``deadline`` (a request's), it raises
-    :class:`~scoring.infra.deadline.DeadlinePassed` and nothing is kept."""
+    games imported. A file of records is imported by a job, a batch at a time, into one
+    transaction (:func:`import_file`)."""
+    Club.objects.select_for_update().get(pk=club.pk)
+    members_before = Member.objects.filter(club=club).count()
     with collector_paused():
-        return _import_club_records(club, records, owner_id, by, results, lines, deadline)
+        write_batch(club, records, owner_id, by, results, lines, Known.of(club))
+    added = Member.objects.filter(club=club).count() - members_before
+    history.log(club, by, "records_imported", "", after={"games": len(records), "players": added})
+    return len(records)
 
 
-def _import_club_records(
+def write_batch(
     club: Club,
     records: Sequence[Record],
     owner_id: int | None,
     by: Actor,
     results: Sequence[GameResult] | None,
     lines: Sequence[int] | None,
-    deadline: Deadline,
-) -> int:
-    Club.objects.select_for_update().get(pk=club.pk)
+    known: Known,
+) -> None:
+    """Records' games written, and the league following them, in the caller's transaction,
+    which holds the club's row; refused (:class:`AlreadyInClub`, :class:`NameLooksLike`)
+    when the club has one already, or the records give one twice (``known``)."""
     numbers = list(lines) if lines is not None else list(range(1, len(records) + 1))
-    prints = _refuse_known(club, records, numbers)
+    prints = _refuse_known(club, records, numbers, known)
     if results is None:
         results = [score(record) for record in records]
     # The names as the club writes them, each new one a member, in the order they come.
@@ -87,7 +110,6 @@ def _import_club_records(
     for record in records:
         for name in record.players:
             first.setdefault(name_key(name), name)
-    members_before = Member.objects.filter(club=club).count()
     try:
         clubbed = names_as_club_writes(club, list(first.values()), Member.Role.MEMBER)
     except NameLooksLike as alike:
@@ -108,7 +130,6 @@ def _import_club_records(
         club_label=club.name,
         by=by,
     )
-    deadline.check(import_shares().written)
     insert_rows(
         ClubGame,
         ("game_id", "club_id", "source_id", "fingerprint"),
@@ -123,39 +144,6 @@ def _import_club_records(
     with keys_checked_meanwhile():
         rated = rated_import(club, imported, before)
     write_import(club, rated)
-    added = Member.objects.filter(club=club).count() - members_before
-    history.log(club, by, "records_imported", "", after={"games": len(records), "players": added})
-    # The keys are checked beside the league's work, so the commit after it takes little.
-    deadline.check(LEAGUE_DONE)
-    return len(records)
-
-
-@dataclass(frozen=True)
-class ImportShares:
-    """The shares of a club import's whole time done once its lines are read (the form) and
-    once its games are written (the rest is the league's, done at :data:`LEAGUE_DONE`):
-    from them, a request's deadline projects the whole (scoring/infra/deadline.py)."""
-
-    read: float
-    written: float
-
-
-IMPORT_SHARES = {
-    "postgresql": ImportShares(read=0.3, written=0.6),
-    "sqlite": ImportShares(read=0.25, written=0.69),
-}
-"""By database, measured for 20,000 games. PostgreSQL through tests/bench/bench_import.py
-(stop 30: read at 0.28-0.31, written at 0.57-0.62; stop 33: 0.36 and 0.63). SQLite in
-process, stop 33 (read at 0.25 of 20.5 s, written at 0.69): its inserts take a larger
-share than COPY's, its league a smaller one, and a projection with PostgreSQL's shares
-refused, under ``make run``, 20,000 games that it imports in 22 s. Another database takes
-PostgreSQL's."""
-LEAGUE_DONE = 0.97
-
-
-def import_shares() -> ImportShares:
-    """The shares of a club import's time on this site's database."""
-    return IMPORT_SHARES.get(connection.vendor, IMPORT_SHARES["postgresql"])
 
 
 def _source_id(game: Game, record: Record) -> str:
@@ -163,37 +151,43 @@ def _source_id(game: Game, record: Record) -> str:
     return record.about.id if record.about.id and record.about.id != game.record_id else ""
 
 
-def _refuse_known(club: Club, records: Sequence[Record], numbers: Sequence[int]) -> list[str]:
+def _refuse_known(
+    club: Club, records: Sequence[Record], numbers: Sequence[int], known: Known
+) -> list[str]:
     """Refuses the records of games the club has already (:class:`AlreadyInClub`, naming
     every such line): by its ``id``, which one of the club's games holds as its record id
     or came in with, or, for a record without one, by its
     :func:`~scoring.engine.fingerprint`; and a game given twice in the records. Returns the
-    records' fingerprints."""
+    records' fingerprints. The records before them, of the same import, are ``known``'s:
+    its games are those written before the import, and its ``seen`` the lines read."""
     ids = [record.about.id for record in records if record.about.id]
-    games = ClubGame.objects.filter(club=club)
+    games = ClubGame.objects.filter(club=club, game_id__lte=known.last_before)
     prints = fingerprints(records)
     taken: set[str] = set()
-    known: set[str] = set()
+    printed: set[str] = set()
     # A club's first import, into a club without games, asks for none of them one by one.
     if games.exists():
-        taken = record_ids(Game.objects.filter(club_game__club=club), ids)
+        taken = record_ids(
+            Game.objects.filter(club_game__club=club, pk__lte=known.last_before), ids
+        )
         taken |= values_found(games, "source_id", ids)
         unnamed = [
             print_ for print_, record in zip(prints, records, strict=True) if not record.about.id
         ]
-        known = values_found(games, "fingerprint", unnamed)
+        printed = values_found(games, "fingerprint", unnamed)
     # The lines seen so far, by id and by fingerprint: a record with an id is the same
     # game as an earlier one of that id; one without, as any earlier one of its facts.
-    seen: dict[str, int] = {}
+    seen = known.seen
     duplicates: list[Duplicate] = []
     for line, record, print_ in zip(numbers, records, prints, strict=True):
         record_id = record.about.id or ""
-        first = seen.get(f"id:{record_id}" if record_id else print_)
-        if record_id in taken or (not record_id and print_ in known):
+        short = bytes.fromhex(print_[:32])
+        first = seen.get(f"id:{record_id}" if record_id else short)
+        if record_id in taken or (not record_id and print_ in printed):
             duplicates.append(Duplicate(line, record_id))
-        elif first is not None:
+        elif first is not None and first != line:  # a reader may have kept its id already
             duplicates.append(Duplicate(line, record_id, same_as=first))
-        seen.setdefault(print_, line)
+        seen.setdefault(short, line)
         if record_id:
             seen.setdefault(f"id:{record_id}", line)
     if duplicates:
@@ -209,7 +203,7 @@ def import_club_game(
     results and ratings following at once. Refused (:class:`AlreadyInClub`) when the club
     has it already."""
     Club.objects.select_for_update().get(pk=club.pk)
-    (print_,) = _refuse_known(club, [record], [1])
+    (print_,) = _refuse_known(club, [record], [1], Known.of(club))
     state = import_record(record=record, owner_id=owner_id, club_label=club.name, by=by)
     ClubGame.objects.create(
         game=state.game,

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Max
+
 from ...common.names import name_key
 from ...infra.bulk import insert_rows, keys_checked_meanwhile
 from ...table.face import Imported
@@ -72,13 +74,24 @@ def league_before(club: Club, imported: Sequence[Imported]) -> LeagueBefore:
     # The games already counted before the first one imported keep their places and
     # ratings: only those after it are read and rated again.
     first = min((finished, one.game.record_id) for one, finished in counted)
-    order = {
-        game_id: (moment, record_id)
-        for game_id, moment, record_id in ClubResult.objects.filter(club=club, seat=0)
-        .values_list("game_id", "finished_at", "game__record_id")
+    # Only the games from the first one imported on are read (its finish or later, by
+    # the index on the finish): a club's export is in the finishing order, so that each
+    # batch of a large import (clubs/imports/jobs.py) reads none, whatever came before.
+    later = [
+        (game_id, (moment, record_id), position)
+        for game_id, moment, record_id, position in ClubResult.objects.filter(
+            club=club, seat=0, finished_at__gte=first[0]
+        )
+        .values_list("game_id", "finished_at", "game__record_id", "position")
         .order_by()
-    }
-    start = sum(place < first for place in order.values())
+        if (moment, record_id) >= first
+    ]
+    order = {game_id: place for game_id, place, _ in later}
+    if later:
+        start = min(position for _, _, position in later)
+    else:  # after every game the club counts: its place is their number
+        last = ClubResult.objects.filter(club=club).aggregate(last=Max("position"))["last"]
+        start = 0 if last is None else last + 1
     stored = stored_games(rows_from(club, start))
     keys = {row[KEY] for rows in stored for row in rows}
     keys.update(name_key(name) for one, _ in counted for name in one.record.players)

@@ -8,7 +8,7 @@ the games. Nothing here scores a game per request."""
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -260,7 +260,25 @@ def day_number(moment: datetime | str, zone: ZoneInfo) -> int:
 
 def ratings_before(club: Club, position: int, keys: Iterable[str]) -> Before:
     """Each player's rating after his last counted game before ``position``, and that
-    game's day: two queries."""
+    game's day: two queries (one on PostgreSQL, each player's row found by the index on
+    his rows' places, however many games the club has: a large import asks it for every
+    batch)."""
+    zone = ZoneInfo(club.time_zone)
+    if connection.vendor == "postgresql":
+        table = ClubResult._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT wanted.key, last.mu, last.sigma, last.finished_at "
+                f"FROM unnest(%s::text[]) AS wanted(key) CROSS JOIN LATERAL ("
+                f"SELECT mu, sigma, finished_at FROM {table} WHERE club_id = %s "
+                f"AND key = wanted.key AND position < %s ORDER BY position DESC LIMIT 1"
+                f") AS last",
+                [sorted(set(keys)), club.pk, position],
+            )
+            return {
+                key: (Rating(mu, sigma), day_number(finished, zone))
+                for key, mu, sigma, finished in cursor.fetchall()
+            }
     last = dict(
         ClubResult.objects.filter(club=club, position__lt=position, key__in=set(keys))
         .values_list("key")
@@ -270,7 +288,6 @@ def ratings_before(club: Club, position: int, keys: Iterable[str]) -> Before:
     rows = ClubResult.objects.filter(club=club, position__in=set(last.values())).values_list(
         "key", "position", "mu", "sigma", "finished_at"
     )
-    zone = ZoneInfo(club.time_zone)
     return {
         key: (Rating(mu, sigma), day_number(finished, zone))
         for key, at, mu, sigma, finished in rows
@@ -332,18 +349,19 @@ def rerate_from(club: Club, start: int) -> int:
         return len(moved)
 
 
-def rebuild(club: Club, *, chunk: int = 500) -> int:
+def rebuild(club: Club, *, chunk: int = 500, step: Callable[[int, int], None] | None = None) -> int:
     """The club's results and ratings recomputed from every game's facts: what they must
     always equal. Returns the number of counted games.
 
     Fast for ten thousand games: the games are read ``chunk`` at a time, three queries a
     chunk (games with their last hand's time, the names at their seats, their hands), each
-    scored by the engine; the rows are then rated in order and written in batches."""
+    scored by the engine; the rows are then rated in order and written in batches.
+    ``step(read, total)`` is told after each chunk how many games are read of the total."""
     with collector_paused():
-        return _rebuild(club, chunk)
+        return _rebuild(club, chunk, step)
 
 
-def _rebuild(club: Club, chunk: int) -> int:
+def _rebuild(club: Club, chunk: int, step: Callable[[int, int], None] | None) -> int:
     kept_out = Game.objects.filter(KEPT_OUT_OF_SEASON).values("pk")
     ids = list(
         Summary.objects.filter(game__club_game__club=club, status=Summary.Status.WON)
@@ -385,6 +403,8 @@ def _rebuild(club: Club, chunk: int) -> int:
                 for seat in values:
                     seat["game_id"] = game.pk
                 games.append((finished, game.record_id, values))
+        if step is not None:
+            step(min(first + chunk, len(ids)), len(ids))
     games.sort(key=lambda game: (game[0], game[1]))
     rated = [
         [

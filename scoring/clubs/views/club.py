@@ -28,6 +28,7 @@ from ...table.face import Game, Summary, game_summaries, open_disputes, summary_
 from .. import services
 from ..access import club_may, user_id_of, with_club
 from ..forms import ClubGameForm, ClubSettingsForm, NewClubForm, NewSeasonForm, look_alike_message
+from ..jobs import of_club
 from ..models import Club, ClubResult, Member
 from ..names import Named, sees_full_names, shown_names
 from ..nights.calendar_views import feed_address
@@ -136,6 +137,8 @@ def club_page(request: HtmxHttpRequest, club: Club, member: Member | None) -> Ht
         "disputes": list(open_disputes(Game.objects.filter(club_game__club=club)))
         if club_may(Action.RUN_CLUB, club, member)
         else [],
+        # The club's imports and rebuilds not ended (issue 43).
+        "running": of_club(club) if club_may(Action.RUN_CLUB, club, member) else [],
         "seasons": seasons,
         # The frame for the club's website, of the season in play (else the last one).
         "embed_season": shown_season,

@@ -1,18 +1,20 @@
 """``manage.py rebuild_league [--club SLUG]``: a club's results, ratings and players'
-totals, made again from its games' hands."""
+totals, made again from its games' hands, compared with what was stored, the differences
+said and repaired, and written to the club's history: the same code as the rebuild an
+admin asks for from the club's settings page (clubs/league/checked.py)."""
 
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
 
-from ...clubs.face import Club, ClubResult, rebuild_league
+from ...clubs.face import Club, ClubResult, rebuild_checked
 
 
 class Command(BaseCommand):
     help = (
         "Rebuild the league (each counted game's results, the ratings and each player's "
-        "totals) of one club, or of every club, from the games' hands, by the engine."
+        "totals) of one club, or of every club, from the games' hands, by the engine; say "
+        "what differed from the stored figures (repaired) and write it to the club's history."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -27,13 +29,18 @@ class Command(BaseCommand):
                 raise CommandError(f"--club {slug}: no club has this address")
         total_clubs = total_games = 0
         for club in clubs:
-            with transaction.atomic():
-                games = rebuild_league(club)
-                results = ClubResult.objects.filter(club=club).count()
+            checked = rebuild_checked(club)
+            games = checked.games
+            results = ClubResult.objects.filter(club=club).count()
             self.stdout.write(
                 f"{club.slug}: {games} counted game{'' if games == 1 else 's'}, "
                 f"{results} result{'' if results == 1 else 's'}"
             )
+            if not checked.equal:
+                self.stdout.write(
+                    f"  repaired: {checked.rows} league row{'' if checked.rows == 1 else 's'}, "
+                    f"the totals of {', '.join(checked.players) or 'no player'}"
+                )
             total_clubs += 1
             total_games += games
         self.stdout.write(
