@@ -26,8 +26,8 @@ from .clubs.models import (
     new_seed,
 )
 from .common.models import FormSent
-from .infra.models import BackupRun
 from .infra.jobs import Job
+from .infra.models import BackupRun
 from .table.models import (
     Change,
     Game,
