@@ -157,6 +157,9 @@ MIDDLEWARE = [
     # request.phone and request.actor: this phone's rights, and who makes a change.
     "scoring.common.rights.RequestRights",
     "django_htmx.middleware.HtmxMiddleware",
+    # SQLite's writer busy for longer than a write waits (a club's import): a 503 page that
+    # says nothing changed, not the 500 page (scoring/infra/busy.py).
+    "scoring.infra.busy.DatabaseBusy",
     # Last, as django-axes asks: it turns a login refused into the 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -208,6 +211,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # beside the server, one that read first and wrote after would otherwise fail at once
     # ("database is locked") instead of waiting its turn.
     DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
+    # A write waits this long for the writer a club's import holds (20,000 games: about 10 s
+    # at this machine's pace); past it, the 503 page (scoring/infra/busy.py).
+    DATABASES["default"]["OPTIONS"].setdefault("timeout", 20)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Prepared statements, for the cursors that ask for them: the queries compiled once
     # (scoring/infra/compiled.py) are planned once per connection. Django's own cursors
