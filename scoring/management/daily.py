@@ -21,6 +21,7 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction
 
 from ..clubs.face import queue_due
+from ..infra.models import BackupRun
 from ..infra.schedule import next_run, parse_time
 from .backups import backup_dir, take_backup
 
@@ -65,11 +66,13 @@ def waiting() -> "list[DBTaskResult[..., Any]]":
 def schedule(now: datetime | None = None) -> datetime:
     """Exactly one daily run waiting, at the next ``BACKUP_AT`` after ``now``: one queued
     if there is none, the others deleted, and the one kept moved to the set time if the
-    setting changed (one whose time has passed stays: the worker runs it at once). When
-    it runs. Two processes at once take turns: SQLite's exclusive transaction, or
-    PostgreSQL's lock for this transaction."""
+    setting changed (one whose time has passed stays: the worker runs it at once). A site
+    that keeps backups but has never taken one takes its first at once, not at the next
+    ``BACKUP_AT``, up to a day later. When it runs. Two processes at once take turns:
+    SQLite's exclusive transaction, or PostgreSQL's lock for this transaction."""
     now = now or timezone.now()
-    at = next_run(now, parse_time(settings.BACKUP_AT))
+    first_backup = backup_dir() is not None and not BackupRun.objects.exists()
+    at = now if first_backup else next_run(now, parse_time(settings.BACKUP_AT))
     with exclusive_transaction():
         connection = transaction.get_connection()
         if connection.vendor == "postgresql":

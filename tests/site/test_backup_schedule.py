@@ -153,8 +153,10 @@ def daily_jobs():
     return queued(daily.daily.module_path)
 
 
-def test_schedule_leaves_exactly_one_daily_job_at_the_set_time(db, settings):
+def test_schedule_leaves_exactly_one_daily_job_at_the_set_time(db, settings, tmp_path):
     settings.BACKUP_AT = "03:00"
+    settings.BACKUP_DIR = str(tmp_path)
+    BackupRun.objects.create(ok=True, file="boulmous-20261205-030000.zip")  # one taken before
     now = at("2026-12-05 10:00:00")
     first = daily.schedule(now)
     daily.daily.using(run_after=at("2026-12-07 03:00:00")).enqueue()  # a second, by mistake
@@ -168,6 +170,23 @@ def test_schedule_leaves_exactly_one_daily_job_at_the_set_time(db, settings):
         at("2026-12-05 22:30:00"),
     )
     assert [job.run_after for job in daily_jobs()] == [at("2026-12-05 22:30:00")]
+
+
+@pytest.mark.parametrize("backups", ["kept", "none"])
+def test_schedule_takes_a_sites_first_backup_at_once(db, settings, tmp_path, backups):
+    settings.BACKUP_AT = "03:00"
+    settings.BACKUP_DIR = str(tmp_path) if backups == "kept" else ""
+    now = at("2026-12-05 10:00:00")
+    daily.daily.using(run_after=at("2026-12-06 03:00:00")).enqueue()  # queued before, none taken
+
+    first = daily.schedule(now)
+    BackupRun.objects.create(ok=True, file="boulmous-20261205-100000.zip")
+    after = daily.schedule(at("2026-12-05 10:01:00"))
+
+    # A site that keeps backups takes its first at once, not up to a day later; one that
+    # keeps none runs the daily job (the mail due) at the set time.
+    assert (first, after) == ((now, now) if backups == "kept" else (at("2026-12-06 03:00:00"),) * 2)
+    assert len(daily_jobs()) == 1
 
 
 def test_schedule_keeps_a_daily_job_whose_time_has_passed(db, settings):
