@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from collections.abc import Iterable
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
 from .errors import RulesError, gettext_noop
 
@@ -103,3 +104,20 @@ def to_minor(value: Decimal, currency: str) -> int:
 def from_minor(units: int, currency: str) -> Decimal:
     """``units`` of the currency's smallest unit, to its decimals: 150 cents are 1.50."""
     return amount(units, Decimal(1).scaleb(-decimals(currency)), currency)
+
+
+def prize_amounts(
+    fee: Decimal, entrants: int, prizes: Iterable[object], currency: str, *, shares: bool
+) -> tuple[Decimal, list[Decimal]]:
+    """An event's pool (its fee times its entrants) and the prize of each place, in the fee's
+    currency: each a share of the pool in percent, rounded down to the currency's unit (so
+    that the prizes never give more than the pool), or a fixed amount."""
+    unit = Decimal(1).scaleb(-decimals(currency))
+    pool = (Decimal(fee) * entrants).quantize(unit)
+    amounts = []
+    for value in prizes:
+        amount = Decimal(str(value))
+        if shares:
+            amount = (pool * amount / 100).quantize(unit, rounding=ROUND_DOWN)
+        amounts.append(amount.quantize(unit))
+    return pool, amounts

@@ -13,7 +13,7 @@ from scoring.engine import (
     parse_stake,
     to_minor,
 )
-from scoring.engine.money import MAX_STAKE, check_currency, format_amount
+from scoring.engine.money import MAX_STAKE, check_currency, format_amount, prize_amounts
 
 
 @pytest.mark.parametrize(
@@ -166,3 +166,19 @@ def test_an_amount_finer_than_the_currency_is_refused():
     with pytest.raises(RulesError) as error:
         to_minor(Decimal("1.005"), "EUR")
     assert str(error.value) == "amount 1.005 has more decimals than EUR uses (2)"
+
+
+@pytest.mark.parametrize(
+    ("prizes", "shares", "expected"),
+    [
+        # 50/30/20 of 13 entries at 5.000 TND: each share rounded down to the millime.
+        (["50", "30", "20"], True, [Decimal("32.500"), Decimal("19.500"), Decimal("13.000")]),
+        (["33.3333", "33.3333"], True, [Decimal("21.666"), Decimal("21.666")]),
+        (["40", "15.5"], False, [Decimal("40.000"), Decimal("15.500")]),
+    ],
+)
+def test_prize_amounts_are_shares_of_the_pool_rounded_down_or_fixed(prizes, shares, expected):
+    assert prize_amounts(Decimal("5"), 13, prizes, "TND", shares=shares) == (
+        Decimal("65.000"),
+        expected,
+    )

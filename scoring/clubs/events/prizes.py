@@ -8,11 +8,11 @@ writes a stake, a balance or a league point."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 
 from ...common.words import format_money
 from ...engine.events import FinalLine, RankingLine, final_standing, places_after_finals
-from ...engine.money import decimals
+from ...engine.money import prize_amounts
 from ..models import Event, EventFinal
 from .facts import CARRY, EventFacts
 
@@ -54,19 +54,6 @@ class Prizes:
         return sum((one.amount for one in self.places if one.amount is not None), Decimal(0))
 
 
-def prize_amounts(event: Event, entrants: int) -> tuple[Decimal, list[Decimal]]:
-    """The pool and the prize of each place of the event's list, in the fee's currency."""
-    unit = Decimal(1).scaleb(-decimals(event.fee_currency))
-    pool = (Decimal(event.entry_fee) * entrants).quantize(unit)
-    amounts = []
-    for value in event.prizes:
-        amount = Decimal(value)
-        if event.prize_kind == Event.PrizeKind.SHARE:
-            amount = (pool * amount / 100).quantize(unit, rounding=ROUND_DOWN)
-        amounts.append(amount.quantize(unit))
-    return pool, amounts
-
-
 def _finals(
     facts: EventFacts, lines: Sequence[RankingLine]
 ) -> list[tuple[str, tuple[FinalLine, ...]]]:
@@ -85,7 +72,13 @@ def _finals(
 def event_prizes(facts: EventFacts, lines: Sequence[RankingLine]) -> Prizes:
     """The event's money over ``lines`` (its ranking as this viewer sees it)."""
     event = facts.event
-    pool, amounts = prize_amounts(event, len(facts.entries))
+    pool, amounts = prize_amounts(
+        Decimal(event.entry_fee),
+        len(facts.entries),
+        event.prizes,
+        event.fee_currency,
+        shares=event.prize_kind == Event.PrizeKind.SHARE,
+    )
     finals = _finals(facts, lines)
     eligible = [line for line in lines if line.eligible]
     by_id = {line.entrant: line for line in eligible}
