@@ -6,7 +6,7 @@ named as those pages name them for this request (scoring/clubs/names.py)."""
 
 import re
 from datetime import date, datetime
-from typing import Any
+from typing import Annotated, Any
 from zoneinfo import ZoneInfo
 
 from django.core.paginator import EmptyPage, Paginator
@@ -14,7 +14,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Query, Router, Schema
-from pydantic import Field, field_validator
+from pydantic import BeforeValidator, Field
 
 from ..clubs.face import (
     CLUB_ACTIONS,
@@ -62,6 +62,18 @@ from .schemas import (
 router = Router(tags=["clubs"])
 
 ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def iso_day(value: object) -> object:
+    """A day as the document says (YYYY-MM-DD), not pydantic's lax reading of ``0`` as the
+    epoch's day."""
+    if isinstance(value, str) and not ISO_DAY.fullmatch(value):
+        raise ValueError("a day is written YYYY-MM-DD")
+    return value
+
+
+Day = Annotated[date | None, BeforeValidator(iso_day)]
+"""A query's day, in the club's zone."""
 
 
 def api_url(name: str, **kwargs: Any) -> str:
@@ -138,17 +150,7 @@ def standings(request: HttpRequest, club: Slug, season: Slug) -> HttpResponse | 
 
 
 class RatingsFilter(Schema):
-    day: date | None = Field(
-        None, description="The list's day, in the club's zone; today if not given."
-    )
-
-    @field_validator("day", mode="before")
-    @classmethod
-    def iso_day(cls, value: object) -> object:
-        """A day as the document says (YYYY-MM-DD), not pydantic's lax reading of ``0``."""
-        if isinstance(value, str) and not ISO_DAY.fullmatch(value):
-            raise ValueError("a day is written YYYY-MM-DD")
-        return value
+    day: Day = Field(None, description="The list's day, in the club's zone; today if not given.")
 
 
 @router.get(
@@ -196,18 +198,9 @@ class GamesFilter(Schema):
     )
     night: int | None = Field(None, ge=1, le=2**31 - 1, description="A night's number: its games.")
     status: str | None = Field(None, pattern="^(playing|won|abandoned)$")
-    since: date | None = Field(None, description="From this day on, in the club's zone.")
-    until: date | None = Field(None, description="Up to this day, in the club's zone.")
+    since: Day = Field(None, description="From this day on, in the club's zone.")
+    until: Day = Field(None, description="Up to this day, in the club's zone.")
     page: int = Field(1, ge=1, le=1_000_000)
-
-    @field_validator("since", "until", mode="before")
-    @classmethod
-    def iso_day(cls, value: object) -> object:
-        """A day as the document says (YYYY-MM-DD), not pydantic's lax reading of ``0`` as
-        the epoch's day."""
-        if isinstance(value, str) and not ISO_DAY.fullmatch(value):
-            raise ValueError("a day is written YYYY-MM-DD")
-        return value
 
 
 @router.get(
