@@ -32,6 +32,11 @@ from tests.factories import NAMES
 REDIS_URL = "redis://127.0.0.1:6379/5"
 """The tests' Redis (a database of its own), for production settings and the throttles."""
 
+OWN_SQLITE_TESTS = ("tests/clubs/test_import_kill.py",)
+"""The test files whose tests make a file-based SQLite database of their own, as `make run`
+has, whatever the tests' database: marked ``own_sqlite`` (and ``sqlite``, below), CI runs
+them once, on SQLite."""
+
 SQLITE_TESTS = (
     # The migrations, on the embedded database of `make run`.
     "tests/site/test_migrations.py",
@@ -51,10 +56,9 @@ SQLITE_TESTS = (
     "tests/clubs/test_imports.py",
     "tests/clubs/test_members.py",
     "tests/clubs/test_league.py",
-    # The import as a job: one transaction holding SQLite's only writer (issue 43); the
-    # kill test makes its own file-based SQLite database, as `make run` has.
+    # The import as a job: one transaction holding SQLite's only writer (issue 43).
     "tests/clubs/test_import_jobs.py",
-    "tests/clubs/test_import_kill.py",
+    *OWN_SQLITE_TESTS,
 )
 """The test files marked ``sqlite``: CI runs the database tests on PostgreSQL, and again on
 SQLite only these and the ``smoke`` set (every context's main flows). A file whose code
@@ -202,9 +206,12 @@ def _copied_in_memory(run):
 def pytest_collection_modifyitems(config, items):
     root = config.rootpath
     sqlite = {root / name for name in SQLITE_TESTS}
+    own_sqlite = {root / name for name in OWN_SQLITE_TESTS}
     for item in items:
         if item.path in sqlite:
             item.add_marker(pytest.mark.sqlite)
+        if item.path in own_sqlite:
+            item.add_marker(pytest.mark.own_sqlite)
 
 
 def scorer_cookie(public_ids):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 
 from .auction import SEATS, Call, Contract, auction_taker, check_seat, speaking_order
 from .cards import Card, Trump
@@ -12,6 +13,11 @@ from .errors import RulesError, gettext_noop
 from .hand import HandScore, check_tricks, score_hand
 from .play import PlayOut, play_out
 from .rules import Rules
+
+_auction_taker = lru_cache(maxsize=4096)(auction_taker)
+""":func:`~.auction.auction_taker` of each auction once: four calls of a few, a dealer and
+the rules make a few thousand auctions, which an import of a club's games reads hundreds
+of thousands of times."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +66,7 @@ class Hand:
         """The auction, when recorded, must give this hand's taker and bid, by ``rules``."""
         if self.calls is None:
             return
-        taken = auction_taker(self.calls, dealer, rules)
+        taken = _auction_taker(tuple(self.calls), dealer, rules)
         contract = None if self.contract is None else (self.contract.taker, self.contract.bid)
         if taken != contract:
             raise RulesError(gettext_noop("the calls do not give this contract"))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from functools import partial
+from functools import lru_cache, partial
 from itertools import accumulate
 from typing import Any, TypeVar, cast
 
@@ -309,6 +309,26 @@ def _parse_rules(value: object, problems: _Problems) -> Rules | None:
     if not isinstance(value, dict):
         problems.add("rules", gettext_noop("a JSON object is expected"))
         return None
+    # A club's records give the same few rules thousands of times: each read once. The
+    # type goes with each value, for JSON's 1 and true are equal in Python.
+    try:
+        rules = _rules_read(
+            tuple(sorted((key, type(given), given) for key, given in value.items()))
+        )
+    except TypeError:  # a value that is not a scalar (a list, an object): said below
+        rules = None
+    return rules if rules is not None else _rules_parsed(value, problems)
+
+
+@lru_cache(maxsize=256)
+def _rules_read(given: tuple[tuple[str, type, object], ...]) -> Rules | None:
+    """The rules of a record's ``rules`` object given as its sorted items, each with the type
+    of its value; None when they are refused."""
+    problems = _Problems()
+    return _rules_parsed({key: value for key, _, value in given}, problems)
+
+
+def _rules_parsed(value: dict[str, Any], problems: _Problems) -> Rules | None:
     found = problems.count
     for key in sorted(set(value) - _RULES_KEYS, key=str):
         problems.add("rules", gettext_noop("unknown key {key!r}"), key=key)

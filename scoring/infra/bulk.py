@@ -11,6 +11,8 @@ import json
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, connections, models
@@ -48,6 +50,9 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+_KEYS_CHECKED_LATER: ContextVar[bool] = ContextVar("keys_checked_later", default=False)
+
+
 @contextmanager
 def keys_checked_meanwhile() -> Iterator[None]:
     """On PostgreSQL, the foreign keys of every row written so far in the transaction checked
@@ -55,35 +60,87 @@ def keys_checked_meanwhile() -> Iterator[None]:
     nothing (the body of the ``with``): an import's hundreds of thousands of checks, which
     the commit would make one by one while this process waits, are made beside its work.
 
-    ``SET CONSTRAINTS ALL IMMEDIATE`` makes every check deferred so far at once; it runs in a
-    thread on the transaction's own connection (psycopg's, whose wait lets the interpreter
-    run the body), and the body must not use the connection until it ends. Then the keys
-    are deferred again, as Django declares them, for what the transaction writes next. A
-    key that fails raises here, as the commit would have. Elsewhere, nothing is done."""
-    if connection.vendor != "postgresql":
+    A key that fails raises here, as the commit would have (:class:`KeysCheck`).
+    Elsewhere, and inside :func:`keys_checked_later`, nothing is done."""
+    if connection.vendor != "postgresql" or _KEYS_CHECKED_LATER.get():
         yield
         return
-    connection.ensure_connection()
-    raw = connection.connection
-    failed: list[Exception] = []
-
-    def check() -> None:
-        try:
-            raw.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        except Exception as error:  # raised in the request's thread, below
-            failed.append(error)
-
-    checking = threading.Thread(target=check, name="keys checked")
-    checking.start()
+    checking = KeysCheck()
     try:
         yield
     finally:
         checking.join()
-    if failed:
-        with connection.wrap_database_errors:
-            raise failed[0]
+    checking.wait()
+
+
+@contextmanager
+def keys_checked_later() -> Iterator[None]:
+    """Inside, :func:`keys_checked_meanwhile` leaves the keys deferred: the caller has them
+    checked by a :class:`KeysCheck` of its own, beside longer work (a job's import, while
+    it reads its next batch)."""
+    token = _KEYS_CHECKED_LATER.set(True)
+    try:
+        yield
+    finally:
+        _KEYS_CHECKED_LATER.reset(token)
+
+
+class KeysCheck:
+    """On PostgreSQL, the foreign keys of every row written so far in the transaction
+    checked by the database from now on, beside this process's work, which must not use
+    the connection until :meth:`wait` (or :meth:`join`) returns.
+
+    ``SET CONSTRAINTS ALL IMMEDIATE`` makes every check deferred so far at once; it runs in a
+    thread on the transaction's own connection (psycopg's, whose wait lets the interpreter
+    run the work). Then the keys are deferred again, as Django declares them, for what the
+    transaction writes next. Elsewhere, nothing is done."""
+
+    def __init__(self) -> None:
+        self.failed: list[Exception] = []
+        self.thread: threading.Thread | None = None
+        if connection.vendor != "postgresql":
+            return
+        connection.ensure_connection()
+        raw = connection.connection
+
+        def check() -> None:
+            try:
+                raw.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            except Exception as error:  # raised in the caller's thread, by wait()
+                self.failed.append(error)
+
+        self.thread = threading.Thread(target=check, name="keys checked")
+        self.thread.start()
+
+    def join(self) -> None:
+        """Once the check is over, whatever it found: the connection is free again."""
+        if self.thread is not None:
+            self.thread.join()
+
+    def wait(self) -> None:
+        """Once the check is over: a key that fails raises, as the commit would have."""
+        if self.thread is None:
+            return
+        self.join()
+        self.thread = None
+        if self.failed:
+            with connection.wrap_database_errors:
+                raise self.failed[0]
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+
+def statistics_taken(*tables: type[models.Model]) -> None:
+    """On PostgreSQL, the planner's statistics of these models' tables taken again inside
+    the transaction, which counts the rows it wrote itself (``ANALYZE``): else a
+    transaction that writes hundreds of thousands of rows into tables the statistics
+    say are small has its own queries planned as for small tables (an index read whole
+    where another finds a few rows). Elsewhere, nothing is done."""
+    if connection.vendor != "postgresql":
+        return
+    names = ", ".join(connection.ops.quote_name(table._meta.db_table) for table in tables)
     with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        cursor.execute(f"ANALYZE {names}")
 
 
 class JsonText(str):
@@ -112,6 +169,13 @@ def insert_rows(
         return
     # COPY's text format reads JSON as its text; every other value psycopg adapts.
     as_json = [index for index, field in enumerate(columns) if isinstance(field, models.JSONField)]
+    # A moment goes as its ISO text, written once for the rows that share it (a game's
+    # hands do): psycopg adapts an aware datetime four times slower than a string, and
+    # the server, which reads the text, works beside this process.
+    as_text = [
+        index for index, field in enumerate(columns) if isinstance(field, models.DateTimeField)
+    ]
+    moments: dict[datetime, str] = {}
     statement = f"COPY {table} ({names}) FROM STDIN"
     with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
         for row in rows:
@@ -122,6 +186,15 @@ def insert_rows(
                 if value is not None and type(value) is not JsonText:
                     row = _json_written(row, as_json)
                     break
+            if as_text:
+                row = list(row)
+                for index in as_text:
+                    moment = row[index]
+                    if moment is not None:
+                        text = moments.get(moment)
+                        if text is None:
+                            text = moments[moment] = moment.isoformat()
+                        row[index] = text
             copy.write_row(row)
 
 

@@ -1239,7 +1239,10 @@ def import_many(
         ),
     )
     written: dict[int, tuple[Any, ...]] = {}
-    insert_rows(Hand, _HAND_FIELDS, (row for one in imported for row in _hand_rows(one, written)))
+    texts: dict[tuple[Any, ...], JsonText] = {}
+    insert_rows(
+        Hand, _HAND_FIELDS, (row for one in imported for row in _hand_rows(one, written, texts))
+    )
     now = timezone.now()
     insert_rows(
         Change,
@@ -1271,7 +1274,19 @@ def _summary_values(one: Imported) -> Iterator[Any]:
     return (fields[name] for name in SUMMARY_COLUMNS)
 
 
-def _hand_rows(one: Imported, written: dict[int, tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+def _json_text(value: list[Any], texts: dict[tuple[Any, ...], JsonText]) -> JsonText:
+    """``value`` (a hand's tricks, calls or cards: a list of numbers or strings, or of
+    lists of strings) as JSON, written once for the hands that share it: many do."""
+    key = tuple(tuple(item) if type(item) is list else item for item in value)
+    text = texts.get(key)
+    if text is None:
+        text = texts[key] = JsonText(json.dumps(value))
+    return text
+
+
+def _hand_rows(
+    one: Imported, written: dict[int, tuple[Any, ...]], texts: dict[tuple[Any, ...], JsonText]
+) -> Iterator[tuple[Any, ...]]:
     """A record's hands as the values of :data:`_HAND_FIELDS`. ``written`` keeps each hand's
     columns, their JSON written, by the hand: the engine gives one object for a hand read
     many times (scoring/engine/record.py ``_read_hand``), and the records, alive until the
@@ -1282,7 +1297,7 @@ def _hand_rows(one: Imported, written: dict[int, tuple[Any, ...]]) -> Iterator[t
         columns = written.get(id(hand))
         if columns is None:
             columns = tuple(
-                JsonText(json.dumps(value))
+                _json_text(value, texts)
                 if name in HAND_JSON_COLUMNS and value is not None
                 else value
                 for name, value in zip(HAND_COLUMNS, column_values(hand), strict=True)

@@ -273,6 +273,26 @@ def test_import_in_batches_equals_one_import_and_a_rebuild(amina, club, monkeypa
     ]
 
 
+@pytest.mark.parametrize("order", ["finishing", "reversed"])
+def test_import_a_game_a_batch_in_either_order_equals_a_rebuild(amina, club, monkeypatch, order):
+    # Each batch after the last game counted (the league's end, kept from batch to batch,
+    # no row read), or each before every one written so far (the rows from its place read).
+    monkeypatch.setattr(import_jobs, "BATCH", 1)
+    monkeypatch.setattr(import_jobs, "STATISTICS_FROM", 2)  # taken after games 2 and 4
+    records = sorted(
+        some_records(),
+        key=lambda record: (record.about.finished_at, record.about.id),
+        reverse=order == "reversed",
+    )
+    queued(signed_in(amina), records_text(records))
+
+    run_jobs()
+    imported = results(club)
+    rebuild(club)
+
+    assert (club.club_games.count(), len(imported), results(club)) == (6, 20, imported)
+
+
 def test_import_in_batches_the_same_game_in_two_batches_is_said_by_its_lines(
     amina, club, monkeypatch
 ):

@@ -426,6 +426,17 @@ def test_parse_record_reports_the_descriptive_keys_between_rules_and_hands():
     ]
 
 
+@pytest.mark.parametrize("target", [[10], 10.0])
+def test_parse_record_refuses_rules_read_before_with_a_value_of_another_type(target):
+    rules = RECORD_DATA["rules"]
+    parse_record(RECORD_DATA)  # its rules read: 10.0 == 10, yet a record's 10.0 is refused
+
+    with pytest.raises(RecordError) as error:
+        parse_record({**RECORD_DATA, "rules": {**rules, "target": target}})
+
+    assert str(error.value) == f"rules: target {target} is not a whole number of 1 or more"
+
+
 # --- One hand replaced or added ----------------------------------------------------------------
 
 NEW_HAND = Hand(Contract(3, 5, Trump.CLUBS), tricks=(0, 1, 0, 5))

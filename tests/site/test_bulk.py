@@ -2,11 +2,19 @@
 
 import json
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from scoring.infra.bulk import JsonText, insert_rows, keys_checked_meanwhile
+from scoring.infra.bulk import (
+    JsonText,
+    KeysCheck,
+    insert_rows,
+    keys_checked_later,
+    keys_checked_meanwhile,
+    statistics_taken,
+)
 from scoring.table.models import Change, Game
 
 pytestmark = pytest.mark.django_db
@@ -32,6 +40,22 @@ def test_insert_rows_adapts_a_time_shared_by_rows_once_and_right():
 
     stored = list(Change.objects.filter(game=game).order_by("hand_number").values_list("at"))
     assert stored == [(at,) for at in times]
+
+
+def test_insert_rows_keeps_the_moment_of_a_time_given_in_another_zone():
+    game = a_game()
+    tunis = datetime(2026, 7, 1, 23, 30, tzinfo=ZoneInfo("Africa/Tunis"))
+    same_in_utc = tunis.astimezone(UTC)
+    times = [tunis, same_in_utc, datetime(2026, 1, 1, tzinfo=ZoneInfo("America/New_York"))]
+
+    insert_rows(
+        Change,
+        COLUMNS,
+        ([game.pk, at, None, "", "added", number, None, None] for number, at in enumerate(times)),
+    )
+
+    stored = Change.objects.filter(game=game).order_by("hand_number").values_list("at", flat=True)
+    assert list(stored) == [same_in_utc, same_in_utc, times[2].astimezone(UTC)]
 
 
 def test_insert_rows_writes_each_rows_json_as_it_was_when_given():
@@ -145,6 +169,64 @@ def test_keys_checked_meanwhile_the_bodys_error_is_raised_once_the_check_is_over
         failing_body()
 
     assert Game.objects.exists() is False
+
+
+def bad_key_checked_later(reached: list[str]) -> None:
+    with transaction.atomic():
+        change_of(MISSING)
+        with keys_checked_later(), keys_checked_meanwhile():
+            reached.append("body")
+        reached.append("after")  # the key left to the commit
+
+
+def bad_key_then_a_check_of_its_own(reached: list[str]) -> None:
+    with transaction.atomic():
+        change_of(MISSING)
+        checking = KeysCheck()
+        reached.append("meanwhile")  # it runs, asking the database nothing
+        checking.wait()
+        reached.append("after")
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_keys_checked_later_leaves_the_keys_to_the_commit():
+    reached: list[str] = []
+
+    with pytest.raises(IntegrityError):
+        bad_key_checked_later(reached)
+
+    assert (reached, Change.objects.exists()) == (["body", "after"], False)
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_keys_check_of_its_own_raises_at_its_wait():
+    reached: list[str] = []
+
+    with pytest.raises(IntegrityError):
+        bad_key_then_a_check_of_its_own(reached)
+
+    assert (reached, Change.objects.exists()) == (["meanwhile"], False)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the planner's statistics")
+def test_statistics_taken_inside_a_transaction_count_the_rows_it_wrote():
+    game = a_game()
+    insert_rows(
+        Change,
+        COLUMNS,
+        (
+            [game.pk, datetime(2026, 3, 1, tzinfo=UTC), None, "", "added", n, None, None]
+            for n in range(500)
+        ),
+    )
+
+    statistics_taken(Change)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [Change._meta.db_table])
+        assert cursor.fetchone() == (500.0,)
 
 
 def test_keys_checked_meanwhile_elsewhere_runs_the_body_alone():

@@ -22,16 +22,20 @@ from django.utils.translation import gettext
 from ...common.rights import Actor
 from ...engine import GameResult, Record
 from ...infra import jobs
-from ...infra.bulk import collector_paused
+from ...infra.bulk import KeysCheck, collector_paused, keys_checked_later, statistics_taken
 from .. import history
 from ..forms import look_alike_message
-from ..models import Club, Member
+from ..models import Club, ClubResult, Member
 from ..services import NameLooksLike
 from .forms import ClubImportForm, LineProblems, NotText, already_messages, file_lines
 from .services import AlreadyInClub, Known, write_batch
 
 BATCH = 2000
 """Records written at once: the worker holds one batch of records and results."""
+STATISTICS_FROM = 32_000
+"""Games imported before the league's statistics are first taken again within the import's
+transaction (:func:`~scoring.infra.bulk.statistics_taken`): below, a query planned as for
+a small table reads a few thousand rows at worst."""
 STEP = 500
 """Lines read between two writes of the progress (and two looks for a cancel): a few tenths
 of a second."""
@@ -80,13 +84,26 @@ def import_file(
     results: list[GameResult] = []
     numbers: list[int] = []
     read = imported = 0
+    # The keys of each batch written are checked by the database while the next is read.
+    checking: KeysCheck | None = None
+    # The statistics the league's queries are planned by, taken again each time the import
+    # has doubled from STATISTICS_FROM games on (a few tenths of a second each).
+    statistics_at = STATISTICS_FROM
 
     def write() -> None:
-        nonlocal imported, refused_games
+        nonlocal imported, refused_games, checking, statistics_at
+        if checking is not None:
+            checking.wait()
+            checking = None
         if records and not problems.lines and not refusals:
             try:
-                write_batch(club, records, owner_id, by, results, numbers, known)
+                with keys_checked_later():
+                    write_batch(club, records, owner_id, by, results, numbers, known)
                 imported += len(records)
+                if imported >= statistics_at:
+                    statistics_taken(ClubResult)
+                    statistics_at = 2 * imported
+                checking = KeysCheck()
             except AlreadyInClub as already:
                 refusals.extend(already_messages(already.duplicates, problems.most))
                 refused_games += len(already.duplicates)
@@ -118,10 +135,15 @@ def import_file(
                     write()
                 if read % STEP == 0:
                     step()
+        with collector_paused():
+            write()
+        if checking is not None:
+            checking.wait()
     except NotText:
         raise Refused([gettext("The file is not UTF-8 text.")]) from None
-    with collector_paused():
-        write()
+    finally:
+        if checking is not None:  # a cancel or a refusal: the connection free to roll back
+            checking.join()
     step()
     if problems.lines:
         raise Refused(problems.messages())

@@ -13,7 +13,7 @@ from ...engine import GameResult, Record, fingerprints
 from ...infra.bulk import collector_paused, insert_rows, keys_checked_meanwhile, values_found
 from ...table.face import Game, GameState, import_many, import_record, record_ids, score
 from .. import history
-from ..league.import_rating import league_before, rated_import, write_import
+from ..league.import_rating import LeagueEnd, league_before, rated_import, write_import
 from ..league.ratings import follow
 from ..models import Club, ClubGame, Member
 from ..services import NameLooksLike, names_as_club_writes
@@ -45,13 +45,15 @@ class AlreadyInClub(Exception):
 @dataclass
 class Known:
     """What an import already knows, from one batch of its records to the next: the
-    club's last game before it (a game after it is one the import wrote), and each record
-    read so far, by ``id:<id>`` and by fingerprint, with its line."""
+    club's last game before it (a game after it is one the import wrote), each record
+    read so far, by ``id:<id>`` and by fingerprint, with its line, and the league's end."""
 
     last_before: int = 0
     seen: dict[str | bytes, int] = field(default_factory=dict)
     """By ``id:<id>``, and by the first 16 bytes of the fingerprint (a few dozen bytes a
     game: 200,000 games' keep under 40 MB)."""
+    league: LeagueEnd | None = None
+    """The league's end, once a batch is written, as the batches move it."""
 
     @classmethod
     def of(cls, club: Club) -> "Known":
@@ -138,12 +140,15 @@ def write_batch(
             for one, print_ in zip(imported, prints, strict=True)
         ),
     )
+    if known.league is None:
+        known.league = LeagueEnd.of(club)
+    before = league_before(club, imported, known.league)
     # The database checks the keys of every row written so far while the league's rows are
     # made and rated, which asks it nothing: the commit is left the league's own.
-    before = league_before(club, imported)
     with keys_checked_meanwhile():
         rated = rated_import(club, imported, before)
     write_import(club, rated)
+    known.league.after(imported)
 
 
 def _source_id(game: Game, record: Record) -> str:

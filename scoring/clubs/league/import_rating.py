@@ -57,7 +57,37 @@ class LeagueBefore:
     ratings: Before
 
 
-def league_before(club: Club, imported: Sequence[Imported]) -> LeagueBefore:
+@dataclass
+class LeagueEnd:
+    """The club's last counted game (its finish and record id, the league's order) and the
+    place after it: what an import written a batch at a time keeps of the league from one
+    batch to the next (:func:`league_before`, :meth:`after`)."""
+
+    last: tuple[datetime, str] | None
+    next_position: int
+
+    @classmethod
+    def of(cls, club: Club) -> "LeagueEnd":
+        """The club's, as it stands (one query, by the index on the places)."""
+        row = (
+            ClubResult.objects.filter(club=club)
+            .order_by("-position")
+            .values_list("finished_at", "game__record_id", "position")
+            .first()
+        )
+        return cls(None, 0) if row is None else cls((row[0], row[1]), row[2] + 1)
+
+    def after(self, imported: Sequence[Imported]) -> None:
+        """Moved past the counted games of ``imported``, once written."""
+        counted = [(finished, one.game.record_id) for one, finished in _counted(imported)]
+        if counted:
+            self.last = max(counted) if self.last is None else max(self.last, *counted)
+            self.next_position += len(counted)
+
+
+def league_before(
+    club: Club, imported: Sequence[Imported], end: LeagueEnd | None = None
+) -> LeagueBefore:
     """What :func:`rated_import` needs of the club's league (a few queries).
 
     An import's league follows in three steps: this, then the rows made and rated
@@ -74,6 +104,13 @@ def league_before(club: Club, imported: Sequence[Imported]) -> LeagueBefore:
     # The games already counted before the first one imported keep their places and
     # ratings: only those after it are read and rated again.
     first = min((finished, one.game.record_id) for one, finished in counted)
+    if end is not None and (end.last is None or first > end.last):
+        # Every game imported finishes after the club's last (``end``, kept by the caller):
+        # they go at the end, where no row is read (a large import in the finishing
+        # order, a batch at a time, asks nothing however many games came before).
+        start = end.next_position
+        keys = {name_key(name) for one, _ in counted for name in one.record.players}
+        return LeagueBefore({}, start, [], ratings_before(club, start, keys) if start else {})
     # Only the games from the first one imported on are read (its finish or later, by
     # the index on the finish): a club's export is in the finishing order, so that each
     # batch of a large import (clubs/imports/jobs.py) reads none, whatever came before.
