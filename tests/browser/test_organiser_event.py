@@ -40,8 +40,10 @@ from tests.events.factories import PLAYERS
 pytestmark = pytest.mark.browser
 
 SCREEN = {"width": 1920, "height": 1080}
-WITHIN = 3000
-"""A round published shows on the room's screen within 3 s (its live view's promise)."""
+FOLLOWS = 15_000
+"""A round published shows on the room's screen, which asks every 1.5 s: within 3 s is its
+promise, which tests/browser/test_event_screen.py holds it to; this organiser's walk, the
+longest of the browser tests, checks it follows, on a machine that CI's parts load."""
 SCHEME = (3, 2, 1, 0)
 SIT_OUT = Fraction(sum(SCHEME), 4)
 """The event's sit-out points: the mean of the scheme ("average")."""
@@ -428,7 +430,7 @@ def run_round(admin, screen, lang, event, number, names, here, method=None):
     publish(admin, lang, number)
     if screen is not None:
         expect(screen.locator("#screen-panels")).to_have_attribute(
-            "data-round", str(number), timeout=WITHIN
+            "data-round", str(number), timeout=FOLLOWS
         )
     row = EventRound.objects.get(event=event, number=number)
     seated = [names[one] for table in row.tables for one in table] + [
@@ -449,7 +451,7 @@ def check_ranking(admin, event, lang, screen=None):
     assert (shown_ranking(admin, lang), scroll_width(admin)) == (ranking, PHONE_WIDTH)
     if screen is not None:
         expect(screen.locator(".panel-standings .screen-ranking .name")).to_have_text(
-            [line[0] for line in ranking], timeout=WITHIN
+            [line[0] for line in ranking], timeout=FOLLOWS
         )
 
 
@@ -530,10 +532,10 @@ def test_organiser_runs_an_event_of_two_nights_to_its_final(phone, browser, live
         best = [line[0] for line in ranking if line[7]][:4]
         assert [names[one] for one in final.players] == best
         finals = screen.locator(".panel-finals .final-final .name")
-        expect(finals).to_have_text(best, timeout=WITHIN)
+        expect(finals).to_have_text(best, timeout=FOLLOWS)
         play(final.game, 5)
         expect(screen.locator(".panel-finals .final-final")).to_have_class(
-            "screen-table table-won final-final", timeout=WITHIN
+            "screen-table table-won final-final", timeout=FOLLOWS
         )
     finally:
         context.close()
