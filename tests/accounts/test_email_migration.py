@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from scoring.accounts import services
 from scoring.accounts.models import AccountEmail as Email
+from tests.conftest import empty_database
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,10 +28,11 @@ def joined(day):
 @pytest.fixture
 def migrated():
     """Accounts made at 0011, some sharing an address in another case, then migrated to
-    0012; the models at 0012. Transactional: migrations on SQLite cannot run inside the
-    test's transaction. The database is left at the head, even when a step fails."""
-    executor = MigrationExecutor(connection)
-    try:
+    0012; the models at 0012. On an empty database of the test's own, forward from nothing
+    (tests/conftest.py). Transactional: migrations on SQLite cannot run inside the test's
+    transaction."""
+    with empty_database():
+        executor = MigrationExecutor(connection)
         executor.migrate(BEFORE)
         User = executor.loader.project_state(BEFORE).apps.get_model("auth", "User")
         for username, email, day in [
@@ -44,11 +46,7 @@ def migrated():
             User.objects.create(username=username, email=email, date_joined=joined(day))
         executor = MigrationExecutor(connection)
         executor.migrate(AFTER)
-        apps = executor.loader.project_state(AFTER).apps
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
-    return apps
+        yield executor.loader.project_state(AFTER).apps
 
 
 def test_migration_keeps_each_address_for_its_earliest_account(migrated):

@@ -8,6 +8,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.conftest import empty_database
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("scoring", "0023_player_totals")]
@@ -21,9 +23,10 @@ def at(minute):
 @pytest.fixture
 def migrated():
     """A won game and one still playing, each of three hands, made at 0023 and migrated to
-    0024; the models at 0024. The database is left at the head, even when a step fails."""
-    executor = MigrationExecutor(connection)
-    try:
+    0024; the models at 0024. On an empty database of the test's own, forward from nothing
+    (tests/conftest.py)."""
+    with empty_database():
+        executor = MigrationExecutor(connection)
         executor.migrate(BEFORE)
         apps = executor.loader.project_state(BEFORE).apps
         Game, Hand, Summary = (
@@ -46,11 +49,7 @@ def migrated():
             )
         executor = MigrationExecutor(connection)
         executor.migrate(AFTER)
-        apps = executor.loader.project_state(AFTER).apps
-    finally:
-        executor = MigrationExecutor(connection)
-        executor.migrate(executor.loader.graph.leaf_nodes())
-    return apps
+        yield executor.loader.project_state(AFTER).apps
 
 
 def test_migration_keeps_a_won_games_finish_as_its_last_hands_moment(migrated):
