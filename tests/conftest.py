@@ -282,6 +282,18 @@ def _jobs_folder_of_the_test(tmp_path_factory):
     settings.JOBS_DIR = before
 
 
+def on_server(statement, *names):
+    """A statement run on the test database's PostgreSQL server, outside any database (as
+    CREATE and DROP DATABASE must be); ``{}`` in it are ``names``, quoted."""
+    import psycopg
+    from psycopg import sql
+
+    params = connections["default"].get_connection_params() | {"dbname": "postgres"}
+    params.pop("cursor_factory", None)
+    with psycopg.connect(**params, autocommit=True) as server:
+        server.execute(sql.SQL(statement).format(*map(sql.Identifier, names)))
+
+
 @contextmanager
 def empty_database():
     """The default connection on an empty database of its own, migrated to nothing, for the
@@ -292,23 +304,13 @@ def empty_database():
     operation, and back from the head to 0011 then forward again took 17 s on a 1.0 s
     machine, forward from nothing 3 s. Unapplying stays tested, back to 0007, by
     tests/site/test_legacy_migration.py."""
-    import psycopg
-    from psycopg import sql
-
     test_database = connections["default"]
-    settings_dict = dict(test_database.settings_dict)
+    settings_dict = test_database.settings_dict
     folder = None
     if test_database.vendor == "postgresql":
         name = f"{settings_dict['NAME']}_empty"
-        params = test_database.get_connection_params() | {"dbname": "postgres"}
-        params.pop("cursor_factory", None)
-
-        def on_server(statement):
-            with psycopg.connect(**params, autocommit=True) as server:
-                server.execute(sql.SQL(statement).format(sql.Identifier(name)))
-
-        on_server("DROP DATABASE IF EXISTS {} WITH (FORCE)")
-        on_server("CREATE DATABASE {}")
+        on_server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+        on_server("CREATE DATABASE {}", name)
     else:
         folder = tempfile.TemporaryDirectory()
         name = str(Path(folder.name) / "empty.sqlite3")
@@ -319,10 +321,10 @@ def empty_database():
     finally:
         empty.close()
         connections["default"] = test_database
-        if folder is not None:
-            folder.cleanup()
+        if folder is None:
+            on_server("DROP DATABASE {} WITH (FORCE)", name)
         else:
-            on_server("DROP DATABASE {} WITH (FORCE)")
+            folder.cleanup()
 
 
 STATIC_COLLECTED = "STATIC_COLLECTED"
@@ -345,13 +347,8 @@ def pytest_sessionfinish(session):
     for made in Path(tempfile.gettempdir()).glob(f"{run}.*"):
         made.unlink()
     if connection.vendor == "postgresql":
-        import psycopg
-
         template = _template_name(connection.creation._get_test_db_name())
-        params = connection.get_connection_params() | {"dbname": "postgres"}
-        params.pop("cursor_factory", None)
-        with psycopg.connect(**params, autocommit=True) as server:
-            server.execute(f"DROP DATABASE IF EXISTS {connection.ops.quote_name(template)}")
+        on_server("DROP DATABASE IF EXISTS {}", template)
 
 
 def pytest_sessionstart(session):

@@ -23,7 +23,6 @@ from typing import Any
 from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
-import psycopg
 import pytest
 from django.apps import apps
 from django.conf import settings
@@ -37,7 +36,6 @@ from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 from django.test.utils import override_settings
 from django.utils import timezone
-from psycopg.sql import SQL, Identifier
 
 from scoring.accounts import services as accounts
 from scoring.accounts.tokens import create_token
@@ -69,6 +67,7 @@ from scoring.management.backup import carried_models
 from scoring.management.backups import take_backup
 from scoring.table import services
 from scoring.table.models import Game, ScorerLink
+from tests.conftest import on_server
 from tests.factories import NAMES
 from tests.golden import CLEAN_PLAYS, DATA
 
@@ -83,21 +82,6 @@ BOULMOUS = Hand(Contract(0, 6, Trump.HEARTS), tricks=(6, 0, 0, 0))
 
 def postgresql() -> bool:
     return connections["default"].vendor == "postgresql"
-
-
-def server(statement: str, *names: str) -> None:
-    """A statement run on the PostgreSQL server of the test database, outside any database;
-    ``{}`` in it are the database names, quoted."""
-    db = connections["default"].settings_dict
-    with psycopg.connect(
-        dbname="postgres",
-        host=db["HOST"] or "127.0.0.1",
-        port=db["PORT"] or 5432,
-        user=db["USER"] or None,
-        password=db["PASSWORD"] or None,
-        autocommit=True,
-    ) as admin:
-        admin.execute(SQL(statement).format(*map(Identifier, names)))
 
 
 def add_database(alias: str, name: str) -> None:
@@ -143,14 +127,14 @@ def blank(django_db_setup, tmp_path_factory) -> Iterator[str]:
     """The name of a new database, migrated and empty: made once, copied by each test."""
     if postgresql():
         name = f"{connections['default'].settings_dict['NAME']}_blank"
-        server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
-        server("CREATE DATABASE {}", name)
+        on_server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+        on_server("CREATE DATABASE {}", name)
     else:
         name = str(tmp_path_factory.mktemp("backup") / "blank.sqlite3")
     migrate(name)
     yield name
     if postgresql():
-        server("DROP DATABASE {} WITH (FORCE)", name)
+        on_server("DROP DATABASE {} WITH (FORCE)", name)
 
 
 @pytest.fixture
@@ -158,8 +142,8 @@ def restored(blank, tmp_path) -> Iterator[str]:
     """A copy of the blank database, as the alias ``restored``."""
     if postgresql():
         name = f"{connections['default'].settings_dict['NAME']}_restored"
-        server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
-        server("CREATE DATABASE {} TEMPLATE {}", name, blank)
+        on_server("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+        on_server("CREATE DATABASE {} TEMPLATE {}", name, blank)
     else:
         name = str(tmp_path / "restored.sqlite3")
         shutil.copyfile(blank, name)
@@ -167,7 +151,7 @@ def restored(blank, tmp_path) -> Iterator[str]:
     yield RESTORED
     drop_database(RESTORED)
     if postgresql():
-        server("DROP DATABASE {} WITH (FORCE)", name)
+        on_server("DROP DATABASE {} WITH (FORCE)", name)
 
 
 def run(command: str, *args: Any, **options: Any) -> str:
