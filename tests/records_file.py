@@ -5,6 +5,7 @@ and its browser test read it. Needs Django set up.
 Written :data:`CHUNK` games at a time, each chunk's games after the last one's (a club's
 export is in the order its games finished), so that the generator holds one chunk."""
 
+import fcntl
 import hashlib
 import json
 import os
@@ -37,11 +38,14 @@ def records_file(folder: Path, games: int, seed: int = SEED) -> tuple[Path, int]
     digest = hashlib.sha256(b"".join(source.read_bytes() for source in sources)).hexdigest()
     name = f"boulmous-records-{games}-{seed}-{today}-{digest[:16]}"
     kept = Path(tempfile.gettempdir()) / name
-    if not kept.with_suffix(".jsonl").exists():
-        partial = kept.with_suffix(f".{os.getpid()}.tmp")
-        hands = _written(partial, games, seed, today)
-        kept.with_suffix(".hands").write_text(str(hands))
-        os.replace(partial, kept.with_suffix(".jsonl"))  # last: a reader sees it whole
+    # One maker at a time: CI's sqlite and browser parts ask for the same file at once.
+    with kept.with_suffix(".lock").open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if not kept.with_suffix(".jsonl").exists():
+            partial = kept.with_suffix(f".{os.getpid()}.tmp")
+            hands = _written(partial, games, seed, today)
+            kept.with_suffix(".hands").write_text(str(hands))
+            os.replace(partial, kept.with_suffix(".jsonl"))  # last: a reader sees it whole
     path = folder / f"records-{games}-{seed}.jsonl"
     shutil.copyfile(kept.with_suffix(".jsonl"), path)
     return path, int(kept.with_suffix(".hands").read_text())
