@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 from django.utils import timezone, translation
 from django_tasks import task
 
@@ -60,8 +61,20 @@ def queue_import(
 
 
 def queue_rebuild(*, club: Club, by: Actor, language: str) -> jobs.Job:
-    """The club's league queued for its rebuild and check."""
-    job = jobs.new_job(kind=REBUILD, key=key_of(club), arguments=_arguments(club, by, language))
+    """The club's league queued for its rebuild and check; the rebuild that waits already,
+    if one does: it will read every change made until it starts, so a second would find
+    nothing more (the form sent twice, or two admins at once). One that runs is not
+    waited on: changes made since it began are the next one's."""
+    with transaction.atomic():
+        Club.objects.select_for_update().get(pk=club.pk)
+        waiting = (
+            jobs.Job.objects.filter(kind=REBUILD, key=key_of(club), state=jobs.Job.State.QUEUED)
+            .order_by("pk")
+            .first()
+        )
+        if waiting is not None:
+            return waiting
+        job = jobs.new_job(kind=REBUILD, key=key_of(club), arguments=_arguments(club, by, language))
     run_job.enqueue(job.pk)
     return job
 

@@ -463,3 +463,15 @@ def test_rebuild_league_runs_where_no_job_folder_was_made_yet(amina, club, setti
 
     job.refresh_from_db()
     assert (job.state, job.result["games"]) == ("done", 0)
+
+
+def test_rebuild_league_sent_twice_follows_the_rebuild_that_waits(amina, club):
+    browser = signed_in(amina)
+
+    first = browser.post("/clubs/sfax/rebuild")["Location"]
+    second = browser.post("/clubs/sfax/rebuild")["Location"]
+    run_jobs()
+    after_it_ran = browser.post("/clubs/sfax/rebuild")["Location"]
+
+    assert (second, after_it_ran != first) == (first, True)
+    assert list(Job.objects.order_by("pk").values_list("state", flat=True)) == ["done", "queued"]
