@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from django.core.files.uploadedfile import UploadedFile
-from django.db import transaction
 from django.utils import timezone, translation
 from django_tasks import task
 
@@ -63,18 +62,18 @@ def queue_import(
 def queue_rebuild(*, club: Club, by: Actor, language: str) -> jobs.Job:
     """The club's league queued for its rebuild and check; the rebuild that waits already,
     if one does: it will read every change made until it starts, so a second would find
-    nothing more (the form sent twice, or two admins at once). One that runs is not
-    waited on: changes made since it began are the next one's."""
-    with transaction.atomic():
-        Club.objects.select_for_update().get(pk=club.pk)
-        waiting = (
-            jobs.Job.objects.filter(kind=REBUILD, key=key_of(club), state=jobs.Job.State.QUEUED)
-            .order_by("pk")
-            .first()
-        )
-        if waiting is not None:
-            return waiting
-        job = jobs.new_job(kind=REBUILD, key=key_of(club), arguments=_arguments(club, by, language))
+    nothing more (the form sent twice). One that runs is not waited on: changes made since
+    it began are the next one's. The club's row is not locked: an import holds it for its
+    whole transaction, and the request would wait for it; two admins asking at the very
+    same moment may queue two rebuilds, the second finding everything equal."""
+    waiting = (
+        jobs.Job.objects.filter(kind=REBUILD, key=key_of(club), state=jobs.Job.State.QUEUED)
+        .order_by("pk")
+        .first()
+    )
+    if waiting is not None:
+        return waiting
+    job = jobs.new_job(kind=REBUILD, key=key_of(club), arguments=_arguments(club, by, language))
     run_job.enqueue(job.pk)
     return job
 

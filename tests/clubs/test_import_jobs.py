@@ -5,15 +5,17 @@ them (tests/factories.py ``run_jobs``), or their task's function is called."""
 
 import json
 import re
+import threading
 import time
 
 import pytest
+from django.db import connection, transaction
 from django.utils import timezone
 
 from scoring.clubs import jobs as club_jobs
 from scoring.clubs.imports import jobs as import_jobs
 from scoring.clubs.league.ratings import rebuild
-from scoring.clubs.models import ClubChange, ClubResult, Member, PlayerTotals
+from scoring.clubs.models import Club, ClubChange, ClubResult, Member, PlayerTotals
 from scoring.common.rights import Actor
 from scoring.engine import record_to_dict
 from scoring.infra import jobs
@@ -28,6 +30,7 @@ from tests.clubs.factories import (
     some_records,
     with_role,
 )
+from tests.clubs.races import JOIN_SECONDS, racing
 from tests.factories import run_jobs
 
 pytestmark = pytest.mark.django_db
@@ -475,3 +478,29 @@ def test_rebuild_league_sent_twice_follows_the_rebuild_that_waits(amina, club):
 
     assert (second, after_it_ran != first) == (first, True)
     assert list(Job.objects.order_by("pk").values_list("state", flat=True)) == ["done", "queued"]
+
+
+@racing
+@pytest.mark.django_db(transaction=True)
+def test_rebuild_league_asked_while_an_import_holds_the_club_answers_at_once(amina, club):
+    # An import holds the club's row for its whole transaction (imports/jobs.py).
+    holding, answered = threading.Event(), threading.Event()
+    waited_out = []
+
+    def import_running():
+        try:
+            with transaction.atomic():
+                Club.objects.select_for_update().get(pk=club.pk)
+                holding.set()
+                waited_out.append(not answered.wait(timeout=JOIN_SECONDS))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=import_running)
+    thread.start()
+    holding.wait(timeout=JOIN_SECONDS)
+    response = signed_in(amina).post("/clubs/sfax/rebuild")
+    answered.set()
+    thread.join(timeout=JOIN_SECONDS)
+
+    assert (response.status_code, waited_out, Job.objects.count()) == (302, [False], 1)
