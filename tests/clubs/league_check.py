@@ -117,8 +117,9 @@ def seat_facts(scored, seat):
 
 def idle_grown(sigma, last_day, day, per_day):
     """The contract's idle growth: min(25/3, sqrt(sigma² + rate * d)), d the whole days
-    between the days the two games finished on in the club's zone."""
-    return min(25 / 3, math.sqrt(sigma**2 + per_day * (day - last_day).days))
+    between the days the two games finished on in the club's zone. The square is ``sigma *
+    sigma``, correctly rounded (``sigma**2``, the C library's pow(), may be a last bit off)."""
+    return min(25 / 3, math.sqrt(sigma * sigma + per_day * (day - last_day).days))
 
 
 def expected_league(club):

@@ -142,10 +142,10 @@ def test_player_page_says_the_place_expected_the_change_and_the_pauses_part(admi
     response = client.get(f"/clubs/cafe/players/{amina.pk}/")
 
     why = response.context["stats"].recent[0].why
-    grown = min(25 / 3, math.sqrt(before["sigma"] ** 2 + 0.04 * 94))
+    grown = min(25 / 3, math.sqrt(before["sigma"] * before["sigma"] + 0.04 * 94))
     mine = (before["mu"], grown)
     theirs = [
-        (row["mu"], min(25 / 3, math.sqrt(row["sigma"] ** 2 + 0.04 * 94)))
+        (row["mu"], min(25 / 3, math.sqrt(row["sigma"] * row["sigma"] + 0.04 * 94)))
         for row in others.values()
     ]
     expected = 1 + sum(
