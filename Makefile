@@ -8,8 +8,8 @@ HOST ?= 127.0.0.1:8000
 .PHONY: run serve test lint engine pytest jstest vectors bench loadtest messages clean
 
 # The packages are installed by uv, into the venv, from PyPI: the same releases pip picks,
-# fetched and unpacked in parallel (a fresh clone's dev install: 4 s, against pip's 33 s on
-# one core of a 0.29 s machine, most of CI's first half minute).
+# fetched and unpacked in parallel (a fresh clone's dev install: 10 s with uv's cache empty,
+# against pip's 33 s on one core of a 0.29 s machine, most of CI's first half minute).
 UV := $(VENV)/bin/uv
 UV_INSTALL := $(UV) pip install --quiet --python $(PY)
 
